@@ -1,0 +1,70 @@
+"""Hidden and public cases of the VGG classifier head.
+
+Sizes are chosen so that every catalogued mistake shows: H, W and C all differ (a wrong flatten order permutes
+real values), B > 1 (a lost batch axis), nothing is square (transposed weights fail), and no size is VGG's (a
+hard-coded 25088 or 4096 fails). Weights are scaled by 1/sqrt(fan_in) and biases have both signs, so about half
+of every layer's pre-activations are negative: ReLU, its absence and an activation on the logits all matter.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from grader.exercise import Case
+
+# (name, group, B, H, W, C, D1, D2, K)
+HIDDEN_SIZES = (
+    ("single", "single", 1, 3, 2, 5, 12, 9, 7),
+    ("batch", "batch", 4, 2, 3, 4, 16, 10, 6),
+    ("tall", "shapes", 3, 5, 1, 3, 7, 11, 2),
+    ("wide-output", "shapes", 2, 1, 4, 6, 5, 3, 13),
+    ("mid", "shapes", 5, 4, 3, 2, 40, 20, 10),
+)
+VGG16 = ("vgg16", "full-scale", 2, 7, 7, 512, 4096, 4096, 1000)
+
+
+def _make(rng: np.random.Generator, name, group, B, H, W, C, D1, D2, K, shared=False) -> Case:
+    d_in = H * W * C
+    features = rng.standard_normal((B, H, W, C))
+    widths = (d_in, D1, D2, K)
+    args = [features]
+    for fan_in, fan_out in zip(widths[:-1], widths[1:]):
+        weight = rng.standard_normal((fan_in, fan_out))
+        weight *= np.sqrt(2.0 / fan_in)
+        bias = rng.uniform(-0.5, 0.5, fan_out)
+        args += [weight, bias]
+    description = f"B={B}, features {H}x{W}x{C} -> {d_in} -> {D1} -> {D2} -> {K}"
+    return Case(name=name, group=group, args=tuple(args), description=description, shared=shared)
+
+
+def hidden_cases(rng: np.random.Generator) -> list[Case]:
+    return [_make(rng, *sizes) for sizes in HIDDEN_SIZES]
+
+
+def full_scale_case(rng: np.random.Generator) -> Case:
+    """VGG16's own head, 123,642,856 parameters (about 1 GB of float64), built once per run."""
+    return _make(rng, *VGG16, shared=True)
+
+
+def public_cases() -> list[Case]:
+    """Cases a student may see (``grader check``): fixed seed, same sizes as the hidden ones."""
+    rng = np.random.default_rng(2014)  # the year of the VGG paper
+    return [
+        _make(rng, "public-single", "single", 1, 3, 2, 4, 6, 5, 3),
+        _make(rng, "public-batch", "batch", 3, 2, 3, 4, 8, 7, 5),
+    ]
+
+
+def trace(case: Case, output_shape: tuple[int, ...] | None) -> list[str]:
+    """The dimension trace of one run, as the statement writes it, with the student's output shape."""
+    features, W1, _, W2, _, W3, _ = case.args
+    B, H, W, C = features.shape
+    lines = [
+        f"features {features.shape}",
+        f"flatten -> ({B}, {H * W * C})",
+        f"FC1 + ReLU -> ({B}, {W1.shape[1]})  [{W1.size + W1.shape[1]:,} parameters]",
+        f"FC2 + ReLU -> ({B}, {W2.shape[1]})  [{W2.size + W2.shape[1]:,} parameters]",
+        f"FC3 -> ({B}, {W3.shape[1]})  [{W3.size + W3.shape[1]:,} parameters]",
+    ]
+    total = sum(a.size for a in case.args[1:])
+    lines.append(f"total {total:,} parameters; your output: {tuple(output_shape) if output_shape else 'none'}")
+    return lines

@@ -1,0 +1,75 @@
+"""Every error a user can cause, in one family.
+
+Each subclass owns its ``kind`` (the stable id that lands in ``result.error.kind``) and its exit code, so the
+CLI maps errors to exit codes in one place and the wording never drifts between raise sites.
+"""
+from __future__ import annotations
+
+
+class GraderError(Exception):
+    """Base of every user-facing error. ``message`` is a full sentence meant for a person."""
+
+    kind = "error"
+    exit_code = 0  # a result document is still produced, so the command succeeded
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def full_message(self) -> str:
+        return f"{self.message} {self.hint}" if self.hint else self.message
+
+
+class UsageError(GraderError):
+    """The command line itself is wrong: unknown flag, missing file, unknown exercise."""
+
+    kind = "usage"
+    exit_code = 2
+
+
+class SubmissionError(GraderError):
+    """The submission cannot be graded at all (unreadable, wrong format, nothing to run)."""
+
+    kind = "submission"
+
+
+class MissingFile(SubmissionError):
+    kind = "missing-file"
+
+
+class UnsupportedFileType(SubmissionError):
+    kind = "unsupported-file-type"
+
+
+class NotJson(SubmissionError):
+    kind = "not-json"
+
+
+class NotANotebook(SubmissionError):
+    kind = "not-a-notebook"
+
+
+class DecodeFailure(SubmissionError):
+    kind = "encoding"
+
+
+class SyntaxProblem(SubmissionError):
+    kind = "syntax-error"
+
+
+class MissingFunction(SubmissionError):
+    kind = "missing-function"
+
+
+class SubmissionCrashed(SubmissionError):
+    """The child died before the function could be called (os._exit, segfault, memory, timeout at import)."""
+
+    kind = "crashed"
+
+
+class ExerciseError(GraderError):
+    """The exercise folder is broken: an instructor's problem, reported as a usage error."""
+
+    kind = "exercise"
+    exit_code = 2

@@ -1,0 +1,228 @@
+"""Load an exercise folder: its settings (``exercise.toml``), catalog, hidden-case generator and reference.
+
+Everything specific to one exercise lives in its folder; this module only knows the folder's shape:
+
+* ``exercise.toml``: function name, parameters, checks with points, tolerance, limits, version.
+* ``catalog.toml``: the known mistakes (id, title, explanation, what each supersedes).
+* ``cases.py``: ``hidden_cases(rng)``, ``full_scale_case(rng)``, ``public_cases()`` and
+  ``trace(case, output_shape)`` (trusted instructor code, run in the grader).
+* ``diagnosis.py`` (optional): ``probe_cases()`` and ``diagnose(runs, exercise)`` returning ``Finding`` objects.
+* the reference, ``solutions/<id>.py``, found beside the exercises folder or given explicitly.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable
+
+import numpy as np
+
+from .errors import ExerciseError, UsageError
+from .sandbox import Limits
+
+try:
+    import tomllib
+except ImportError:  # Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_EXERCISES = REPO_ROOT / "exercises"
+DEFAULT_SOLUTIONS = REPO_ROOT / "solutions"
+
+
+@dataclass(frozen=True)
+class Case:
+    """One set of positional inputs. ``group`` names the check it counts for ("probe" counts for none)."""
+
+    name: str
+    group: str
+    args: tuple[np.ndarray, ...]
+    description: str = ""
+    shared: bool = False  # large inputs handed to the child through a mapped file, never copied per student
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A mistake the diagnosis believes it saw; ``evidence`` says where, without revealing hidden inputs."""
+
+    id: str
+    evidence: str = ""
+
+
+@dataclass(frozen=True)
+class CheckSpec:
+    id: str
+    title: str
+    points: float
+    kind: str  # returns, type, shape, dtype, finite, values, unmodified, deterministic
+    group: str = ""  # case group, for kind == "values"
+
+
+@dataclass(frozen=True)
+class Mistake:
+    id: str
+    title: str
+    explanation: str
+    supersedes: tuple[str, ...] = ()
+    example: str = ""
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """``|actual - expected| <= atol_scale * max|expected| + rtol * |expected|``, elementwise.
+
+    Float64 formulations differ by a few ulps of the largest term; float32 arithmetic is off by about 1e-7
+    relative, so a bound near 1e-9 separates the two with margin on both sides.
+    """
+
+    rtol: float = 1e-9
+    atol_scale: float = 1e-9
+
+
+@dataclass(frozen=True)
+class Exercise:
+    id: str
+    title: str
+    version: str
+    function: str
+    parameters: tuple[str, ...]
+    folder: Path
+    checks: tuple[CheckSpec, ...]
+    tolerance: Tolerance
+    limits: Limits
+    catalog: dict[str, Mistake]
+    reference: Callable[..., np.ndarray]
+    cases_module: ModuleType
+    diagnosis_module: ModuleType | None
+    fingerprint: str = field(default="")
+
+    # -- cases ----------------------------------------------------------------------------------------------
+    def hidden_cases(self, seed: int) -> list[Case]:
+        return list(self.cases_module.hidden_cases(np.random.default_rng(seed)))
+
+    def full_scale_case(self, seed: int) -> Case | None:
+        make = getattr(self.cases_module, "full_scale_case", None)
+        return make(np.random.default_rng(seed)) if make else None
+
+    def public_cases(self) -> list[Case]:
+        return list(getattr(self.cases_module, "public_cases", lambda: [])())
+
+    def probe_cases(self) -> list[Case]:
+        """Crafted inputs that only feed the diagnosis (group "probe"); defined beside ``diagnose``."""
+        return list(getattr(self.diagnosis_module, "probe_cases", lambda: [])())
+
+    def expected(self, case: Case) -> np.ndarray:
+        """The reference's answer on copies of the inputs, so the reference cannot disturb them."""
+        args = case.args if case.shared else tuple(a.copy() for a in case.args)
+        return np.asarray(self.reference(*args))
+
+    def trace(self, case: Case, output_shape: tuple[int, ...] | None) -> list[str]:
+        describe = getattr(self.cases_module, "trace", None)
+        return list(describe(case, output_shape)) if describe else []
+
+    @property
+    def max_points(self) -> float:
+        return sum(c.points for c in self.checks)
+
+
+def find(exercise_id: str, exercises_dir: Path | None = None) -> Path:
+    base = Path(exercises_dir) if exercises_dir else DEFAULT_EXERCISES
+    folder = base / exercise_id
+    if not (folder / "exercise.toml").is_file():
+        known = sorted(p.name for p in base.glob("*") if (p / "exercise.toml").is_file()) if base.is_dir() else []
+        raise UsageError(
+            f"Unknown exercise '{exercise_id}'" + (f"; known exercises: {', '.join(known)}." if known else ".")
+        )
+    return folder
+
+
+def load(exercise_id: str, exercises_dir: Path | None = None, solutions_dir: Path | None = None) -> Exercise:
+    folder = find(exercise_id, exercises_dir)
+    try:
+        settings = tomllib.loads((folder / "exercise.toml").read_text(encoding="utf-8"))
+        catalog_data = (
+            tomllib.loads((folder / "catalog.toml").read_text(encoding="utf-8"))
+            if (folder / "catalog.toml").is_file()
+            else {}
+        )
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ExerciseError(f"The exercise folder {folder} has an unreadable settings file: {exc}") from None
+    solutions = Path(solutions_dir) if solutions_dir else folder.parent.parent / "solutions"
+    if not (solutions / f"{exercise_id}.py").is_file():
+        solutions = DEFAULT_SOLUTIONS
+    reference_module = _import(solutions / f"{exercise_id}.py", f"_grader_solution_{exercise_id}")
+    function = settings["function"]
+    reference = getattr(reference_module, function, None)
+    if not callable(reference):
+        raise ExerciseError(f"The reference solution does not define {function}().")
+    cases_module = _import(folder / "cases.py", f"_grader_cases_{exercise_id}")
+    diagnosis_module = (
+        _import(folder / "diagnosis.py", f"_grader_diagnosis_{exercise_id}")
+        if (folder / "diagnosis.py").is_file()
+        else None
+    )
+    checks = tuple(
+        CheckSpec(
+            id=c["id"], title=c["title"], points=float(c["points"]), kind=c.get("kind", c["id"]),
+            group=c.get("group", ""),
+        )
+        for c in settings["check"]
+    )
+    catalog = {
+        m["id"]: Mistake(
+            id=m["id"], title=m["title"], explanation=m["explanation"].strip(),
+            supersedes=tuple(m.get("supersedes", ())), example=m.get("example", ""),
+        )
+        for m in catalog_data.get("mistake", [])
+    }
+    limits = Limits(**settings.get("limits", {}))
+    tolerance = Tolerance(**settings.get("tolerance", {}))
+    return Exercise(
+        id=exercise_id,
+        title=settings.get("title", exercise_id),
+        version=str(settings.get("version", "1")),
+        function=function,
+        parameters=tuple(settings.get("parameters", ())),
+        folder=folder,
+        checks=checks,
+        tolerance=tolerance,
+        limits=limits,
+        catalog=catalog,
+        reference=reference,
+        cases_module=cases_module,
+        diagnosis_module=diagnosis_module,
+        fingerprint=_fingerprint(folder, solutions / f"{exercise_id}.py"),
+    )
+
+
+def _import(path: Path, name: str) -> ModuleType:
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ExerciseError(f"Cannot import {path}.")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except FileNotFoundError:
+        del sys.modules[name]
+        raise ExerciseError(f"The exercise file {path} is missing.") from None
+    return module
+
+
+def _fingerprint(folder: Path, solution: Path) -> str:
+    """A digest of everything that decides a grade, so results can tell when they are stale."""
+    digest = hashlib.sha256()
+    for path in sorted([*folder.glob("*.toml"), *folder.glob("*.py"), solution]):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def describe_settings(exercise: Exercise) -> dict[str, Any]:
+    return {"id": exercise.id, "version": exercise.version, "fingerprint": exercise.fingerprint}

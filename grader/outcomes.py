@@ -1,0 +1,63 @@
+"""What the execute stage observed, as plain data for the checks and the diagnosis.
+
+Arrays here were rebuilt in the grader from raw bytes (``runner.wire.decode_array``): always a plain
+``numpy.ndarray`` of a numeric dtype, whatever the student's function returned.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+from .exercise import Case
+
+CallStatus = Literal["ok", "raised", "timeout", "crashed", "output-limit", "not-run"]
+
+
+@dataclass(frozen=True)
+class CallOutcome:
+    """One call of the student's function on one case."""
+
+    case: str
+    status: CallStatus
+    type_name: str = ""  # Python type of the returned value, e.g. "numpy.ndarray", "list", "NoneType"
+    exact_ndarray: bool = False  # type(value) is numpy.ndarray (not a subclass, not a list)
+    array: np.ndarray | None = None  # the value as a plain array, when it could be read as one
+    shape: tuple[int, ...] | None = None  # shape even when the array itself was not sent (too large, object)
+    note: str = ""  # why no array came back, when none did
+    error: str = ""  # "ValueError: ... (line 4 of code cell 2)" for raised; the incident for the others
+    mutated: tuple[str, ...] = ()  # parameter names whose arrays the call changed
+    seconds: float = 0.0
+    repeat: bool = False  # the second call on the same inputs, for the determinism check
+
+    @property
+    def returned(self) -> bool:
+        return self.status == "ok"
+
+
+@dataclass(frozen=True)
+class CaseRun:
+    """A case, the reference's answer and what the student's function did with it."""
+
+    case: Case
+    expected: np.ndarray
+    outcome: CallOutcome
+
+
+@dataclass(frozen=True)
+class Execution:
+    """Everything one sandboxed run of a submission produced."""
+
+    function_found: bool
+    function_callable: bool
+    function_type: str = ""
+    candidates: tuple[str, ...] = ()  # callables the submission did define, for "did you mean" hints
+    calls: tuple[CallOutcome, ...] = ()
+    cell_errors: tuple[str, ...] = ()  # one sentence per cell that raised or was stopped
+    notes: tuple[str, ...] = ()  # magics and shell lines that were skipped
+    incident: str = ""  # set when the run ended before the function could be looked up
+    incident_kind: str = ""
+    seconds: float = 0.0
+    restarts: int = 0
+    layers: tuple[str, ...] = field(default_factory=tuple)

@@ -1,0 +1,83 @@
+"""Framing shared by the grader and the child: length-prefixed JSON frames, each optionally followed by raw bytes.
+
+No pickle anywhere. The parent decodes what the child sends with ``read_frame`` and ``decode_array``, which
+refuse anything that is not a plain numeric array of exactly the declared size. This module must import only
+the standard library and numpy: it is mounted into the sandbox next to ``child.py``.
+"""
+from __future__ import annotations
+
+import json
+import struct
+
+import numpy as np
+
+HEADER = struct.Struct(">II")  # JSON length, payload length
+MAX_JSON = 4 * 1024 * 1024
+#: dtype kinds that may cross: bool, signed and unsigned ints, floats, complex. Nothing with objects or fields.
+PLAIN_KINDS = frozenset("biufc")
+
+
+class WireError(ValueError):
+    """The byte stream does not follow the protocol (a student may have written into the channel)."""
+
+
+def encode_frame(message: dict, payload: bytes | memoryview = b"") -> bytes:
+    body = json.dumps(message, separators=(",", ":"), allow_nan=True).encode("utf-8")
+    return HEADER.pack(len(body), len(payload)) + body + bytes(payload)
+
+
+def frame_sizes(prefix: bytes, max_payload: int) -> tuple[int, int]:
+    """Validate a frame header before anything is allocated for it."""
+    body_len, payload_len = HEADER.unpack(prefix)
+    if body_len > MAX_JSON:
+        raise WireError(f"a frame of {body_len} bytes is larger than the protocol allows")
+    if payload_len > max_payload:
+        raise WireError(f"a payload of {payload_len} bytes is larger than the protocol allows")
+    return body_len, payload_len
+
+
+def decode_message(body: bytes) -> dict:
+    try:
+        message = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise WireError(f"unreadable frame: {exc}") from None
+    if not isinstance(message, dict) or not isinstance(message.get("t"), str):
+        raise WireError("a frame is not a protocol message")
+    return message
+
+
+def array_spec(array: np.ndarray) -> dict:
+    return {"dtype": array.dtype.str, "shape": list(array.shape)}
+
+
+def checked_dtype(spec: object) -> np.dtype:
+    if not isinstance(spec, dict) or not isinstance(spec.get("dtype"), str):
+        raise WireError("an array description has no dtype")
+    try:
+        dtype = np.dtype(spec["dtype"])
+    except TypeError:
+        raise WireError(f"unknown dtype {spec['dtype']!r}") from None
+    if dtype.kind not in PLAIN_KINDS or dtype.fields is not None or dtype.subdtype is not None:
+        raise WireError(f"dtype {dtype} is not a plain numeric type")
+    return dtype
+
+
+def checked_shape(spec: dict) -> tuple[int, ...]:
+    shape = spec.get("shape")
+    if not isinstance(shape, list) or len(shape) > 32:
+        raise WireError("an array description has no valid shape")
+    if not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n < 2**40 for n in shape):
+        raise WireError(f"invalid shape {shape!r}")
+    return tuple(shape)
+
+
+def decode_array(spec: object, payload: bytes) -> np.ndarray:
+    """Rebuild a plain, writable ndarray from its description and bytes; refuse any mismatch."""
+    dtype = checked_dtype(spec)
+    shape = checked_shape(spec)  # type: ignore[arg-type]
+    count = 1
+    for n in shape:
+        count *= n
+    if count * dtype.itemsize != len(payload):
+        raise WireError(f"array of shape {shape} and dtype {dtype} does not match its {len(payload)} bytes")
+    return np.frombuffer(bytearray(payload), dtype=dtype).reshape(shape)

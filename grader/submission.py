@@ -1,0 +1,175 @@
+"""Load a submission (.py or .ipynb) into the ordered list of code cells the child will execute.
+
+Loading is pure text work in the grader's process: nothing here executes student code. Notebooks are read
+with nbformat (v3 is upgraded to v4); IPython syntax (magics, ``!shell``, ``?help``) is rewritten by IPython's
+own input transformer into calls on ``get_ipython()``, which the child answers without running a shell.
+"""
+from __future__ import annotations
+
+import codecs
+import hashlib
+import io
+import json
+import tokenize
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import DecodeFailure, MissingFile, NotANotebook, NotJson, SubmissionError, UnsupportedFileType
+
+MAX_BYTES = 8 * 1024 * 1024
+SUFFIXES = (".py", ".ipynb")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One unit of code, run in order in one namespace, as a notebook kernel would."""
+
+    number: int  # 1-based position among the notebook's cells (1 for a .py file)
+    code_number: int  # 1-based position among code cells
+    source: str  # what the child compiles (IPython syntax already rewritten)
+    syntax_error: str | None = None  # set when the cell cannot compile; the child skips it
+
+    def where(self, notebook: bool, line: int | None = None) -> str:
+        at = f"line {line}" if line else ""
+        if not notebook:
+            return at or "the file"
+        cell = f"code cell {self.code_number} (cell {self.number} of the notebook)"
+        return f"{cell}, {at}" if at else cell
+
+
+@dataclass(frozen=True)
+class Submission:
+    path: Path
+    student: str
+    kind: str  # "py" or "ipynb"
+    cells: tuple[Cell, ...]
+    sha256: str
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def is_notebook(self) -> bool:
+        return self.kind == "ipynb"
+
+    def syntax_errors(self) -> list[str]:
+        return [c.syntax_error for c in self.cells if c.syntax_error]
+
+
+def student_id(path: Path) -> str:
+    return path.stem
+
+
+def load(path: Path, student: str | None = None) -> Submission:
+    """Read ``path`` into a Submission, or raise a SubmissionError whose message a student can act on."""
+    path = Path(path)
+    if not path.exists():
+        raise MissingFile(f"The file {path} does not exist.")
+    if path.is_dir():
+        raise UnsupportedFileType(f"{path} is a folder, not a submission file.")
+    suffix = path.suffix.lower()
+    if suffix not in SUFFIXES:
+        raise UnsupportedFileType(
+            f"Cannot grade a '{suffix or 'extensionless'}' file ({path.name}): submit a .py file or a .ipynb notebook."
+        )
+    raw = path.read_bytes()
+    if len(raw) > MAX_BYTES:
+        raise SubmissionError(f"{path.name} is {len(raw) / 2**20:.1f} MiB; submissions are limited to 8 MiB.")
+    digest = hashlib.sha256(raw).hexdigest()
+    if suffix == ".py":
+        cells, warnings = [_python_cell(decode_python(raw, path.name), 1, 1, notebook=False)], []
+    else:
+        cells, warnings = _notebook_cells(raw, path.name)
+    return Submission(
+        path=path,
+        student=student or student_id(path),
+        kind=suffix[1:],
+        cells=tuple(cells),
+        sha256=digest,
+        warnings=tuple(warnings),
+    )
+
+
+def decode_python(raw: bytes, name: str) -> str:
+    """Decode Python source as the interpreter would (PEP 263 cookie, UTF-8 BOM), with newlines normalised."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+        codecs.lookup(encoding)
+        text = raw.decode(encoding)
+    except (SyntaxError, LookupError, UnicodeDecodeError) as exc:
+        raise DecodeFailure(
+            f"{name} cannot be decoded as Python source ({exc}). Save it as UTF-8, or declare its encoding "
+            "with a '# -*- coding: ... -*-' line."
+        ) from None
+    return text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str]]:
+    import nbformat  # imported here: a .py submission never pays for it
+
+    if not raw.strip():
+        raise NotJson(f"{name} is empty: it is not a notebook. Save the notebook in Jupyter and submit it again.")
+    try:
+        data = json.loads(raw.decode("utf-8-sig"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise NotJson(f"{name} is not valid JSON, so it is not a readable notebook ({exc}).") from None
+    if not isinstance(data, dict) or not isinstance(data.get("nbformat"), int):
+        raise NotANotebook(f"{name} is JSON but not a Jupyter notebook (it has no 'nbformat' version).")
+    major = data["nbformat"]
+    if major not in (3, 4):
+        raise NotANotebook(f"{name} uses notebook format {major}; only formats 3 and 4 can be graded.")
+    try:
+        nb = nbformat.reads(json.dumps(data), as_version=4)
+    except Exception as exc:  # nbformat raises a zoo of types for malformed structure
+        raise NotANotebook(f"{name} looks like a notebook but its structure is broken: {exc}") from None
+    cells, warnings, code_number = [], [], 0
+    for number, cell in enumerate(nb.get("cells", []), start=1):
+        if cell.get("cell_type") != "code":
+            continue
+        code_number += 1
+        source = cell.get("source", "")
+        if isinstance(source, list):
+            source = "".join(source)
+        if not isinstance(source, str):
+            warnings.append(f"Code cell {code_number} has no readable source and was skipped.")
+            continue
+        cells.append(_python_cell(source.replace("\r\n", "\n"), number, code_number, notebook=True))
+    if not cells:
+        raise NotANotebook(f"{name} is a notebook without any code cell: there is nothing to grade.")
+    return cells, warnings
+
+
+def _python_cell(source: str, number: int, code_number: int, *, notebook: bool) -> Cell:
+    """Return the cell with IPython syntax rewritten, or with its syntax error described."""
+    first = _compile_error(source)
+    if first is None:
+        return Cell(number, code_number, source)
+    rewritten = _ipython_rewrite(source)
+    if rewritten is not None and _compile_error(rewritten) is None:
+        return Cell(number, code_number, rewritten)
+    cell = Cell(number, code_number, source)
+    kind, line, text = first
+    where = cell.where(notebook, line)
+    return Cell(number, code_number, source, syntax_error=f"{kind} in {where}: {text}")
+
+
+def _compile_error(source: str) -> tuple[str, int | None, str] | None:
+    try:
+        compile(source, "<submission>", "exec", dont_inherit=True, flags=0x400)  # PyCF_ONLY_AST
+    except SyntaxError as exc:  # IndentationError and TabError are subclasses
+        text = exc.msg
+        if exc.text and exc.text.strip():
+            text += f" -> {exc.text.strip()[:120]}"
+        return type(exc).__name__, exc.lineno, text
+    except (ValueError, MemoryError, RecursionError) as exc:  # null bytes, absurd nesting
+        return type(exc).__name__, None, str(exc) or "the source cannot be compiled"
+    return None
+
+
+def _ipython_rewrite(source: str) -> str | None:
+    try:
+        from IPython.core.inputtransformer2 import TransformerManager
+    except ImportError:
+        return None
+    try:
+        return TransformerManager().transform_cell(source)
+    except Exception:  # the transformer's own parse can fail on broken input; then the syntax error stands
+        return None

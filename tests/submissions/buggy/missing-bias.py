@@ -1,0 +1,17 @@
+import numpy as np
+
+
+def vgg_classifier(features: np.ndarray, W1: np.ndarray, b1: np.ndarray,
+                   W2: np.ndarray, b2: np.ndarray,
+                   W3: np.ndarray, b3: np.ndarray) -> np.ndarray:
+    """
+    Returns float64 class logits with shape (B, C_classes).
+    """
+    x = features.reshape(features.shape[0], -1)
+
+    # FC1 + ReLU
+    h1 = np.maximum(0.0, x @ W1 + b1)
+    # FC2 + ReLU
+    h2 = np.maximum(0.0, h1 @ W2)
+    # FC3 (logits)
+    return h2 @ W3 + b3

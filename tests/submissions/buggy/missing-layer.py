@@ -1,0 +1,13 @@
+import numpy as np
+
+
+def vgg_classifier(features: np.ndarray, W1: np.ndarray, b1: np.ndarray,
+                   W2: np.ndarray, b2: np.ndarray,
+                   W3: np.ndarray, b3: np.ndarray) -> np.ndarray:
+    """
+    Returns float64 class logits with shape (B, C_classes).
+    """
+    x = features.reshape(features.shape[0], -1)
+    h = np.maximum(x @ W1 + b1, 0.0)   # FC1 + ReLU
+    # h = np.maximum(h @ W2 + b2, 0.0) # FC2 + ReLU
+    return h @ W3 + b3                  # FC3

@@ -1,0 +1,20 @@
+import numpy as np
+
+DROPOUT = 0.5
+
+
+def dropout(h, p=DROPOUT):
+    mask = np.random.rand(*h.shape) >= p
+    return h * mask / (1.0 - p)
+
+
+def vgg_classifier(features: np.ndarray, W1: np.ndarray, b1: np.ndarray,
+                   W2: np.ndarray, b2: np.ndarray,
+                   W3: np.ndarray, b3: np.ndarray) -> np.ndarray:
+    """
+    Returns float64 class logits with shape (B, C_classes).
+    """
+    x = features.reshape(features.shape[0], -1)
+    h1 = dropout(np.maximum(x @ W1 + b1, 0.0))
+    h2 = dropout(np.maximum(h1 @ W2 + b2, 0.0))
+    return h2 @ W3 + b3
