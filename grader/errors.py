@@ -17,6 +17,13 @@ class GraderError(Exception):
         self.message = message
         self.hint = hint
 
+    @classmethod
+    def with_kind(cls, kind: str, message: str) -> GraderError:
+        """An error of this class whose ``kind`` is decided at run time (e.g. the incident that stopped a run)."""
+        error = cls(message)
+        error.kind = kind
+        return error
+
     def full_message(self) -> str:
         return f"{self.message} {self.hint}" if self.hint else self.message
 

@@ -23,6 +23,7 @@ class CallOutcome:
     status: CallStatus
     type_name: str = ""  # Python type of the returned value, e.g. "numpy.ndarray", "list", "NoneType"
     exact_ndarray: bool = False  # type(value) is numpy.ndarray (not a subclass, not a list)
+    subclass: bool = False  # an instance of a subclass of numpy.ndarray
     array: np.ndarray | None = None  # the value as a plain array, when it could be read as one
     shape: tuple[int, ...] | None = None  # shape even when the array itself was not sent (too large, object)
     note: str = ""  # why no array came back, when none did

@@ -90,7 +90,17 @@ class Sandbox:
                 env[name] = os.environ[name]
         return env
 
-    def spawn(self, shared_files: list[Path]) -> Launched:
+    @property
+    def numpy_path_in_child(self) -> str:
+        """Where the child finds numpy (the same path unless a layer remaps the filesystem)."""
+        return self.numpy_path
+
+    def visible_path(self, path: Path) -> Path:
+        """Where a file the parent prepared appears inside the child."""
+        return path
+
+    def spawn(self, readable: tuple[Path, ...] = ()) -> Launched:
+        """Start a child that may read ``readable`` (shared inputs) besides Python and the runner."""
         channel_r, channel_w = os.pipe()
         output_r, output_w = os.pipe()
         try:

@@ -140,6 +140,7 @@ class Child:
         np = self.np
         message["type"] = _type_name(value)
         message["exact"] = type(value) is self.ndarray
+        message["subclass"] = isinstance(value, self.ndarray) and not message["exact"]
         try:
             if isinstance(value, self.ndarray):
                 array = self.ndarray.view(value, self.ndarray)

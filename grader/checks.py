@@ -1,0 +1,221 @@
+"""Judge what the child returned against the reference: one CheckResult per check of the exercise.
+
+Only plain arrays rebuilt in the grader are compared; nothing the student returned is trusted with a method
+call. Messages say what was expected against what came back (shape, dtype, largest error and where), never a
+hidden input or an expected value.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from .exercise import CheckSpec, Exercise, Tolerance
+from .outcomes import CaseRun, Execution
+from .results import CheckResult
+
+
+@dataclass(frozen=True)
+class Verdict:
+    passed: bool
+    message: str
+    status: str = ""  # override: "timeout" or "error"
+
+
+def value_error(actual: np.ndarray, expected: np.ndarray, tolerance: Tolerance) -> tuple[bool, str, float]:
+    """Compare elementwise; return (within tolerance, a message naming the largest error, error/scale)."""
+    expected = expected.astype(np.float64, copy=False)
+    with np.errstate(all="ignore"):
+        actual = actual.astype(np.float64)
+        scale = float(np.max(np.abs(expected))) if expected.size else 0.0
+        bound = tolerance.atol_scale * scale + tolerance.rtol * np.abs(expected)
+        diff = np.abs(actual - expected)
+        bad = ~(diff <= bound)  # NaN counts as bad
+        if not bad.any():
+            return True, "", float(diff.max() / scale) if scale and diff.size else 0.0
+        worst = np.unravel_index(int(np.argmax(np.where(np.isnan(diff), np.inf, diff))), diff.shape)
+    relative = float(diff[worst] / scale) if scale else float("inf")
+    where = "output[" + ", ".join(str(int(i)) for i in worst) + "]"
+    message = (
+        f"{int(bad.sum())} of {bad.size} values are wrong; the largest error is {float(diff[worst]):.3g} at {where}"
+        f" ({relative:.2g} of the output's largest magnitude; the tolerance is {tolerance.rtol:.0e} relative)"
+    )
+    return False, message, relative
+
+
+def _label(run: CaseRun) -> str:
+    return f"the '{run.case.name}' case ({run.case.description})" if run.case.description else run.case.name
+
+
+def _failure_of_call(run: CaseRun, memory: str) -> str:
+    outcome = run.outcome
+    if outcome.status == "raised":
+        error = outcome.error
+        if error.startswith("MemoryError"):
+            error = f"ran out of memory at {memory} ({error})"
+        return f"On {_label(run)} the function raised {error}."
+    if outcome.status == "not-run":
+        return f"{_label(run)} was not run: {outcome.error}."
+    return f"On {_label(run)} the call {outcome.error}."
+
+
+def _returned(runs: list[CaseRun]) -> list[CaseRun]:
+    return [r for r in runs if r.outcome.status == "ok" and r.outcome.type_name != "NoneType"]
+
+
+def _with_arrays(runs: list[CaseRun]) -> list[CaseRun]:
+    return [r for r in runs if r.outcome.array is not None]
+
+
+def check_returns(runs: list[CaseRun], execution: Execution, exercise: Exercise) -> Verdict:
+    for run in runs:
+        if run.outcome.status != "ok":
+            status = "timeout" if run.outcome.status == "timeout" else ""
+            return Verdict(False, _failure_of_call(run, exercise.limits.describe_memory()), status)
+        if run.outcome.type_name == "NoneType":
+            return Verdict(False, f"On {_label(run)} the function returned None: it has no return statement "
+                                  "(or still ends in the starter's 'pass').")
+    return Verdict(True, f"Returned on all {len(runs)} cases.")
+
+
+def check_type(runs: list[CaseRun], execution: Execution, exercise: Exercise) -> Verdict:
+    returned = _returned(runs)
+    if not returned:
+        return Verdict(False, "Not assessed: the function returned no value.")
+    for run in returned:
+        outcome = run.outcome
+        if not outcome.exact_ndarray:
+            kind = f"a {outcome.type_name}" + (", a subclass of numpy.ndarray" if outcome.subclass else "")
+            return Verdict(False, f"On {_label(run)} the function returned {kind}, not a numpy.ndarray.")
+    return Verdict(True, "Every result is a numpy.ndarray.")
+
+
+def check_shape(runs: list[CaseRun], execution: Execution, exercise: Exercise) -> Verdict:
+    returned = _returned(runs)
+    if not returned:
+        return Verdict(False, "Not assessed: the function returned no value.")
+    for run in returned:
+        shape = run.outcome.shape
+        if shape is None:
+            return Verdict(False, f"On {_label(run)} the result ({run.outcome.type_name}) has no shape.")
+        if tuple(shape) != run.expected.shape:
+            return Verdict(False, f"On {_label(run)} expected shape {run.expected.shape}, got {tuple(shape)}.")
+    return Verdict(True, "Every result has the expected (B, K) shape.")
+
+
+def check_dtype(runs: list[CaseRun], execution: Execution, exercise: Exercise) -> Verdict:
+    arrays = _with_arrays(_returned(runs))
+    if not arrays:
+        return Verdict(False, "Not assessed: no numeric array was returned.")
+    for run in arrays:
+        if run.outcome.array.dtype != run.expected.dtype:
+            return Verdict(False, f"On {_label(run)} expected dtype {run.expected.dtype}, "
+                                  f"got {run.outcome.array.dtype}.")
+    return Verdict(True, f"Every result is {arrays[0].expected.dtype}.")
+
+
+def check_finite(runs: list[CaseRun], execution: Execution, exercise: Exercise) -> Verdict:
+    arrays = _with_arrays(_returned(runs))
+    if not arrays:
+        return Verdict(False, "Not assessed: no numeric array was returned.")
+    for run in arrays:
+        array = run.outcome.array
+        if array.dtype.kind in "fc" and not np.isfinite(array).all():
+            nan, inf = int(np.isnan(array).sum()), int(np.isinf(array).sum())
+            return Verdict(False, f"On {_label(run)} the result holds {nan} NaN and {inf} infinite values.")
+    return Verdict(True, "No NaN or infinity.")
+
+
+def check_values(runs: list[CaseRun], execution: Execution, exercise: Exercise) -> Verdict:
+    for run in runs:
+        outcome = run.outcome
+        if outcome.status != "ok":
+            status = "timeout" if outcome.status == "timeout" else ""
+            return Verdict(False, _failure_of_call(run, exercise.limits.describe_memory()), status)
+        if outcome.array is None:
+            detail = f" ({outcome.note})" if outcome.note else ""
+            return Verdict(False, f"On {_label(run)} the function returned {outcome.type_name}{detail}, "
+                                  "which cannot be compared with the expected logits.")
+        if outcome.array.shape != run.expected.shape:
+            return Verdict(False, f"On {_label(run)} expected shape {run.expected.shape}, "
+                                  f"got {outcome.array.shape}.")
+        ok, message, _ = value_error(outcome.array, run.expected, exercise.tolerance)
+        if not ok:
+            return Verdict(False, f"On {_label(run)}: {message}.")
+    return Verdict(True, f"Matches the reference on {len(runs)} case{'s' if len(runs) != 1 else ''}.")
+
+
+def check_unmodified(runs: list[CaseRun], execution: Execution, exercise: Exercise) -> Verdict:
+    if not _with_arrays(_returned(runs)):
+        return Verdict(False, "Not assessed: the function never returned an array.")
+    for run in runs:
+        if run.outcome.mutated:
+            names = ", ".join(run.outcome.mutated)
+            return Verdict(False, f"The function modified its input {names} in place (on {_label(run)}); "
+                                  "the caller's arrays must stay as they were.")
+    return Verdict(True, "No input was modified.")
+
+
+def check_deterministic(runs: list[CaseRun], execution: Execution, exercise: Exercise) -> Verdict:
+    first = {r.case.name: r for r in runs}
+    repeats = [o for o in execution.calls if o.repeat]
+    compared = 0
+    for again in repeats:
+        run = first.get(again.case)
+        if run is None or run.outcome.array is None:
+            continue
+        if again.array is None:
+            return Verdict(False, f"A second call on {_label(run)} did not return an array "
+                                  f"({again.error or again.type_name}).")
+        if again.array.shape != run.outcome.array.shape:
+            return Verdict(False, f"A second call on {_label(run)} returned shape {again.array.shape} instead of "
+                                  f"{run.outcome.array.shape}.")
+        same, message, _ = value_error(again.array, run.outcome.array, exercise.tolerance)
+        if not same:
+            return Verdict(False, f"Two calls on the same inputs ({_label(run)}) disagree: {message}.")
+        compared += 1
+    if not compared:
+        return Verdict(False, "Not assessed: the function never returned an array twice.")
+    return Verdict(True, "A second call gave the same output.")
+
+
+PROPERTY_CHECKS: dict[str, Callable[[list[CaseRun], Execution, Exercise], Verdict]] = {
+    "returns": check_returns,
+    "type": check_type,
+    "shape": check_shape,
+    "dtype": check_dtype,
+    "finite": check_finite,
+    "unmodified": check_unmodified,
+    "deterministic": check_deterministic,
+}
+
+
+def applicable(spec: CheckSpec, groups: set[str]) -> bool:
+    """A values check whose cases were not run (full scale turned off) leaves the grade, points and all."""
+    return spec.kind != "values" or spec.group in groups
+
+
+def run_checks(exercise: Exercise, runs: list[CaseRun], execution: Execution) -> list[CheckResult]:
+    """Every applicable check of the exercise, in its declared order; a check that errors is an error, not a crash."""
+    graded = [r for r in runs if r.case.group != "probe"]
+    groups = {r.case.group for r in graded}
+    results = []
+    for spec in exercise.checks:
+        if not applicable(spec, groups):
+            continue
+        try:
+            if spec.kind == "values":
+                verdict = check_values([r for r in graded if r.case.group == spec.group], execution, exercise)
+            elif spec.kind in PROPERTY_CHECKS:
+                verdict = PROPERTY_CHECKS[spec.kind](graded, execution, exercise)
+            else:
+                verdict = Verdict(False, f"Unknown check kind '{spec.kind}' in the exercise settings.", "error")
+        except Exception as exc:  # a bug in a check must not lose the rest of the grade
+            verdict = Verdict(False, f"The check itself failed ({type(exc).__name__}: {exc}).", "error")
+        status = "passed" if verdict.passed else (verdict.status or "failed")
+        results.append(CheckResult(
+            id=spec.id, title=spec.title, status=status,  # type: ignore[arg-type]
+            points=spec.points if verdict.passed else 0.0, max_points=spec.points, message=verdict.message,
+        ))
+    return results

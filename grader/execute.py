@@ -1,0 +1,370 @@
+"""Run a submission's cells and calls in a sandboxed child and collect what happened, incidents included.
+
+The parent holds all deadlines: a per-cell and a per-call limit (from the moment the child announces the cell or
+call) and one for the whole submission. When a cell or call hits a limit, floods the output or kills its own
+process, the child is killed with its process group and started again without that cell, or from the next call,
+so one bad cell or case never costs the rest of the grade (as nbclient does with ``allow_errors``).
+"""
+from __future__ import annotations
+
+import os
+import selectors
+import signal
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .exercise import Case
+from .outcomes import CallOutcome, Execution
+from .runner import wire
+from .sandbox import MIB, Launched, Sandbox
+from .submission import Submission
+
+MAX_RESULT_BYTES = 64 * MIB
+STARTUP_SECONDS = 20.0
+MAX_RESTARTS = 8
+
+
+@dataclass(frozen=True)
+class SharedArrays:
+    """Large case inputs written once per run as .npy files the child maps copy-on-write."""
+
+    paths: dict[tuple[str, int], Path]
+    nbytes: int
+
+    @classmethod
+    def write(cls, cases: list[Case], folder: Path) -> SharedArrays:
+        paths, total = {}, 0
+        for case in cases:
+            if not case.shared:
+                continue
+            for index, array in enumerate(case.args):
+                path = folder / f"{case.name}-{index}.npy"
+                if not path.exists():
+                    np.save(path, np.ascontiguousarray(array), allow_pickle=False)
+                paths[(case.name, index)] = path
+                total += array.nbytes
+        return cls(paths, total)
+
+
+@dataclass
+class _State:
+    """Progress of one run across restarts."""
+
+    skip_cells: set[int] = field(default_factory=set)
+    next_call: int = 0
+    outcomes: dict[int, CallOutcome] = field(default_factory=dict)
+    cell_errors: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    function: dict | None = None
+    incident: str = ""
+    incident_kind: str = ""
+
+
+class _Incident(Exception):
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+def run(
+    submission: Submission,
+    function: str,
+    parameters: tuple[str, ...],
+    cases: list[Case],
+    sandbox: Sandbox,
+    shared: SharedArrays | None = None,
+    repeat: tuple[int, ...] = (),
+) -> Execution:
+    """Execute ``submission`` and call ``function`` once per case, plus once more for each index in ``repeat``."""
+    calls = [
+        {"id": i, "case": i, "check_mutation": not case.shared, "shared": case.shared}
+        for i, case in enumerate(cases)
+    ]
+    calls += [{"id": len(cases) + n, "case": i, "check_mutation": False, "repeat": True} for n, i in enumerate(repeat)]
+    state = _State()
+    started = time.monotonic()
+    deadline = started + sandbox.limits.submission_seconds
+    restarts = 0
+    while True:
+        try:
+            _attempt(submission, function, parameters, cases, calls, sandbox, shared, state, deadline)
+            break
+        except _Incident as incident:
+            if not _recover(incident, state, calls, cases, sandbox) or restarts >= MAX_RESTARTS:
+                break
+            if time.monotonic() >= deadline:
+                state.incident_kind, state.incident = "timeout", _submission_timeout(sandbox)
+                break
+            restarts += 1
+    for call in calls[state.next_call:]:
+        state.outcomes.setdefault(call["id"], CallOutcome(
+            case=cases[call["case"]].name, status="not-run", repeat=bool(call.get("repeat")),
+            error=state.incident or "the grading time for this submission ran out before this case",
+        ))
+    info = state.function or {}
+    return Execution(
+        function_found=bool(info.get("found")),
+        function_callable=bool(info.get("callable")),
+        function_type=str(info.get("type", "")),
+        candidates=tuple(str(c) for c in info.get("candidates", ()))[:200],
+        calls=tuple(state.outcomes[c["id"]] for c in calls if c["id"] in state.outcomes),
+        cell_errors=tuple(state.cell_errors),
+        notes=tuple(state.notes),
+        incident=state.incident if state.function is None else "",
+        incident_kind=state.incident_kind if state.function is None else "",
+        seconds=time.monotonic() - started,
+        restarts=restarts,
+        layers=sandbox.layers,
+    )
+
+
+def _recover(incident: _Incident, state: _State, calls, cases, sandbox) -> bool:
+    """Record the incident where it happened; return whether a restart can make progress."""
+    where = getattr(incident, "where", None)
+    if where is None:
+        state.incident_kind, state.incident = incident.kind, incident.message
+        return False
+    kind, ident, label = where
+    if kind == "cell":
+        state.skip_cells.add(ident)
+        state.cell_errors.append(f"{label} {incident.message}; it was skipped and the rest of the notebook was run.")
+        return True
+    call = calls[ident]
+    status = {"timeout": "timeout", "output-limit": "output-limit"}.get(incident.kind, "crashed")
+    state.outcomes[call["id"]] = CallOutcome(
+        case=cases[call["case"]].name, status=status, error=incident.message, repeat=bool(call.get("repeat")),
+        seconds=getattr(incident, "seconds", 0.0),
+    )
+    state.next_call = ident + 1
+    return state.next_call < len(calls)
+
+
+def _submission_timeout(sandbox: Sandbox) -> str:
+    return f"was killed after {sandbox.limits.submission_seconds:g} s, the time limit for the whole submission"
+
+
+def _request(submission, function, parameters, cases, calls, sandbox, shared, state) -> tuple[dict, bytes]:
+    inputs, blobs, offset, case_specs = [], [], 0, []
+    for case in cases:
+        indexes = []
+        for position, array in enumerate(case.args):
+            indexes.append(len(inputs))
+            if case.shared and shared is not None:
+                inputs.append({"file": str(sandbox.visible_path(shared.paths[(case.name, position)]))})
+                continue
+            data = np.ascontiguousarray(array)
+            inputs.append({**wire.array_spec(data), "offset": offset, "nbytes": data.nbytes})
+            blobs.append(data.tobytes())
+            offset += data.nbytes
+        case_specs.append({"name": case.name, "args": indexes})
+    cells = [
+        {"number": c.code_number, "filename": f"<cell {c.code_number}>", "source": c.source}
+        for c in submission.cells
+        if c.syntax_error is None and c.code_number not in state.skip_cells
+    ]
+    request = {
+        "t": "request",
+        "function": function,
+        "parameters": list(parameters),
+        "run_name": "__main__" if submission.is_notebook else "submission",
+        "cells": cells,
+        "inputs": inputs,
+        "cases": case_specs,
+        "calls": calls[state.next_call:],
+        "max_result_bytes": MAX_RESULT_BYTES,
+        "paths": [sandbox.numpy_path_in_child],
+        "confine": sandbox.confine_settings(shared.nbytes if shared else 0),
+    }
+    return request, b"".join(blobs)
+
+
+def _attempt(submission, function, parameters, cases, calls, sandbox, shared, state, deadline) -> None:
+    request, payload = _request(submission, function, parameters, cases, calls, sandbox, shared, state)
+    launched = sandbox.spawn(tuple(shared.paths.values()) if shared else ())
+    feeder = threading.Thread(target=_feed, args=(launched, wire.encode_frame(request, payload)), daemon=True)
+    feeder.start()
+    try:
+        _converse(launched, submission, cases, calls, sandbox, state, deadline)
+    finally:
+        sandbox.kill(launched)
+        feeder.join(timeout=1.0)
+
+
+def _feed(launched: Launched, data: bytes) -> None:
+    try:
+        launched.process.stdin.write(data)
+        launched.process.stdin.close()
+    except (OSError, ValueError):
+        pass  # the child died or closed its stdin; the conversation reports why
+
+
+def _converse(launched, submission, cases, calls, sandbox, state, deadline) -> None:
+    limits = sandbox.limits
+    selector = selectors.DefaultSelector()
+    selector.register(launched.channel, selectors.EVENT_READ, "channel")
+    selector.register(launched.output, selectors.EVENT_READ, "output")
+    buffer = bytearray()
+    printed = 0
+    context: tuple | None = None  # ("cell", number, label) or ("call", index, label)
+    context_deadline = time.monotonic() + STARTUP_SECONDS
+    context_started = time.monotonic()
+    open_fds = 2
+    cell_labels = {c.code_number: c.where(submission.is_notebook) for c in submission.cells}
+    call_index = {c["id"]: i for i, c in enumerate(calls)}
+    try:
+        while True:
+            now = time.monotonic()
+            limit = min(context_deadline, deadline)
+            if now >= limit:
+                if limit == deadline:
+                    raise _at(_Incident("timeout", _submission_timeout(sandbox)), context, now - context_started)
+                seconds = limits.cell_seconds if context and context[0] == "cell" else limits.call_seconds
+                what = "was stopped" if context and context[0] == "cell" else "was killed"
+                raise _at(_Incident("timeout", f"{what} after {seconds:g} s, its time limit"), context,
+                          now - context_started)
+            events = selector.select(timeout=min(limit - now, 0.5))
+            for key, _ in events:
+                try:
+                    chunk = os.read(key.fd, 1 << 20)
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    selector.unregister(key.fd)
+                    open_fds -= 1
+                    continue
+                if key.data == "output":
+                    printed += len(chunk)
+                    if printed > limits.output_mib * MIB:
+                        raise _at(_Incident("output-limit", f"printed more than {limits.output_mib} MiB"),
+                                  context, time.monotonic() - context_started)
+                    continue
+                buffer.extend(chunk)
+                for message, body in _frames(buffer):
+                    kind = message["t"]
+                    if kind == "cell-start":
+                        number = int(message["number"])
+                        context = ("cell", number, cell_labels.get(number, f"cell {number}"))
+                        context_started = time.monotonic()
+                        context_deadline = context_started + limits.cell_seconds
+                    elif kind == "cell":
+                        if message.get("error"):
+                            state.cell_errors.append(_cell_error(message["error"], cell_labels, submission))
+                        context, context_deadline = None, deadline
+                    elif kind == "note":
+                        if str(message.get("text")) not in state.notes:
+                            state.notes.append(str(message.get("text"))[:300])
+                    elif kind == "function":
+                        state.function = message
+                        context, context_deadline = None, deadline
+                    elif kind == "start":
+                        index = call_index[_int(message.get("call"))]
+                        context = ("call", index, cases[calls[index]["case"]].name)
+                        context_started = time.monotonic()
+                        context_deadline = context_started + limits.call_seconds
+                    elif kind == "result":
+                        index = call_index[_int(message.get("call"))]
+                        call = calls[index]
+                        state.outcomes[call["id"]] = _outcome(message, body, cases[call["case"]].name, call)
+                        state.next_call = index + 1
+                        context, context_deadline = None, deadline
+                    elif kind == "done":
+                        return
+            if open_fds == 0 or (not events and launched.process.poll() is not None):
+                break
+        code = launched.process.wait()
+        raise _at(_Incident("crashed", _exit_text(code, sandbox)), context, time.monotonic() - context_started)
+    except (wire.WireError, KeyError, TypeError, ValueError) as exc:
+        raise _at(_Incident("protocol", f"sent data the grader could not read ({exc})"), context, 0.0) from None
+    finally:
+        selector.close()
+
+
+def _frames(buffer: bytearray):
+    """Yield complete (message, payload) frames from the front of ``buffer``, removing them."""
+    while len(buffer) >= wire.HEADER.size:
+        body_len, payload_len = wire.frame_sizes(bytes(buffer[: wire.HEADER.size]), MAX_RESULT_BYTES)
+        end = wire.HEADER.size + body_len + payload_len
+        if len(buffer) < end:
+            return
+        message = wire.decode_message(bytes(buffer[wire.HEADER.size: wire.HEADER.size + body_len]))
+        payload = bytes(buffer[wire.HEADER.size + body_len: end])
+        del buffer[:end]
+        yield message, payload
+
+
+def _int(value) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise wire.WireError("a call id is not an integer")
+    return value
+
+
+def _at(incident: _Incident, context, seconds: float) -> _Incident:
+    incident.where = context  # type: ignore[attr-defined]
+    incident.seconds = seconds  # type: ignore[attr-defined]
+    return incident
+
+
+def _outcome(message: dict, body: bytes, case: str, call: dict) -> CallOutcome:
+    status = message.get("status")
+    if status not in ("ok", "raised"):
+        raise wire.WireError("unknown call status")
+    array = wire.decode_array(message["array"], body) if message.get("array") else None
+    if array is None and body:
+        raise wire.WireError("bytes sent without an array description")
+    shape = message.get("shape")
+    shape = wire.checked_shape({"shape": shape}) if shape is not None else None
+    error = message.get("error")
+    return CallOutcome(
+        case=case,
+        status=status,
+        type_name=str(message.get("type", ""))[:200],
+        exact_ndarray=message.get("exact") is True,
+        subclass=message.get("subclass") is True,
+        array=array,
+        shape=shape,
+        note=str(message.get("note", ""))[:200],
+        error=_error_text(error) if error else "",
+        mutated=tuple(str(m)[:40] for m in message.get("mutated", ()))[:20],
+        seconds=float(message.get("seconds", 0.0)),
+        repeat=bool(call.get("repeat")),
+    )
+
+
+def _error_text(error: dict) -> str:
+    text = f"{str(error.get('type', 'Error'))[:80]}: {str(error.get('message', ''))[:400]}".rstrip(": ")
+    where = error.get("where")
+    if isinstance(where, dict) and isinstance(where.get("line"), int):
+        source = str(where.get("file", ""))
+        cell = source[len("<cell "):-1] if source.startswith("<cell ") else ""
+        text += f" (line {where['line']}" + (f" of code cell {cell})" if cell else ")")
+    return text
+
+
+def _cell_error(error: dict, labels: dict[int, str], submission: Submission) -> str:
+    text = _error_text(error)
+    if not submission.is_notebook:
+        return f"The file raised {text} while it was being loaded; the code after that line did not run."
+    return f"A code cell raised {text}; the later cells were still run, as in Jupyter."
+
+
+def _exit_text(code: int, sandbox: Sandbox) -> str:
+    if code < 0:
+        signum = -code
+        if signum == signal.SIGSEGV:
+            return "crashed the Python process with a segmentation fault (SIGSEGV)"
+        if signum == signal.SIGXCPU:
+            return f"used more than {sandbox.limits.submission_seconds:g} s of CPU time and was killed"
+        if signum == signal.SIGKILL:
+            return (f"was killed (SIGKILL), most likely for using more than {sandbox.limits.describe_memory()} "
+                    "of memory")
+        try:
+            name = signal.Signals(signum).name
+        except ValueError:
+            name = f"signal {signum}"
+        return f"was killed by {name}"
+    return f"ended the Python process itself (exit code {code}), for example with os._exit()"
