@@ -56,7 +56,8 @@ def _failure_of_call(run: CaseRun, memory: str) -> str:
             error = f"ran out of memory at {memory} ({error})"
         return f"On {_label(run)} the function raised {error}."
     if outcome.status == "not-run":
-        return f"{_label(run)} was not run: {outcome.error}."
+        label = _label(run)
+        return f"{label[0].upper()}{label[1:]} was not run: {outcome.error}."
     return f"On {_label(run)} the call {outcome.error}."
 
 

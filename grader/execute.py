@@ -26,6 +26,7 @@ from .submission import Submission
 MAX_RESULT_BYTES = 64 * MIB
 STARTUP_SECONDS = 20.0
 MAX_RESTARTS = 8
+MAX_CONSECUTIVE_TIMEOUTS = 2
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,7 @@ class _State:
     function: dict | None = None
     incident: str = ""
     incident_kind: str = ""
+    timeouts: int = 0  # consecutive calls that ran out of time
 
 
 class _Incident(Exception):
@@ -104,7 +106,7 @@ def run(
     for call in calls[state.next_call:]:
         state.outcomes.setdefault(call["id"], CallOutcome(
             case=cases[call["case"]].name, status="not-run", repeat=bool(call.get("repeat")),
-            error=state.incident or "the grading time for this submission ran out before this case",
+            error=state.incident or "the grading time for this submission ran out first",
         ))
     info = state.function or {}
     return Execution(
@@ -141,6 +143,10 @@ def _recover(incident: _Incident, state: _State, calls, cases, sandbox) -> bool:
         seconds=getattr(incident, "seconds", 0.0),
     )
     state.next_call = ident + 1
+    state.timeouts = state.timeouts + 1 if status == "timeout" else 0
+    if state.timeouts >= MAX_CONSECUTIVE_TIMEOUTS:
+        state.incident = f"{MAX_CONSECUTIVE_TIMEOUTS} calls in a row ran out of time"
+        return False
     return state.next_call < len(calls)
 
 
@@ -178,7 +184,8 @@ def _request(submission, function, parameters, cases, calls, sandbox, shared, st
         "calls": calls[state.next_call:],
         "max_result_bytes": MAX_RESULT_BYTES,
         "paths": [sandbox.numpy_path_in_child],
-        "confine": sandbox.confine_settings(shared.nbytes if shared else 0),
+        "confine": sandbox.confine_settings(shared.nbytes if shared else 0,
+                                            tuple(shared.paths.values()) if shared else ()),
     }
     return request, b"".join(blobs)
 
@@ -277,7 +284,8 @@ def _converse(launched, submission, cases, calls, sandbox, state, deadline) -> N
             if open_fds == 0 or (not events and launched.process.poll() is not None):
                 break
         code = launched.process.wait()
-        raise _at(_Incident("crashed", _exit_text(code, sandbox)), context, time.monotonic() - context_started)
+        raise _at(_Incident("crashed", _exit_text(code, sandbox, launched)), context,
+                  time.monotonic() - context_started)
     except (wire.WireError, KeyError, TypeError, ValueError) as exc:
         raise _at(_Incident("protocol", f"sent data the grader could not read ({exc})"), context, 0.0) from None
     finally:
@@ -352,13 +360,17 @@ def _cell_error(error: dict, labels: dict[int, str], submission: Submission) -> 
     return f"A code cell raised {text}; the later cells were still run, as in Jupyter."
 
 
-def _exit_text(code: int, sandbox: Sandbox) -> str:
-    if code < 0:
-        signum = -code
+def _exit_text(code: int, sandbox: Sandbox, launched: Launched) -> str:
+    signum, out_of_memory = sandbox.exit_cause(launched, code)
+    if out_of_memory:
+        return f"ran out of memory at {sandbox.limits.describe_memory()} and was killed"
+    if signum:
         if signum == signal.SIGSEGV:
             return "crashed the Python process with a segmentation fault (SIGSEGV)"
         if signum == signal.SIGXCPU:
             return f"used more than {sandbox.limits.submission_seconds:g} s of CPU time and was killed"
+        if signum == signal.SIGKILL and "cgroup" in sandbox.layers:
+            return "was killed (SIGKILL)"
         if signum == signal.SIGKILL:
             return (f"was killed (SIGKILL), most likely for using more than {sandbox.limits.describe_memory()} "
                     "of memory")

@@ -3,24 +3,67 @@
 Layers, each closing what the others leave open (see ``../shared/notes/sandbox.md``):
 
 * ``protocol``: expected values never enter the child; inputs go in and results come out as raw bytes on pipes;
-  a scrubbed environment; a new session; the parent alone writes results and kills the process group.
+  a scrubbed environment; a new session; a private scratch folder; the parent alone writes results and kills
+  the process group.
 * ``rlimits``: address space, CPU time, file size, open files and core dumps, set by the child on itself.
+* ``bwrap`` (Linux, root, bubblewrap installed): new pid, net, ipc, uts and cgroup namespaces, every capability
+  dropped, a read-only view of only the system libraries, the Python prefix, numpy, the runner and the shared
+  inputs, size-capped tmpfs for ``/tmp`` and ``/dev/shm``; the child dies with the grader.
+* ``worker-uid``: inside bubblewrap the child runs as an unprivileged uid of its own per worker slot
+  (``setpriv``), so the ``processes`` limit holds and nothing root-owned is readable.
+* ``landlock`` (Linux >= 5.13, no privilege needed): the child restricts itself to reading the allow-listed
+  paths and writing its scratch folder; TCP denied (ABI 4), signals and abstract sockets scoped (ABI 6).
+* ``cgroup`` (cgroup v1 ``memory`` and ``pids`` writable): a memory and task cap per run, an exact
+  out-of-memory verdict, and a sweep that kills whatever the run left behind.
 
-The class is the one place that knows how a child is launched; ``execute`` only sees ``spawn`` and ``kill``.
+``mode`` (or the ``GRADER_SANDBOX`` environment variable) picks them: ``auto`` takes the strongest available,
+``bwrap``, ``landlock`` and ``rlimits`` force a mode (and fail if it is unavailable). The class is the one place
+that knows how a child is launched; ``execute`` only sees ``spawn``, ``kill`` and ``exit_cause``.
 """
 from __future__ import annotations
 
+import atexit
+import errno
+import fcntl
 import os
+import shutil
 import signal
 import subprocess
 import sys
-from dataclasses import dataclass
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from hashlib import sha1
 from pathlib import Path
 
 import numpy
 
+from .runner import landlock
+
 RUNNER_DIR = Path(__file__).resolve().parent / "runner"
 MIB = 1 << 20
+MODES = ("auto", "bwrap", "landlock", "rlimits")
+#: Where the read-only pieces appear inside bubblewrap.
+CHILD_ROOT = "/opt/grader"
+CHILD_SITE = f"{CHILD_ROOT}/site"
+CHILD_RUNNER = f"{CHILD_ROOT}/runner"
+CHILD_SHARED = f"{CHILD_ROOT}/shared"
+#: Unprivileged uids for the worker slots: slot n runs as FIRST_UID + n.
+FIRST_UID = 60000
+SLOTS = 64
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+CGROUP_NAME = "grader"
+#: Room the child needs besides the student's allowance (Python and numpy themselves, the tmpfs).
+MEMORY_SLACK_MIB = 64
+TMP_MIB = 64
+SHM_MIB = 16
+#: Files from /etc the child may need; nothing else of /etc is visible.
+ETC_FILES = ("/etc/ld.so.cache", "/etc/localtime")
+
+
+class SandboxUnavailable(RuntimeError):
+    """A forced mode cannot run on this machine."""
 
 
 @dataclass(frozen=True)
@@ -48,37 +91,337 @@ class Launched:
     process: subprocess.Popen
     channel: int  # read end of the child's report channel
     output: int  # read end of the child's merged stdout and stderr
+    slot: _Slot | None = None
+    scratch: str | None = None
+    oom_kills: int = 0  # the cgroup's oom_kill counter before the run
+    killed: bool = field(default=False)
 
 
+# -- machine probes (once per process) ---------------------------------------------------------------------------
+_probe_lock = threading.Lock()
+_probes: dict[str, object] = {}
+
+
+def _probe(name: str, compute):
+    with _probe_lock:
+        if name not in _probes:
+            _probes[name] = compute()
+        return _probes[name]
+
+
+def landlock_abi() -> int:
+    return _probe("landlock", landlock.abi_version)
+
+
+def _bwrap_usable() -> str:
+    """Empty when bubblewrap with a worker uid works here, else why not."""
+    if not sys.platform.startswith("linux"):
+        return "bubblewrap needs Linux"
+    if os.geteuid() != 0:
+        return "the grader does not run as root, so it cannot give the child a worker uid"
+    for tool in ("bwrap", "setpriv"):
+        if shutil.which(tool) is None:
+            return f"{tool} is not installed (apt-get install bubblewrap)"
+    try:
+        done = subprocess.run(
+            ["bwrap", "--cap-drop", "ALL", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/",
+             "--proc", "/proc", "--dev", "/dev", "true"],
+            capture_output=True, timeout=20, env={"PATH": "/usr/bin:/bin"},
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bubblewrap could not start ({exc})"
+    if done.returncode != 0:
+        return f"bubblewrap could not create namespaces ({done.stderr.decode(errors='replace').strip()[:200]})"
+    return ""
+
+
+def _cgroups_usable() -> bool:
+    if not sys.platform.startswith("linux") or os.geteuid() != 0:
+        return False
+    for controller in ("memory", "pids"):
+        base = CGROUP_ROOT / controller
+        if not (base / "cgroup.procs").exists() or not os.access(base, os.W_OK):
+            return False
+        try:
+            (base / CGROUP_NAME).mkdir(exist_ok=True)
+        except OSError:
+            return False
+    return True
+
+
+# -- worker slots -----------------------------------------------------------------------------------------------
+class _Slot:
+    """One worker slot: its uid, its cgroups. Held by one child at a time, across threads and processes."""
+
+    def __init__(self, index: int, lock_fd: int) -> None:
+        self.index = index
+        self.uid = FIRST_UID + index
+        self.lock_fd = lock_fd
+        self.cgroups: dict[str, Path] = {}
+
+
+class _SlotPool:
+    """Thread-safe within the process (a lock) and across grader processes (one ``flock`` per slot)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.free = list(range(SLOTS))
+        self.busy: dict[int, _Slot] = {}
+        self.folder = Path(tempfile.gettempdir()) / "grader-slots"
+
+    def acquire(self, timeout: float = 60.0) -> _Slot:
+        deadline = time.monotonic() + timeout
+        while True:
+            with self.lock:
+                for index in list(self.free):
+                    fd = self._lock_file(index)
+                    if fd is not None:
+                        self.free.remove(index)
+                        slot = self.busy[index] = _Slot(index, fd)
+                        return slot
+            if time.monotonic() > deadline:
+                raise SandboxUnavailable("no free worker slot: too many submissions run at once")
+            time.sleep(0.01)
+
+    def _lock_file(self, index: int) -> int | None:
+        self.folder.mkdir(mode=0o700, exist_ok=True)
+        fd = os.open(self.folder / f"{FIRST_UID + index}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return None
+        return fd
+
+    def release(self, slot: _Slot) -> None:
+        with self.lock:
+            os.close(slot.lock_fd)
+            self.free.append(slot.index)
+            self.free.sort()
+            self.busy.pop(slot.index, None)
+
+    def busy_cgroups(self) -> set[Path]:
+        with self.lock:
+            return {p for s in self.busy.values() for p in s.cgroups.values()}
+
+
+_POOL = _SlotPool()
+
+
+# -- cgroups ----------------------------------------------------------------------------------------------------
+def _cgroup_dirs(slot: _Slot) -> dict[str, Path]:
+    name = f"{os.getpid()}-{slot.uid}"
+    return {c: CGROUP_ROOT / c / CGROUP_NAME / name for c in ("memory", "pids")}
+
+
+def _cgroup_pids(folder: Path) -> list[int]:
+    try:
+        return [int(p) for p in (folder / "cgroup.procs").read_text().split()]
+    except (OSError, ValueError):
+        return []
+
+
+def _empty_cgroup(folder: Path, timeout: float = 5.0) -> bool:
+    """SIGKILL every process in ``folder`` until none is left (a pids cap bounds any fork race)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        pids = _cgroup_pids(folder)
+        if not pids:
+            return True
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.002)
+
+
+def _remove_cgroup(folder: Path) -> None:
+    _empty_cgroup(folder, timeout=2.0)
+    for _ in range(50):
+        try:
+            folder.rmdir()
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            time.sleep(0.01)
+
+
+def _clean_stale_cgroups() -> None:
+    """Remove the cgroups of grader processes that are gone (a crash or SIGKILL of an earlier run)."""
+    for controller in ("memory", "pids"):
+        base = CGROUP_ROOT / controller / CGROUP_NAME
+        try:
+            entries = list(base.iterdir())
+        except OSError:
+            continue
+        for entry in entries:
+            if not entry.is_dir():
+                continue
+            owner = entry.name.split("-", 1)[0]
+            if owner.isdigit() and int(owner) != os.getpid() and _alive(int(owner)):
+                continue
+            if owner.isdigit() and int(owner) == os.getpid():
+                continue
+            _remove_cgroup(entry)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _read_counter(path: Path, key: str) -> int:
+    try:
+        for line in path.read_text().splitlines():
+            name, _, value = line.partition(" ")
+            if name == key:
+                return int(value)
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def _sweep_uid(uid: int) -> None:
+    """Kill every process of ``uid`` (the fallback when no cgroup tracks a run)."""
+    for _ in range(20):
+        found = False
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                if os.stat(f"/proc/{entry}").st_uid == uid:
+                    found = True
+                    os.kill(int(entry), signal.SIGKILL)
+            except (OSError, ProcessLookupError):
+                pass
+        if not found:
+            return
+        time.sleep(0.005)
+
+
+# -- the sandbox ------------------------------------------------------------------------------------------------
 class Sandbox:
-    """Launch children with the layers available here. One instance serves a whole batch."""
+    """Launch children with the layers available here. One instance serves a whole batch, from many threads."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, mode: str | None = None) -> None:
         self.limits = limits
         self.python = os.path.realpath(sys.executable)
+        self.prefix = os.path.realpath(sys.base_prefix)
         self.numpy_path = str(Path(numpy.__file__).resolve().parent.parent)
-        self.layers: tuple[str, ...] = ("protocol", "rlimits")
-        self.warnings: tuple[str, ...] = ()
+        requested = (mode or os.environ.get("GRADER_SANDBOX") or "auto").strip().lower()
+        if requested not in MODES:
+            raise ValueError(f"unknown sandbox mode {requested!r}; choose one of {', '.join(MODES)}")
+        warnings: list[str] = []
+        self.mode = self._choose(requested, warnings)
+        self.cgroups = self.mode in ("bwrap", "landlock") and _probe("cgroups", _cgroups_usable)
+        layers = ["protocol", "rlimits"]
+        if self.mode == "bwrap":
+            layers += ["bwrap", "worker-uid"]
+        if self.mode in ("bwrap", "landlock") and landlock_abi() >= 1:
+            layers.append(f"landlock-abi{landlock_abi()}")
+        if self.cgroups:
+            layers.append("cgroup")
+            _probe("stale-cgroups", _clean_stale_cgroups)
+        elif self.mode != "rlimits" and sys.platform.startswith("linux"):
+            warnings.append("No cgroup: memory is capped by the address-space limit only and processes left "
+                            "behind are found by session or uid.")
+        self.layers: tuple[str, ...] = tuple(layers)
+        self.warnings: tuple[str, ...] = tuple(warnings)
+        if self.cgroups:
+            _probe("atexit", lambda: atexit.register(_remove_own_cgroups))
 
-    def confine_settings(self, shared_bytes: int) -> dict:
+    # -- choosing the layers ------------------------------------------------------------------------------------
+    def _choose(self, requested: str, warnings: list[str]) -> str:
+        if requested in ("auto", "bwrap"):
+            why = _probe("bwrap", _bwrap_usable)
+            if not why:
+                return "bwrap"
+            if requested == "bwrap":
+                raise SandboxUnavailable(f"the bwrap sandbox is unavailable: {why}")
+            warnings.append(f"Weaker isolation: {why}.")
+        if requested in ("auto", "landlock"):
+            if landlock_abi() >= 1:
+                if requested == "auto":
+                    warnings.append("Student code runs without namespaces or a separate uid (Landlock, rlimits "
+                                    "and the protocol only): install bubblewrap and run as root for full "
+                                    "isolation.")
+                return "landlock"
+            if requested == "landlock":
+                raise SandboxUnavailable("Landlock is not available on this kernel")
+        warnings.append("Student code is NOT isolated from this machine (resource limits and the protocol only): "
+                        "it can read files and reach the network the grader can. Grade untrusted code on Linux "
+                        "with bubblewrap.")
+        return "rlimits"
+
+    # -- what the child sees -------------------------------------------------------------------------------------
+    @property
+    def numpy_path_in_child(self) -> str:
+        """Where the child finds numpy (remapped inside bubblewrap)."""
+        return CHILD_SITE if self.mode == "bwrap" else self.numpy_path
+
+    def visible_path(self, path: Path) -> Path:
+        """Where a file the parent prepared appears inside the child."""
+        if self.mode != "bwrap":
+            return Path(path)
+        path = Path(os.path.abspath(path))
+        return Path(CHILD_SHARED) / sha1(str(path.parent).encode()).hexdigest()[:12] / path.name
+
+    @property
+    def runner_in_child(self) -> str:
+        return CHILD_RUNNER if self.mode == "bwrap" else str(RUNNER_DIR)
+
+    def _numpy_dirs(self) -> list[str]:
+        """numpy and the folder of its bundled libraries (wheels put OpenBLAS next to it)."""
+        site = Path(self.numpy_path)
+        return [str(site / name) for name in ("numpy", "numpy.libs") if (site / name).exists()]
+
+    def confine_settings(self, shared_bytes: int, readable: tuple[Path, ...] = ()) -> dict:
         """What the child applies to itself; the address-space cap leaves room for mapped shared inputs."""
         limits = self.limits
-        return {
-            "rlimits": {
-                "address_space": (limits.memory_mib + 512) * MIB + shared_bytes,
-                "cpu_seconds": int(limits.submission_seconds) + 5,
-                "file_size": limits.file_mib * MIB,
-                "open_files": 256,
-                "core": 0,
-            }
+        rlimits = {
+            "address_space": (limits.memory_mib + 512) * MIB + shared_bytes,
+            "cpu_seconds": int(limits.submission_seconds) + 5,
+            "file_size": limits.file_mib * MIB,
+            "open_files": 256,
+            "core": 0,
         }
+        if self.mode == "bwrap":
+            rlimits["processes"] = limits.processes  # counts the worker uid's tasks only
+        settings: dict = {"rlimits": rlimits, "pdeathsig": True, "pid_namespace": self.mode == "bwrap"}
+        if self.mode == "rlimits" or landlock_abi() < 1:
+            return settings
+        devices = ["/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"]
+        if self.mode == "bwrap":
+            read = ["/usr", *self._system_dirs(), *ETC_FILES, self.prefix, CHILD_ROOT]
+            write = ["/tmp", "/dev/shm", "/dev/null"]
+        else:
+            read = ["/usr", *self._system_dirs(), *ETC_FILES, self.prefix, str(RUNNER_DIR), *self._numpy_dirs(),
+                    *(str(self.visible_path(p)) for p in readable)]
+            read.append(self.numpy_path)  # listing only matters: the import system scans the folder
+            write = ["/dev/null"]
+        settings["landlock"] = {"read": read + devices, "write": write, "write_cwd": True, "required": True}
+        return settings
 
-    def environment(self) -> dict[str, str]:
+    @staticmethod
+    def _system_dirs() -> list[str]:
+        return [f"/{n}" for n in ("lib", "lib64", "lib32", "libx32", "bin", "sbin")
+                if os.path.isdir(f"/{n}") and not os.path.islink(f"/{n}")]
+
+    def environment(self, scratch: str) -> dict[str, str]:
         env = {
             "PATH": "/usr/bin:/bin",
             "LANG": "C.UTF-8",
-            "HOME": "/tmp",
-            "TMPDIR": "/tmp",
+            "HOME": scratch,
+            "TMPDIR": scratch,
             "OPENBLAS_NUM_THREADS": "1",
             "OMP_NUM_THREADS": "1",
             "MKL_NUM_THREADS": "1",
@@ -90,39 +433,120 @@ class Sandbox:
                 env[name] = os.environ[name]
         return env
 
-    @property
-    def numpy_path_in_child(self) -> str:
-        """Where the child finds numpy (the same path unless a layer remaps the filesystem)."""
-        return self.numpy_path
+    # -- launching -----------------------------------------------------------------------------------------------
+    def _bwrap_argv(self, slot: _Slot, readable: tuple[Path, ...]) -> list[str]:
+        argv = ["bwrap", "--cap-drop", "ALL"]
+        argv += [arg for cap in ("CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP") for arg in ("--cap-add", cap)]
+        argv += ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+                 "--die-with-parent", "--new-session", "--hostname", "sandbox"]
+        made: set[str] = {"/"}
 
-    def visible_path(self, path: Path) -> Path:
-        """Where a file the parent prepared appears inside the child."""
-        return path
+        def mkdirs(path: str) -> None:  # bubblewrap would create missing parents with mode 0700
+            parts = Path(path).parts
+            for depth in range(2, len(parts) + 1):
+                folder = str(Path(*parts[:depth]))
+                if folder not in made:
+                    made.add(folder)
+                    argv.extend(["--perms", "0755", "--dir", folder])
+
+        def ro_bind(source: str, target: str) -> None:
+            mkdirs(str(Path(target).parent))
+            argv.extend(["--ro-bind", source, target])
+            made.add(target)
+
+        ro_bind("/usr", "/usr")
+        for name in ("lib", "lib64", "lib32", "libx32", "bin", "sbin"):
+            path = f"/{name}"
+            if os.path.islink(path):
+                argv.extend(["--symlink", os.readlink(path), path])
+            elif os.path.isdir(path):
+                ro_bind(path, path)
+        for path in ETC_FILES:
+            if os.path.exists(path):
+                ro_bind(os.path.realpath(path), path)
+        if not (self.prefix + "/").startswith("/usr/"):
+            ro_bind(self.prefix, self.prefix)
+        if not self.python.startswith((self.prefix + "/", "/usr/")):
+            ro_bind(self.python, self.python)
+        for source in self._numpy_dirs():
+            ro_bind(source, f"{CHILD_SITE}/{Path(source).name}")
+        ro_bind(str(RUNNER_DIR), CHILD_RUNNER)
+        for path in readable:
+            ro_bind(os.path.realpath(path), str(self.visible_path(path)))
+        argv += ["--proc", "/proc", "--dev", "/dev"]
+        argv += ["--perms", "01777", "--size", str(TMP_MIB * MIB), "--tmpfs", "/tmp"]
+        argv += ["--perms", "01777", "--size", str(SHM_MIB * MIB), "--tmpfs", "/dev/shm"]
+        argv += ["--remount-ro", "/", "--chdir", "/tmp", "--"]
+        argv += ["setpriv", f"--reuid={slot.uid}", f"--regid={slot.uid}", "--clear-groups", "--inh-caps=-all",
+                 "--bounding-set=-all", "--no-new-privs", "--"]
+        return argv
 
     def spawn(self, readable: tuple[Path, ...] = ()) -> Launched:
         """Start a child that may read ``readable`` (shared inputs) besides Python and the runner."""
-        channel_r, channel_w = os.pipe()
-        output_r, output_w = os.pipe()
+        slot = _POOL.acquire() if self.mode == "bwrap" or self.cgroups else None
+        scratch = None
+        oom_kills = 0
+        channel_r = channel_w = output_r = output_w = -1
         try:
-            argv = [self.python, "-I", "-S", "-B", str(RUNNER_DIR / "child.py"), str(channel_w)]
+            if self.mode == "bwrap":
+                cwd, child_tmp = "/", "/tmp"
+            else:
+                scratch = tempfile.mkdtemp(prefix="grader-scratch-")
+                cwd = child_tmp = scratch
+            prefix: list[str] = []
+            if slot is not None and self.cgroups:
+                prefix, oom_kills = self._enter_cgroup(slot, readable)
+            channel_r, channel_w = os.pipe()
+            output_r, output_w = os.pipe()
+            runner = self.runner_in_child + "/child.py"
+            argv = [self.python, "-I", "-S", "-B", runner, str(channel_w)]
+            if self.mode == "bwrap":
+                argv = self._bwrap_argv(slot, readable) + argv
             process = subprocess.Popen(
-                argv,
+                prefix + argv,
                 stdin=subprocess.PIPE,
                 stdout=output_w,
                 stderr=output_w,
-                env=self.environment(),
-                cwd="/",
+                env=self.environment(child_tmp),
+                cwd=cwd,
                 start_new_session=True,
                 pass_fds=(channel_w,),
                 close_fds=True,
             )
+        except BaseException:
+            for fd in (channel_r, output_r):
+                if fd >= 0:
+                    os.close(fd)
+            if scratch:
+                shutil.rmtree(scratch, ignore_errors=True)
+            if slot is not None:
+                _POOL.release(slot)
+            raise
         finally:
-            os.close(channel_w)
-            os.close(output_w)
-        return Launched(process, channel_r, output_r)
+            for fd in (channel_w, output_w):
+                if fd >= 0:
+                    os.close(fd)
+        return Launched(process, channel_r, output_r, slot=slot, scratch=scratch, oom_kills=oom_kills)
+
+    def _enter_cgroup(self, slot: _Slot, readable: tuple[Path, ...]) -> tuple[list[str], int]:
+        """Prepare the slot's cgroups; return the argv prefix that moves the child in before it starts."""
+        if not slot.cgroups:
+            slot.cgroups = _cgroup_dirs(slot)
+        memory, pids = slot.cgroups["memory"], slot.cgroups["pids"]
+        for folder in (memory, pids):
+            folder.mkdir(exist_ok=True)
+        shared = sum(os.path.getsize(p) for p in readable if os.path.exists(p))
+        cap = (self.limits.memory_mib + MEMORY_SLACK_MIB) * MIB + shared
+        _write(memory / "memory.limit_in_bytes", str(cap))
+        if (memory / "memory.memsw.limit_in_bytes").exists():
+            _write(memory / "memory.memsw.limit_in_bytes", str(cap), quiet=True)
+        _write(pids / "pids.max", str(self.limits.processes + 8))
+        oom_kills = _read_counter(memory / "memory.oom_control", "oom_kill")
+        script = 'echo 0 > "$1" && echo 0 > "$2" && shift 2 && exec "$@"'
+        return ["/bin/sh", "-c", script, "sh", str(memory / "cgroup.procs"), str(pids / "cgroup.procs")], oom_kills
 
     def kill(self, launched: Launched) -> None:
-        """Kill the child's whole process group and reap it; safe to call twice."""
+        """Kill the child and everything it started, reap it, free its slot; safe to call twice."""
         process = launched.process
         try:
             os.killpg(process.pid, signal.SIGKILL)
@@ -143,4 +567,53 @@ class Sandbox:
                 process.stdin.close()
             except OSError:
                 pass
+        if launched.killed:
+            return
+        launched.killed = True
+        slot = launched.slot
+        if slot is not None:
+            if slot.cgroups:
+                _empty_cgroup(slot.cgroups["pids"])
+                _empty_cgroup(slot.cgroups["memory"])
+            if self.mode == "bwrap":
+                _sweep_uid(slot.uid)  # the pid namespace is gone with bwrap; make sure the uid is free again
+            _POOL.release(slot)
+        if launched.scratch:
+            shutil.rmtree(launched.scratch, ignore_errors=True)
 
+    def exit_cause(self, launched: Launched, code: int) -> tuple[int, bool]:
+        """(signal that ended the child or 0, whether the cgroup's out-of-memory killer did it)."""
+        signum = -code if code < 0 else 0
+        if self.mode == "bwrap" and code > 128:
+            signum = code - 128  # bubblewrap reports a child killed by signal n as exit code 128 + n
+        oom = False
+        slot = launched.slot
+        if slot is not None and slot.cgroups:
+            oom = _read_counter(slot.cgroups["memory"] / "memory.oom_control", "oom_kill") > launched.oom_kills
+        return signum, oom
+
+    def close(self) -> None:
+        """Remove this process's idle cgroups (slots keep theirs across runs until then)."""
+        if self.cgroups:
+            _remove_own_cgroups()
+
+
+def _remove_own_cgroups() -> None:
+    busy = _POOL.busy_cgroups()
+    for controller in ("memory", "pids"):
+        base = CGROUP_ROOT / controller / CGROUP_NAME
+        try:
+            entries = list(base.glob(f"{os.getpid()}-*"))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry not in busy:
+                _remove_cgroup(entry)
+
+
+def _write(path: Path, value: str, quiet: bool = False) -> None:
+    try:
+        path.write_text(value)
+    except OSError as exc:
+        if not quiet and exc.errno not in (errno.EBUSY,):
+            raise

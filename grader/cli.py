@@ -1,0 +1,92 @@
+"""Command line: parse arguments, call the stages in order, map errors to exit codes. Nothing else lives here."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from . import exercise as exercise_mod
+from .errors import GraderError, UsageError
+from .results import SCHEMA
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises instead of exiting, so usage errors still produce a JSON document under --json."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="grader", description="Grade numerical Python exercises in a sandbox and name the mistakes.")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+
+    grade = sub.add_parser("grade", help="grade submissions (.py or .ipynb files, or folders of them)")
+    grade.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    _exercise_options(grade)
+    grade.add_argument("--out", type=Path, help="write result.json, report.html and report.md per student here")
+    grade.add_argument("--json", action="store_true", help="print the result as one JSON document on stdout")
+    grade.add_argument("--no-full-scale", dest="full_scale", action="store_false",
+                       help="skip the VGG16-scale case (its points leave the maximum too)")
+    grade.add_argument("--secret", default=os.environ.get("GRADER_SECRET"),
+                       help="course secret that seeds per-student hidden cases (default: $GRADER_SECRET)")
+    grade.add_argument("--jobs", "-j", type=int, default=0, help="parallel workers (default: number of cores)")
+    grade.add_argument("--force", action="store_true", help="regrade even when a result is up to date")
+    grade.add_argument("--quiet", "-q", action="store_true", help="no progress output")
+    grade.add_argument("--fail-under", type=float, metavar="SCORE", help="exit 1 if any score is below SCORE")
+    return parser
+
+
+def _exercise_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--exercise", "-e", help="exercise id (default: the only exercise, if there is one)")
+    parser.add_argument("--exercises-dir", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--solutions-dir", type=Path, help=argparse.SUPPRESS)
+
+
+def _exercise(args: argparse.Namespace) -> exercise_mod.Exercise:
+    exercise_id = args.exercise
+    if not exercise_id:
+        base = args.exercises_dir or exercise_mod.DEFAULT_EXERCISES
+        known = sorted(p.name for p in Path(base).glob("*") if (p / "exercise.toml").is_file())
+        if len(known) != 1:
+            raise UsageError("Name the exercise with --exercise" + (f" (one of: {', '.join(known)})." if known else "."))
+        exercise_id = known[0]
+    return exercise_mod.load(exercise_id, args.exercises_dir, args.solutions_dir)
+
+
+def usage_document(message: str, kind: str = "usage") -> dict:
+    """The JSON document printed for a usage error under --json: the result schema with nothing graded."""
+    return {
+        "schema": SCHEMA, "exercise": None, "submission": None, "student": None, "status": "error",
+        "score": 0.0, "max_score": 0.0, "error": {"kind": kind, "message": message}, "checks": [],
+        "diagnoses": [], "warnings": [], "timing": {},
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    wants_json = "--json" in argv
+    try:
+        args = build_parser().parse_args(argv)
+        if args.command is None:
+            build_parser().print_help(sys.stderr)
+            return 2
+        if args.command == "grade":
+            from . import commands
+
+            return commands.grade(args, _exercise(args))
+        raise UsageError(f"unknown command {args.command}")
+    except GraderError as exc:
+        if wants_json:
+            print(json.dumps(usage_document(exc.full_message(), exc.kind), indent=2))
+        print(f"grader: error: {exc.full_message()}", file=sys.stderr)
+        return exc.exit_code or 2
+    except KeyboardInterrupt:
+        print("grader: interrupted", file=sys.stderr)
+        return 130
+
+
+def run() -> None:
+    sys.exit(main())
