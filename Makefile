@@ -1,0 +1,30 @@
+# Quick start: `make grade` grades the bundled example class; `make test` runs the test suite.
+# Both create the virtual environment they need.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+SUBMISSIONS ?= exercises/vgg_classifier/examples
+OUT ?= reports
+EXERCISE ?= vgg_classifier
+GRADE_FLAGS ?=
+
+.PHONY: install grade test bench notebooks clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+grade: $(STAMP)
+	$(BIN)/grader grade $(SUBMISSIONS) --exercise $(EXERCISE) --out $(OUT) $(GRADE_FLAGS)
+	@echo "Reports written to $(OUT)/"
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+clean:
+	rm -rf $(VENV) $(OUT) .pytest_cache build *.egg-info
