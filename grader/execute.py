@@ -64,6 +64,7 @@ class _State:
     incident: str = ""
     incident_kind: str = ""
     timeouts: int = 0  # consecutive calls that ran out of time
+    cell_incident: str = ""  # kind of the first incident that stopped a cell
 
 
 class _Incident(Exception):
@@ -116,6 +117,7 @@ def run(
         candidates=tuple(str(c) for c in info.get("candidates", ()))[:200],
         calls=tuple(state.outcomes[c["id"]] for c in calls if c["id"] in state.outcomes),
         cell_errors=tuple(state.cell_errors),
+        cell_incident=state.cell_incident,
         notes=tuple(state.notes),
         incident=state.incident if state.function is None else "",
         incident_kind=state.incident_kind if state.function is None else "",
@@ -134,7 +136,12 @@ def _recover(incident: _Incident, state: _State, calls, cases, sandbox) -> bool:
     kind, ident, label = where
     if kind == "cell":
         state.skip_cells.add(ident)
-        state.cell_errors.append(f"{label} {incident.message}; it was skipped and the rest of the notebook was run.")
+        state.cell_incident = state.cell_incident or incident.kind
+        if label == "the file":
+            state.cell_errors.append(f"While the file was being loaded, it {incident.message}.")
+        else:
+            state.cell_errors.append(f"{label[0].upper()}{label[1:]} {incident.message}; it was skipped and the "
+                                     "rest of the notebook was run.")
         return True
     call = calls[ident]
     status = {"timeout": "timeout", "output-limit": "output-limit"}.get(incident.kind, "crashed")

@@ -202,6 +202,9 @@ def _missing_function_error(
                              if len(syntax) == 1 else
                              f"{len(syntax)} places cannot be compiled; the first is {syntax[0]}. "
                              f"Because of them, {name}() was never defined.")
+    if execution.cell_incident:
+        return SubmissionError.with_kind(
+            execution.cell_incident, f"{name}() was never defined. {execution.cell_errors[0]}")
     if execution.function_found:
         return MissingFunction(f"'{name}' is defined but is a {execution.function_type}, not a function.")
     close = difflib.get_close_matches(name, execution.candidates, n=3, cutoff=0.6)

@@ -56,6 +56,7 @@ class Execution:
     candidates: tuple[str, ...] = ()  # callables the submission did define, for "did you mean" hints
     calls: tuple[CallOutcome, ...] = ()
     cell_errors: tuple[str, ...] = ()  # one sentence per cell that raised or was stopped
+    cell_incident: str = ""  # kind of the first incident (timeout, crashed, output-limit) that stopped a cell
     notes: tuple[str, ...] = ()  # magics and shell lines that were skipped
     incident: str = ""  # set when the run ended before the function could be looked up
     incident_kind: str = ""

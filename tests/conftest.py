@@ -1,0 +1,76 @@
+"""Shared fixtures: the exercise, grading sessions, and a helper to grade source text written to a file."""
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+
+from grader import exercise as exercise_mod
+from grader.grade import Session, grade_file
+from grader.sandbox import Sandbox
+
+ROOT = Path(__file__).resolve().parent.parent
+SUBMISSIONS = ROOT / "tests" / "submissions"
+
+
+@pytest.fixture(scope="session")
+def exercise():
+    return exercise_mod.load("vgg_classifier")
+
+
+@pytest.fixture(scope="session")
+def session(exercise):
+    """A session without the VGG16-scale case: fast, and what most tests need."""
+    with Session(exercise, full_scale=False) as s:
+        yield s
+
+
+@pytest.fixture(scope="session")
+def quick_session(exercise):
+    """Tight limits, for tests that provoke timeouts and floods."""
+    limits = dataclasses.replace(exercise.limits, call_seconds=2.0, cell_seconds=3.0, submission_seconds=20.0,
+                                 output_mib=1)
+    with Session(exercise, full_scale=False, sandbox=Sandbox(limits)) as s:
+        yield s
+
+
+@pytest.fixture
+def grade_source(tmp_path, session):
+    """Write ``source`` (text, bytes, or a notebook dict) to ``tmp_path/name`` and grade it."""
+
+    def run(source, name: str = "student.py", use=None):
+        path = tmp_path / name
+        if isinstance(source, dict):
+            path.write_text(json.dumps(source), encoding="utf-8")
+        elif isinstance(source, bytes):
+            path.write_bytes(source)
+        else:
+            path.write_text(source, encoding="utf-8")
+        return grade_file(path, use or session)
+
+    return run
+
+
+def notebook(*cells: str, nbformat: int = 4, as_string: bool = False) -> dict:
+    """A minimal real-looking notebook with one code cell per argument (markdown when it starts with '# MD')."""
+    out = []
+    for n, source in enumerate(cells):
+        if source.startswith("# MD"):
+            out.append({"cell_type": "markdown", "id": f"m{n}", "metadata": {}, "source": source[4:]})
+            continue
+        lines = source if as_string else source.splitlines(keepends=True)
+        out.append({"cell_type": "code", "execution_count": None, "id": f"c{n}", "metadata": {}, "outputs": [],
+                    "source": lines})
+    return {"cells": out, "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                                      "language": "python"}},
+            "nbformat": nbformat, "nbformat_minor": 5}
+
+
+def check(result, check_id):
+    return next(c for c in result.checks if c.id == check_id)
+
+
+def diagnosis_ids(result) -> set[str]:
+    return {d.id for d in result.diagnoses}

@@ -1,0 +1,175 @@
+"""Loading submissions: encodings, notebook formats, IPython syntax, and a clear error for every broken file."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from conftest import SUBMISSIONS, check, diagnosis_ids, notebook
+
+CORRECT = """import numpy as np
+
+def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
+    x = features.reshape(features.shape[0], -1)
+    h = np.maximum(0.0, x @ W1 + b1)
+    h = np.maximum(0.0, h @ W2 + b2)
+    return h @ W3 + b3
+"""
+
+
+def full_marks(result):
+    assert result.status == "graded", result.error
+    assert result.score == result.max_score, [(c.id, c.message) for c in result.checks if c.status != "passed"]
+    assert not result.diagnoses
+
+
+def test_plain_python_file_gets_full_marks(grade_source):
+    full_marks(grade_source(CORRECT))
+
+
+def test_latin1_coding_cookie(grade_source):
+    source = "# -*- coding: latin-1 -*-\n# r\xe9sum\xe9 of my work\n" + CORRECT
+    full_marks(grade_source(source.encode("latin-1")))
+
+
+def test_utf8_bom_and_crlf_line_ends(grade_source):
+    full_marks(grade_source(b"\xef\xbb\xbf" + CORRECT.replace("\n", "\r\n").encode()))
+
+
+def test_undecodable_file_is_a_clear_error(grade_source):
+    result = grade_source(b"# \xff\xfe\xfa broken\n" + CORRECT.encode())
+    assert result.status == "error"
+    assert result.error.kind == "encoding"
+    assert "UTF-8" in result.error.message
+
+
+@pytest.mark.parametrize("as_string", [False, True], ids=["source-list", "source-string"])
+def test_notebook_v4(grade_source, as_string):
+    nb = notebook("# MD# The head", "import numpy as np", CORRECT.replace("import numpy as np\n", ""),
+                  as_string=as_string)
+    full_marks(grade_source(nb, "student.ipynb"))
+
+
+def test_notebook_v3_is_upgraded(grade_source):
+    nb = {"nbformat": 3, "nbformat_minor": 0, "metadata": {"name": ""},
+          "worksheets": [{"cells": [{"cell_type": "code", "input": CORRECT, "language": "python",
+                                     "metadata": {}, "outputs": []}], "metadata": {}}]}
+    full_marks(grade_source(nb, "student.ipynb"))
+
+
+def test_cell_magic_around_the_def_still_defines_it(grade_source):
+    full_marks(grade_source(notebook("%%time\n" + CORRECT), "student.ipynb"))
+
+
+def test_shell_lines_and_help_do_no_harm_and_run_no_shell(grade_source, tmp_path):
+    canary = tmp_path / "shell-ran"
+    nb = notebook(f"!touch {canary}\nfiles = !ls\n%matplotlib inline\n?np.maximum\nimport numpy as np\nnp.max?",
+                  "%pip install numpy\n%timeit 1 + 1\n" + CORRECT)
+    result = grade_source(nb, "student.ipynb")
+    full_marks(result)
+    assert not canary.exists()
+    assert any("shell command" in w for w in result.warnings)
+
+
+def test_a_raising_cell_does_not_stop_later_cells(grade_source):
+    nb = notebook("import numpy as np\nundefined_name + 1", CORRECT, "import sys\nsys.exit('done')", "1 / 0")
+    result = grade_source(nb, "student.ipynb")
+    full_marks(result)
+    joined = " ".join(result.warnings)
+    assert "NameError" in joined and "ZeroDivisionError" in joined and "SystemExit" in joined
+
+
+def test_the_last_definition_wins_and_helpers_from_other_cells_are_visible(grade_source):
+    wrong = "def vgg_classifier(*args):\n    return None\n"
+    right = ("def vgg_classifier(features, W1, b1, W2, b2, W3, b3):\n"
+             "    x = flat(features)\n"
+             "    return relu(relu(x @ W1 + b1) @ W2 + b2) @ W3 + b3\n")
+    nb = notebook("import numpy as np", wrong, "def relu(z):\n    return np.maximum(z, 0.0)",
+                  "flat = lambda f: f.reshape(len(f), -1)", right)
+    full_marks(grade_source(nb, "student.ipynb"))
+
+
+def test_a_callable_object_counts_as_the_function(grade_source):
+    source = CORRECT.replace("def vgg_classifier(", "def _head(") + (
+        "\nclass Head:\n    def __call__(self, *args):\n        return _head(*args)\n\nvgg_classifier = Head()\n")
+    full_marks(grade_source(source))
+
+
+def test_main_block_of_a_py_file_does_not_run(grade_source):
+    source = CORRECT + "\nif __name__ == '__main__':\n    raise SystemExit('demo code')\n"
+    full_marks(grade_source(source))
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in (SUBMISSIONS / "notebooks").glob("correct-*.ipynb")))
+def test_bundled_correct_notebooks(session, name):
+    from grader.grade import grade_file
+
+    full_marks(grade_file(SUBMISSIONS / "notebooks" / name, session))
+
+
+def test_not_json(grade_source):
+    result = grade_source('{"cells": [', "student.ipynb")
+    assert (result.status, result.error.kind) == ("error", "not-json")
+    assert "not valid JSON" in result.error.message
+    assert result.score == 0
+
+
+def test_empty_notebook_file(grade_source):
+    result = grade_source("", "student.ipynb")
+    assert result.error.kind == "not-json" and "empty" in result.error.message
+
+
+def test_json_that_is_not_a_notebook(grade_source):
+    result = grade_source({"hello": 1}, "student.ipynb")
+    assert result.error.kind == "not-a-notebook"
+
+
+def test_syntax_error_names_line_and_cell(grade_source):
+    bad = CORRECT.replace("h = np.maximum(0.0, x @ W1 + b1)", "h = np.maximum(0.0, x @ W1 + b1")
+    result = grade_source(notebook("import numpy as np", "# MD text", bad), "student.ipynb")
+    assert result.status == "error" and result.error.kind == "syntax-error"
+    assert "code cell 2" in result.error.message and "cell 3 of the notebook" in result.error.message
+    assert "line" in result.error.message
+
+
+def test_indentation_error_in_py_names_the_line(grade_source):
+    bad = CORRECT.replace("    h = np.maximum(0.0, h @ W2", "      h = np.maximum(0.0, h @ W2")
+    result = grade_source(bad)
+    assert result.error.kind == "syntax-error"
+    assert "IndentationError" in result.error.message and "line 6" in result.error.message
+
+
+def test_missing_function_suggests_close_names(grade_source):
+    result = grade_source(CORRECT.replace("def vgg_classifier", "def vggClassifier"))
+    assert result.status == "error" and result.error.kind == "missing-function"
+    assert "vggClassifier" in result.error.message
+    assert "missing-function" in diagnosis_ids(result)
+
+
+def test_name_bound_to_a_non_callable(grade_source):
+    result = grade_source("vgg_classifier = 3\n")
+    assert result.error.kind == "missing-function" and "int" in result.error.message
+
+
+def test_unsupported_file_type(grade_source):
+    result = grade_source(CORRECT, "student.txt")
+    assert result.error.kind == "unsupported-file-type" and ".py" in result.error.message
+
+
+def test_missing_file(session, tmp_path):
+    from grader.grade import grade_file
+
+    result = grade_file(tmp_path / "nobody.py", session)
+    assert result.status == "error" and result.error.kind == "missing-file"
+
+
+def test_sys_exit_at_import_after_the_def_still_grades(grade_source):
+    full_marks(grade_source(CORRECT + "\nimport sys\nsys.exit(0)\n"))
+
+
+def test_os_exit_at_import_is_an_error_not_a_grader_crash(grade_source):
+    result = grade_source("import os\nos._exit(3)\n" + CORRECT)
+    assert result.status == "error"
+    assert "exit code 3" in result.error.message or "os._exit" in result.error.message
+    assert os.getpid()  # still here
+    assert check(result, "returns").status == "error"
