@@ -66,6 +66,7 @@ ACTIVATION_NAMES = {
     "softplus": "a softplus",
 }
 
+COMMON = ("relu", "none", "sigmoid", "tanh", "leaky0.01", "step")
 FINALS = ("none", "relu", "softmax")
 SCALES = (0.5, 2.0, 0.8, 1.25)
 
@@ -127,8 +128,8 @@ def neighbours(spec: Spec):
         if final != spec.final:
             out.append(replace(spec, final=final))
     acts = []
-    for name in ACTIVATIONS:
-        acts += [(name, spec.act[1]), (spec.act[0], name), (name, name)]
+    for name in ACTIVATIONS:  # the rarer activations only on both layers at once, to keep searches short
+        acts += [(name, spec.act[1]), (spec.act[0], name), (name, name)] if name in COMMON else [(name, name)]
     for act in dict.fromkeys(acts):
         if act != spec.act:
             out.append(replace(spec, act=act))
@@ -143,7 +144,7 @@ def neighbours(spec: Spec):
             out.append(replace(spec, relu_before_bias=mask))
     scales = []
     for s in (1.0, *SCALES):
-        scales += [(s, spec.scale[1]), (spec.scale[0], s), (s, s)]
+        scales += [(s, spec.scale[1]), (spec.scale[0], s), (s, s)] if s in (1.0, 0.5, 2.0) else [(s, s)]
     for scale in dict.fromkeys(scales):
         if scale != spec.scale:
             out.append(replace(spec, scale=scale))
@@ -175,6 +176,7 @@ class Stack:
         self.biases = {i: np.stack([np.asarray(c[2 * i], dtype=np.float64) for c in cases])[:, None, :]
                        for i in (1, 2, 3)}
         self._flat: dict[str, np.ndarray] = {}
+        self._first: dict[tuple, np.ndarray] = {}
 
     def flat(self, order: str) -> np.ndarray:
         x = self._flat.get(order)
@@ -186,26 +188,35 @@ class Stack:
 
     def forward(self, spec: Spec) -> np.ndarray:
         """The variant's output, (P, B, K); raises ValueError when its shapes do not fit these sizes."""
-        h = self.flat(spec.flatten)
-        for w, b, role in SEQUENCES[spec.sequence]:
-            z = h @ (self.weights_t[w] if spec.transposed[w - 1] else self.weights[w])
-            use_bias = spec.bias[b - 1]
-            if role == 2:
-                if use_bias:
-                    z = z + self.biases[b]
-                if spec.final == "relu":
-                    z = np.maximum(z, 0.0)
-                elif spec.final == "softmax":
-                    z = _softmax(z)
-                h = z
-                continue
-            act = ACTIVATIONS[spec.act[role]]
-            if use_bias and spec.relu_before_bias[role]:
-                h = act(z) + self.biases[b]
-            else:
-                h = act(z + self.biases[b]) if use_bias else act(z)
-            if spec.scale[role] != 1.0:
-                h = h * spec.scale[role]
+        steps = SEQUENCES[spec.sequence]
+        w, b, role = steps[0]
+        key = (spec.flatten, w, b, role, spec.transposed[w - 1], spec.bias[b - 1], spec.act[role],
+               spec.relu_before_bias[role], spec.scale[role])
+        h = self._first.get(key)
+        if h is None:  # the first layer's output is shared by most variants a search tries: keep it
+            h = self._first[key] = self._layer(self.flat(spec.flatten), spec, w, b, role)
+        for w, b, role in steps[1:]:
+            h = self._layer(h, spec, w, b, role)
+        return h
+
+    def _layer(self, h: np.ndarray, spec: Spec, w: int, b: int, role: int) -> np.ndarray:
+        z = h @ (self.weights_t[w] if spec.transposed[w - 1] else self.weights[w])
+        use_bias = spec.bias[b - 1]
+        if role == 2:
+            if use_bias:
+                z = z + self.biases[b]
+            if spec.final == "relu":
+                z = np.maximum(z, 0.0)
+            elif spec.final == "softmax":
+                z = _softmax(z)
+            return z
+        act = ACTIVATIONS[spec.act[role]]
+        if use_bias and spec.relu_before_bias[role]:
+            h = act(z) + self.biases[b]
+        else:
+            h = act(z + self.biases[b]) if use_bias else act(z)
+        if spec.scale[role] != 1.0:
+            h = h * spec.scale[role]
         return h
 
 
