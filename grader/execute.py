@@ -283,7 +283,8 @@ def _converse(launched, submission, cases, calls, sandbox, state, deadline) -> N
                     elif kind == "result":
                         index = call_index[_int(message.get("call"))]
                         call = calls[index]
-                        state.outcomes[call["id"]] = _outcome(message, body, cases[call["case"]].name, call)
+                        state.outcomes[call["id"]] = _outcome(message, body, cases[call["case"]].name, call,
+                                                             submission.is_notebook)
                         state.next_call = index + 1
                         context, context_deadline = None, deadline
                     elif kind == "done":
@@ -324,7 +325,7 @@ def _at(incident: _Incident, context, seconds: float) -> _Incident:
     return incident
 
 
-def _outcome(message: dict, body: bytes, case: str, call: dict) -> CallOutcome:
+def _outcome(message: dict, body: bytes, case: str, call: dict, notebook: bool) -> CallOutcome:
     status = message.get("status")
     if status not in ("ok", "raised"):
         raise wire.WireError("unknown call status")
@@ -343,25 +344,25 @@ def _outcome(message: dict, body: bytes, case: str, call: dict) -> CallOutcome:
         array=array,
         shape=shape,
         note=str(message.get("note", ""))[:200],
-        error=_error_text(error) if error else "",
+        error=_error_text(error, notebook) if error else "",
         mutated=tuple(str(m)[:40] for m in message.get("mutated", ()))[:20],
         seconds=float(message.get("seconds", 0.0)),
         repeat=bool(call.get("repeat")),
     )
 
 
-def _error_text(error: dict) -> str:
+def _error_text(error: dict, notebook: bool) -> str:
     text = f"{str(error.get('type', 'Error'))[:80]}: {str(error.get('message', ''))[:400]}".rstrip(": ")
     where = error.get("where")
     if isinstance(where, dict) and isinstance(where.get("line"), int):
         source = str(where.get("file", ""))
-        cell = source[len("<cell "):-1] if source.startswith("<cell ") else ""
+        cell = source[len("<cell "):-1] if source.startswith("<cell ") and notebook else ""
         text += f" (line {where['line']}" + (f" of code cell {cell})" if cell else ")")
     return text
 
 
 def _cell_error(error: dict, labels: dict[int, str], submission: Submission) -> str:
-    text = _error_text(error)
+    text = _error_text(error, submission.is_notebook)
     if not submission.is_notebook:
         return f"The file raised {text} while it was being loaded; the code after that line did not run."
     return f"A code cell raised {text}; the later cells were still run, as in Jupyter."

@@ -1,0 +1,244 @@
+"""Each check, failing with a message that says what was expected against what came back."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from conftest import check, diagnosis_ids
+
+HEAD = "import numpy as np\n\ndef vgg_classifier(features, W1, b1, W2, b2, W3, b3):\n"
+BODY = ("    x = features.reshape(features.shape[0], -1)\n"
+        "    h = np.maximum(0.0, x @ W1 + b1)\n"
+        "    h = np.maximum(0.0, h @ W2 + b2)\n"
+        "    y = h @ W3 + b3\n")
+
+
+def returning(expression: str, extra: str = "") -> str:
+    return HEAD + BODY + extra + f"    return {expression}\n"
+
+
+def failed(result, *check_ids):
+    statuses = {c.id: c.status for c in result.checks}
+    for check_id in check_ids:
+        assert statuses[check_id] != "passed", check_id
+    assert result.score < result.max_score
+
+
+def test_max_score_and_check_ids_come_from_the_exercise(grade_source, exercise):
+    result = grade_source(returning("y"))
+    assert [c.id for c in result.checks] == [c.id for c in exercise.checks if c.group != "full-scale"]
+    assert result.max_score == sum(c.points for c in exercise.checks if c.group != "full-scale")
+
+
+def test_returning_none_is_not_implemented(grade_source):
+    result = grade_source(HEAD + "    pass\n")
+    assert result.score == 0
+    assert "returned None" in check(result, "returns").message
+    assert diagnosis_ids(result) == {"not-implemented"}
+
+
+def test_a_list_is_reported_as_a_list(grade_source):
+    result = grade_source(returning("y.tolist()"))
+    assert check(result, "type").status == "failed"
+    assert "a list, not a numpy.ndarray" in check(result, "type").message
+    assert "not-an-array" in diagnosis_ids(result)
+
+
+def test_an_ndarray_subclass_is_reported_as_such(grade_source):
+    extra = "    class Logits(np.ndarray):\n        pass\n"
+    result = grade_source(returning("y.view(Logits)", extra))
+    message = check(result, "type").message
+    assert "Logits" in message and "subclass" in message
+    assert check(result, "values-single").status == "passed"
+
+
+def test_a_matrix_is_not_an_ndarray(grade_source):
+    result = grade_source(returning("np.asmatrix(y)"))
+    assert "matrix" in check(result, "type").message
+
+
+def test_a_scalar_is_not_an_array(grade_source):
+    result = grade_source(returning("float(y.sum())"))
+    failed(result, "type", "shape", "values-single")
+    assert "float" in check(result, "type").message
+
+
+def test_wrong_shape_says_expected_and_got(grade_source):
+    result = grade_source(returning("y.T"))
+    message = check(result, "shape").message
+    assert "expected shape (1, 7), got (7, 1)" in message
+    assert "wrong-shape" in diagnosis_ids(result)
+
+
+def test_float32_result_fails_dtype_and_values(grade_source):
+    result = grade_source(returning("y.astype(np.float32)"))
+    assert "expected dtype float64, got float32" in check(result, "dtype").message
+    failed(result, "values-single", "values-batch")
+    assert "wrong-dtype" in diagnosis_ids(result)
+
+
+def test_float32_arithmetic_returned_as_float64_is_rejected(grade_source):
+    source = ("import numpy as np\n\ndef vgg_classifier(features, W1, b1, W2, b2, W3, b3):\n"
+              "    f = lambda a: a.astype(np.float32)\n"
+              "    x = f(features).reshape(len(features), -1)\n"
+              "    h = np.maximum(0, x @ f(W1) + f(b1))\n"
+              "    h = np.maximum(0, h @ f(W2) + f(b2))\n"
+              "    return (h @ f(W3) + f(b3)).astype(np.float64)\n")
+    result = grade_source(source)
+    assert check(result, "dtype").status == "passed"
+    failed(result, "values-single", "values-batch", "values-shapes")
+    assert "largest error" in check(result, "values-batch").message
+    assert "precision-loss" in diagnosis_ids(result)
+
+
+def test_nan_is_reported(grade_source):
+    result = grade_source(returning("np.where(y > 0, y, np.nan)"))
+    assert "NaN" in check(result, "finite").message
+    assert "non-finite" in diagnosis_ids(result)
+
+
+def test_values_message_names_the_largest_error_and_where(grade_source):
+    result = grade_source(returning("y + 1e-3"))
+    message = check(result, "values-single").message
+    assert "largest error is 0.001" in message and "output[0," in message
+
+
+def test_values_within_float64_rounding_pass(grade_source):
+    result = grade_source(returning("y * (1 + 1e-13)"))
+    assert result.score == result.max_score
+
+
+def test_mutating_an_input_names_it(grade_source):
+    result = grade_source(returning("y", "    W2 *= 1.0000001\n"))
+    assert "W2" in check(result, "unmodified").message
+    assert "mutates-input" in diagnosis_ids(result)
+    assert any("W2" in d.evidence for d in result.diagnoses if d.id == "mutates-input")
+
+
+def test_mutation_is_seen_under_renamed_parameters(grade_source):
+    source = ("import numpy as np\n\ndef vgg_classifier(a, b, c, d, e, f, g):\n"
+              "    y = np.maximum(np.maximum(a.reshape(len(a), -1) @ b + c, 0) @ d + e, 0) @ f + g\n"
+              "    a[...] = 0\n    return y\n")
+    result = grade_source(source)
+    assert "features" in check(result, "unmodified").message
+
+
+def test_nondeterminism_is_caught(grade_source):
+    result = grade_source(returning("y + np.random.default_rng().normal(size=y.shape)"))
+    assert check(result, "deterministic").status == "failed"
+    assert "nondeterministic" in diagnosis_ids(result)
+
+
+def test_state_carried_between_calls_is_caught(grade_source):
+    source = HEAD + BODY + "    global calls\n    calls = globals().get('calls', 0) + 1\n    return y * calls\n"
+    result = grade_source(source)
+    assert check(result, "deterministic").status == "failed"
+
+
+def test_exception_names_type_message_and_line(grade_source):
+    result = grade_source(HEAD + "    raise ValueError('not yet')\n")
+    message = check(result, "returns").message
+    assert "ValueError: not yet" in message and "line 4" in message
+
+
+def test_hardcoded_vgg_width_fails_on_other_shapes(grade_source):
+    result = grade_source(HEAD + BODY.replace("features.shape[0], -1", "features.shape[0], 25088") + "    return y\n")
+    assert result.score <= 2
+    assert "cannot reshape" in check(result, "values-single").message
+
+
+def test_lost_batch_axis_passes_single_and_fails_batch(grade_source):
+    source = HEAD + BODY.replace("features.reshape(features.shape[0], -1)", "features.reshape(-1)") + "    return y[None]\n"
+    result = grade_source(source)
+    assert check(result, "values-single").status == "passed"
+    failed(result, "values-batch", "values-shapes")
+
+
+def test_sys_exit_inside_the_call_is_an_exception(grade_source):
+    result = grade_source(HEAD + "    import sys\n    sys.exit(0)\n")
+    assert "SystemExit" in check(result, "returns").message
+
+
+def test_os_exit_inside_the_call_is_reported_and_other_cases_still_run(grade_source):
+    source = HEAD + BODY + "    if features.shape[0] == 4:\n        import os\n        os._exit(7)\n    return y\n"
+    result = grade_source(source)
+    assert result.status == "graded"
+    assert "exit code 7" in check(result, "values-batch").message
+    assert check(result, "values-single").status == "passed"
+    assert check(result, "values-shapes").status == "passed"
+
+
+def test_segfault_inside_the_call_is_reported(grade_source):
+    source = HEAD + "    import ctypes\n    ctypes.string_at(0)\n"
+    result = grade_source(source)
+    assert "segmentation fault" in check(result, "returns").message
+
+
+def test_memory_error_is_named(grade_source):
+    result = grade_source(HEAD + "    return np.ones((1 << 40,))\n")
+    assert "out of memory" in check(result, "returns").message
+
+
+def test_call_timeout_is_a_timeout_and_the_grade_finishes(grade_source, quick_session):
+    import time
+
+    started = time.monotonic()
+    result = grade_source(returning("y", "    import time\n    time.sleep(60)\n"), use=quick_session)
+    assert time.monotonic() - started < 15
+    assert check(result, "returns").status == "timeout"
+    assert "killed after 2 s" in check(result, "returns").message
+    assert "too-slow" in diagnosis_ids(result)
+
+
+def test_infinite_loop_in_a_later_cell_is_stopped_and_reported(tmp_path, quick_session):
+    from conftest import notebook
+    from grader.grade import grade_file
+
+    path = tmp_path / "loop.ipynb"
+    import json
+
+    path.write_text(json.dumps(notebook(returning("y"), "while True:\n    pass\n")))
+    result = grade_file(path, quick_session)
+    assert result.score == result.max_score
+    assert any("stopped after 3 s" in w for w in result.warnings)
+
+
+def test_output_flood_is_cut(grade_source, quick_session):
+    result = grade_source(returning("y", "    print('x' * 4_000_000)\n"), use=quick_session)
+    assert "printed more than 1 MiB" in check(result, "returns").message
+
+
+def test_outputs_copied_between_students_fail(tmp_path, session, exercise):
+    """Per-student seeds: hidden inputs differ by student id, so one student's outputs are wrong for another."""
+    from grader.grade import student_seed
+
+    a = exercise.hidden_cases(student_seed(session.secret, exercise.id, "ada"))
+    b = exercise.hidden_cases(student_seed(session.secret, exercise.id, "ben"))
+    assert not np.allclose(exercise.expected(a[0]), exercise.expected(b[0]))
+    again = exercise.hidden_cases(student_seed(session.secret, exercise.id, "ada"))
+    assert np.array_equal(exercise.expected(a[1]), exercise.expected(again[1]))
+
+
+def test_hidden_cases_cover_the_promised_shapes(exercise):
+    cases = exercise.hidden_cases(1)
+    batches = {c.args[0].shape[0] for c in cases}
+    assert 1 in batches and max(batches) > 1
+    for case in cases:
+        _, H, W, C = case.args[0].shape
+        widths = [case.args[i].shape for i in (1, 3, 5)]
+        assert all(w[0] != w[1] for w in widths), "non-square weights"
+        assert all(a.dtype == np.float64 for a in case.args)
+    assert any(len({c.args[0].shape[1], c.args[0].shape[2], c.args[0].shape[3]}) == 3 for c in cases)
+
+
+def test_full_scale_case_gives_full_marks_and_a_trace(exercise, tmp_path):
+    from grader.grade import Session, grade_file
+
+    path = tmp_path / "ada.py"
+    path.write_text(returning("y"))
+    with Session(exercise, full_scale=True) as session:
+        result = grade_file(path, session)
+    assert result.score == result.max_score
+    assert "values-full-scale" in {c.id for c in result.checks}
+    assert any("25088" in line for line in result.trace)
+    assert any("123,642,856" in line for line in result.trace)
