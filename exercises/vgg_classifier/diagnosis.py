@@ -356,17 +356,48 @@ def _verify(spec, graded) -> bool:
     return True
 
 
+PREFERRED_PROBE = {  # the probe built to show each departure on its own, for a readable example
+    "flatten": "flatten-order", "sequence": "weights", "transposed": "weights", "scale": "weights",
+    "final": "fc3", "bias": ("fc1", "fc2", "fc3"), "act": ("fc1", "fc2"), "relu_before_bias": ("fc1", "fc2"),
+}
+
+
+def _preferred(spec, undone) -> str:
+    for field, probe in PREFERRED_PROBE.items():
+        if getattr(spec, field) != getattr(undone, field):
+            if isinstance(probe, str):
+                return probe
+            changed = [i for i, (a, b) in enumerate(zip(getattr(spec, field), getattr(undone, field))) if a != b]
+            return probe[changed[0]]
+    return ""
+
+
+def _undo(current, spec, undone):
+    """``current`` with the departure that separates ``spec`` from ``undone`` undone as well."""
+    for field in V.Spec.__dataclass_fields__:
+        old, new = getattr(spec, field), getattr(undone, field)
+        if old == new:
+            continue
+        if isinstance(old, tuple):
+            new = tuple(n if o != n else c for o, n, c in zip(old, new, getattr(current, field)))
+        current = replace(current, **{field: new})
+    return current
+
+
 def _example(stack, spec, undone, probes, actual, mask) -> str:
+    """An output that this departure alone gets wrong, preferably on the probe built to show it."""
     try:
-        effect = np.abs(stack.forward(spec) - stack.forward(undone))
+        ours, without = stack.forward(spec), stack.forward(undone)
     except ValueError:
-        effect = np.ones_like(actual)
+        return ""
     expected = np.zeros_like(actual)
     for p, run in enumerate(probes):
         expected[p, : run.expected.shape[0]] = run.expected
     wrong = mask & ~_close(actual, expected)
-    pick = np.where(wrong, effect, -1.0)
-    if pick.max() < 0:
+    alone = _close(without, expected)  # with this departure undone, the output would be right here
+    bonus = np.array([10.0 if run.case.name == _preferred(spec, undone) else 1.0 for run in probes])[:, None, None]
+    pick = np.where(wrong, np.abs(ours - without) * bonus * np.where(alone, 1.0, 1e-3), -1.0)
+    if pick.max() <= 0:
         return ""
     p, r, k = np.unravel_index(int(np.argmax(pick)), pick.shape)
     run = probes[p]
@@ -401,7 +432,10 @@ def _value_findings(probes, graded) -> list[Finding]:
         sentences = [s for s, _ in items]
         text = "; ".join(sentences)
         text = text[0].upper() + text[1:] + "."
-        text += _example(stack, spec, items[0][1], probes, actual, mask)
+        undone = spec
+        for _, one in items:  # undo every departure this finding names, e.g. both layers' activations
+            undone = _undo(undone, spec, one)
+        text += _example(stack, spec, undone, probes, actual, mask)
         findings.append(Finding(finding_id, text))
     return findings
 
