@@ -157,6 +157,7 @@ def class_summary(results: list[GradeResult], exercise_id: str, notes: tuple[str
     lowest = sorted((r for r in graded if r.score < r.max_score), key=lambda r: (r.score, r.student))[:10]
     return {
         "exercise": exercise_id,
+        "students": results,
         "count": len(results),
         "graded": len(graded),
         "errors": errors,
