@@ -104,9 +104,10 @@ class Exercise:
     def hidden_cases(self, seed: int) -> list[Case]:
         return list(self.cases_module.hidden_cases(np.random.default_rng(seed)))
 
-    def full_scale_case(self, seed: int) -> Case | None:
+    def full_scale_case(self, seed: int, alloc: Callable[..., np.ndarray] = np.empty) -> Case | None:
+        """The large case, its arrays created with ``alloc(shape)`` (the harness passes file-backed memory)."""
         make = getattr(self.cases_module, "full_scale_case", None)
-        return make(np.random.default_rng(seed)) if make else None
+        return make(np.random.default_rng(seed), alloc) if make else None
 
     def public_cases(self) -> list[Case]:
         return list(getattr(self.cases_module, "public_cases", lambda: [])())
