@@ -1,7 +1,7 @@
 """Load a submission (.py or .ipynb) into the ordered list of code cells the child will execute.
 
 Loading is pure text work in the grader's process: nothing here executes student code. Notebooks are read
-with nbformat (v3 is upgraded to v4); IPython syntax (magics, ``!shell``, ``?help``) is rewritten by IPython's
+leniently as JSON (formats 3 and 4, as Jupyter would open them); IPython syntax (magics, ``!shell``, ``?help``) is rewritten by IPython's
 own input transformer into calls on ``get_ipython()``, which the child answers without running a shell.
 """
 from __future__ import annotations
@@ -75,7 +75,11 @@ def load(path: Path, student: str | None = None) -> Submission:
         raise SubmissionError(f"{path.name} is {len(raw) / 2**20:.1f} MiB; submissions are limited to 8 MiB.")
     digest = hashlib.sha256(raw).hexdigest()
     if suffix == ".py":
-        cells, warnings = [_python_cell(decode_python(raw, path.name), 1, 1, notebook=False)], []
+        text = decode_python(raw, path.name)
+        if _looks_like_notebook(text):
+            raise UnsupportedFileType(f"{path.name} holds a Jupyter notebook's JSON, not Python source: "
+                                      "submit it with the .ipynb extension.")
+        cells, warnings = [_python_cell(text, 1, 1, notebook=False)], []
     else:
         cells, warnings = _notebook_cells(raw, path.name)
     return Submission(
@@ -86,6 +90,16 @@ def load(path: Path, student: str | None = None) -> Submission:
         sha256=digest,
         warnings=tuple(warnings),
     )
+
+
+def _looks_like_notebook(text: str) -> bool:
+    stripped = text.lstrip()
+    if not stripped.startswith("{") or '"nbformat"' not in stripped:
+        return False
+    try:
+        return isinstance(json.loads(stripped), dict)
+    except json.JSONDecodeError:
+        return False
 
 
 def decode_python(raw: bytes, name: str) -> str:
@@ -103,30 +117,32 @@ def decode_python(raw: bytes, name: str) -> str:
 
 
 def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str]]:
-    import nbformat  # imported here: a .py submission never pays for it
-
     if not raw.strip():
         raise NotJson(f"{name} is empty: it is not a notebook. Save the notebook in Jupyter and submit it again.")
     try:
         data = json.loads(raw.decode("utf-8-sig"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise NotJson(f"{name} is not valid JSON, so it is not a readable notebook ({exc}).") from None
+        hint = ""
+        if _compile_error(raw.decode("utf-8", "replace")) is None:
+            hint = " It looks like Python source: save it with a .py extension, or submit the real notebook."
+        raise NotJson(f"{name} is not valid JSON, so it is not a readable notebook ({exc}).{hint}") from None
     if not isinstance(data, dict) or not isinstance(data.get("nbformat"), int):
         raise NotANotebook(f"{name} is JSON but not a Jupyter notebook (it has no 'nbformat' version).")
     major = data["nbformat"]
     if major not in (3, 4):
         raise NotANotebook(f"{name} uses notebook format {major}; only formats 3 and 4 can be graded.")
-    try:
-        nb = nbformat.reads(json.dumps(data), as_version=4)
-    except Exception as exc:  # nbformat raises a zoo of types for malformed structure
-        raise NotANotebook(f"{name} looks like a notebook but its structure is broken: {exc}") from None
+    raw_cells = _raw_cells(data, major)
+    if raw_cells is None:
+        raise NotANotebook(f"{name} has a notebook version but no list of cells: its structure is broken.")
     cells, warnings, code_number = [], [], 0
-    for number, cell in enumerate(nb.get("cells", []), start=1):
-        if cell.get("cell_type") != "code":
+    for number, cell in enumerate(raw_cells, start=1):
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
         code_number += 1
-        source = cell.get("source", "")
-        if isinstance(source, list):
+        source = cell.get("source" if major == 4 else "input", "")
+        if source is None:
+            source = ""
+        if isinstance(source, list) and all(isinstance(line, str) for line in source):
             source = "".join(source)
         if not isinstance(source, str):
             warnings.append(f"Code cell {code_number} has no readable source and was skipped.")
@@ -135,6 +151,22 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str]]:
     if not cells:
         raise NotANotebook(f"{name} is a notebook without any code cell: there is nothing to grade.")
     return cells, warnings
+
+
+def _raw_cells(data: dict, major: int) -> list | None:
+    """The cells, read leniently: Jupyter opens notebooks that lack optional keys, and so do we.
+
+    Only the cell list and each code cell's source matter for grading; nbformat's strict validation would
+    reject files that Jupyter, Colab and VS Code open without complaint (no metadata, no outputs...).
+    """
+    if major == 4:
+        cells = data.get("cells")
+        return cells if isinstance(cells, list) else None
+    worksheets = data.get("worksheets")
+    if not isinstance(worksheets, list):
+        return None
+    return [cell for sheet in worksheets if isinstance(sheet, dict)
+            for cell in (sheet.get("cells") if isinstance(sheet.get("cells"), list) else [])]
 
 
 def _python_cell(source: str, number: int, code_number: int, *, notebook: bool) -> Cell:

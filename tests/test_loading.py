@@ -173,3 +173,31 @@ def test_os_exit_at_import_is_an_error_not_a_grader_crash(grade_source):
     assert "exit code 3" in result.error.message or "os._exit" in result.error.message
     assert os.getpid()  # still here
     assert check(result, "returns").status == "error"
+
+
+def test_notebook_without_optional_keys_is_read_as_jupyter_would(grade_source):
+    nb = {"cells": [{"cell_type": "raw", "source": "notes"}, {"cell_type": "code", "source": CORRECT}],
+          "nbformat": 4, "nbformat_minor": 99}
+    full_marks(grade_source(nb, "student.ipynb"))
+
+
+def test_python_saved_as_ipynb_gets_a_hint(grade_source):
+    result = grade_source(CORRECT, "student.ipynb")
+    assert result.error.kind == "not-json" and ".py extension" in result.error.message
+
+
+def test_notebook_json_saved_as_py_gets_a_hint(grade_source):
+    import json
+
+    result = grade_source(json.dumps(notebook(CORRECT)), "student.py")
+    assert result.error.kind == "unsupported-file-type" and ".ipynb" in result.error.message
+
+
+def test_notebook_with_a_broken_cell_list(grade_source):
+    result = grade_source({"cells": "oops", "metadata": {}, "nbformat": 4, "nbformat_minor": 4}, "s.ipynb")
+    assert result.error.kind == "not-a-notebook" and "no list of cells" in result.error.message
+
+
+def test_file_without_the_function_is_missing_function_not_a_crash(grade_source):
+    result = grade_source("import numpy as np\nx = {'a': [1, 2]}\n")
+    assert result.error.kind == "missing-function"
