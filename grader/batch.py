@@ -118,7 +118,10 @@ def _group(found: list[tuple[str, Path]]) -> list[Entry]:
         groups.setdefault(report.safe_name(student), []).append((student, path))
     entries = []
     for items in groups.values():
-        unique = list(dict.fromkeys(items))  # the same file given twice is one file
+        first: dict[str, tuple[str, Path]] = {}
+        for student, path in items:
+            first.setdefault(_same_file(path), (student, path))
+        unique = list(first.values())
         student, path = unique[0]
         if len(unique) == 1:
             entries.append(Entry(path, student))
@@ -128,6 +131,14 @@ def _group(found: list[tuple[str, Path]]) -> list[Entry]:
                                              f"{len(unique)} files map to student '{student}': {names}. None of "
                                              "them was graded: keep one submission per student and grade again.")))
     return entries
+
+
+def _same_file(path: Path) -> str:
+    """The same file given twice (``class/ana.py`` and ``class/./ana.py``) is one submission."""
+    try:
+        return str(path.resolve())
+    except OSError:
+        return str(path)
 
 
 # -- resume -----------------------------------------------------------------------------------------------------

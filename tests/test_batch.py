@@ -221,3 +221,9 @@ def test_entries_with_a_problem_are_not_graded(session, tmp_path):
     entry = Entry(tmp_path / "x.py", "x", ("duplicate-student", "two files"))
     result = batch.grade_entry(entry, session)
     assert result.status == "error" and result.error.message == "two files"
+
+
+def test_the_same_file_given_twice_is_one_submission(tmp_path):
+    folder = make_class(tmp_path / "class", {"ana.py": "correct/matmul.py"})
+    plan = batch.discover([folder, folder / "ana.py", tmp_path / "class" / "." / "ana.py"])
+    assert [(e.student, e.problem) for e in plan.entries] == [("ana", None)]
