@@ -269,6 +269,10 @@ def _clean_stale_cgroups() -> None:
             _remove_cgroup(entry)
 
 
+def _is_root() -> bool:
+    return sys.platform.startswith("linux") and os.geteuid() == 0
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -335,6 +339,8 @@ class Sandbox:
             layers += ["bwrap", "worker-uid"]
         if self.mode in ("bwrap", "landlock") and landlock_abi() >= 1:
             layers.append(f"landlock-abi{landlock_abi()}")
+        if self.mode != "bwrap" and _is_root():
+            layers.append("caps-dropped")
         if self.cgroups:
             layers.append("cgroup")
             _probe("stale-cgroups", _clean_stale_cgroups)
@@ -403,7 +409,8 @@ class Sandbox:
         }
         if self.mode == "bwrap":
             rlimits["processes"] = limits.processes  # counts the worker uid's tasks only
-        settings: dict = {"rlimits": rlimits, "pdeathsig": True, "pid_namespace": self.mode == "bwrap"}
+        settings: dict = {"rlimits": rlimits, "pdeathsig": True, "pid_namespace": self.mode == "bwrap",
+                          "drop_caps": self.mode != "bwrap" and _is_root(), "required": True}
         if self.mode == "rlimits" or landlock_abi() < 1:
             return settings
         devices = ["/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"]
