@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import report
+from .errors import MissingFile
 from .grade import Session, error_result, grade_file
 from .results import ErrorInfo, GradeResult
 from .submission import SUFFIXES
@@ -63,7 +64,9 @@ def discover(paths: list[Path]) -> Plan:
     empty: list[tuple[str, Path]] = []
     for path in paths:
         path = Path(path)
-        if not path.is_dir():  # a file, or nothing at all: grade_file reports missing and unsupported files
+        if not path.exists():  # a typo in the command: a usage error (exit 2), not a student's error row
+            raise MissingFile(f"The path {path} does not exist.")
+        if not path.is_dir():  # a file: grade_file reports an unsupported or unreadable one as an error result
             found.append((path.stem, path))
             continue
         root = path / "submitted" if (path / "submitted").is_dir() else path  # an nbgrader course folder
