@@ -26,5 +26,8 @@ grade: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
+bench: $(STAMP)
+	$(BIN)/python bench/bench.py $(BENCH_FLAGS)
+
 clean:
 	rm -rf $(VENV) $(OUT) .pytest_cache build *.egg-info

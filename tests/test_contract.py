@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from html import escape
+from markupsafe import escape
 import re
 import subprocess
 import sys
