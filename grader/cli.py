@@ -36,6 +36,15 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--force", action="store_true", help="regrade even when a result is up to date")
     grade.add_argument("--quiet", "-q", action="store_true", help="no progress output")
     grade.add_argument("--fail-under", type=float, metavar="SCORE", help="exit 1 if any score is below SCORE")
+
+    check = sub.add_parser("check", help="run the public checks on your own submission and name the mistakes")
+    check.add_argument("path", type=Path, metavar="NOTEBOOK_OR_PY")
+    _exercise_options(check)
+
+    notebook = sub.add_parser("notebook", help="generate the student notebook of an exercise")
+    _exercise_options(notebook)
+    notebook.add_argument("--out", type=Path, default=Path("notebooks"),
+                          help="folder (or .ipynb file) to write to (default: notebooks/)")
     return parser
 
 
@@ -77,6 +86,16 @@ def main(argv: list[str] | None = None) -> int:
             from . import commands
 
             return commands.grade(args, _exercise(args))
+        if args.command == "check":
+            from . import commands
+            from .notebook import exercise_of
+
+            args.exercise = args.exercise or exercise_of(args.path)
+            return commands.check(args, _exercise(args))
+        if args.command == "notebook":
+            from . import commands
+
+            return commands.notebook(args, _exercise(args))
         raise UsageError(f"unknown command {args.command}")
     except GraderError as exc:
         if wants_json:

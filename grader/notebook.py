@@ -1,0 +1,167 @@
+"""Generate the student notebook of an exercise (``grader notebook``), byte for byte reproducibly.
+
+The notebook is built from the exercise folder alone, so the code knows nothing about any one exercise:
+
+* ``statement.md``: one markdown cell per ``## `` section (the text before the first section opens the notebook);
+* ``starter.py``: the code cell the student fills in;
+* ``selfcheck.py`` (optional): NumPy-only code that checks the student's function on the public cases. The
+  generator puts it after a header that defines ``EXPECTED`` (the reference's results on ``public_cases()``,
+  written out as rounded literal numbers, so neither the reference nor the grader is needed to run it),
+  ``RTOL`` and ``ATOL_SCALE`` (the exercise's tolerance);
+* the wording around them (intro, self-check, how to submit) comes from ``templates/notebook_*.j2``.
+
+Cells get ids derived from their content's position and headings, there are no timestamps or outputs, and
+numbers are rounded so that a last-bit difference between BLAS libraries does not change the file: generating
+twice gives identical bytes, and a test compares the committed notebook with a fresh one.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+
+from .errors import ExerciseError
+from .exercise import Exercise
+from .report import environment, write_atomic
+
+#: significant digits of the expected values written into the self-check cell
+DIGITS = 12
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+
+
+def split_statement(text: str) -> list[str]:
+    """Split markdown at level-2 headings (``## ``) outside fenced code blocks; empty chunks are dropped."""
+    chunks: list[list[str]] = [[]]
+    fence = ""
+    for line in text.replace("\r\n", "\n").split("\n"):
+        stripped = line.lstrip()
+        if fence:
+            if stripped.startswith(fence):
+                fence = ""
+        elif stripped.startswith(("```", "~~~")):
+            fence = stripped[:3]
+        elif line.startswith("## "):
+            chunks.append([])
+        chunks[-1].append(line)
+    return [c for c in ("\n".join(lines).strip() for lines in chunks) if c]
+
+
+def _slug(chunk: str, taken: set[str], fallback: str) -> str:
+    first = chunk.splitlines()[0]
+    slug = re.sub(r"[^a-z0-9]+", "-", first.lstrip("#").strip().lower()).strip("-")[:48] if first.startswith("#") else ""
+    slug = slug or fallback
+    candidate, n = slug, 2
+    while candidate in taken:
+        candidate, n = f"{slug}-{n}", n + 1
+    taken.add(candidate)
+    return candidate
+
+
+def _number(value: float, digits: int) -> str:
+    return repr(float(format(float(value), f".{digits}g")))
+
+
+def literal(array: np.ndarray, digits: int = DIGITS, indent: str = "    ") -> str:
+    """A Python literal for a numeric array: nested lists, one row per line, numbers rounded to ``digits``."""
+    array = np.asarray(array, dtype=np.float64)
+    if array.ndim == 0:
+        return _number(array, digits)
+    if array.ndim == 1:
+        return "[" + ", ".join(_number(x, digits) for x in array) + "]"
+    inner = indent + "    "
+    rows = "".join(f"{inner}{literal(row, digits, inner)},\n" for row in array)
+    return f"[\n{rows}{indent}]"
+
+
+def selfcheck_source(exercise: Exercise) -> str | None:
+    """The self-check cell's code: the template's header with the expected values, then ``selfcheck.py``."""
+    path = exercise.folder / "selfcheck.py"
+    if not path.is_file():
+        return None
+    cases = exercise.public_cases()
+    if not cases:
+        raise ExerciseError(f"{path} exists but the exercise has no public cases to check against.")
+    expected = [(case.name, literal(exercise.expected(case))) for case in cases]
+    return environment(False).get_template("notebook_selfcheck.py.j2").render(
+        expected=expected, digits=DIGITS, rtol=repr(exercise.tolerance.rtol),
+        atol_scale=repr(exercise.tolerance.atol_scale), code=path.read_text(encoding="utf-8").strip(),
+    ).strip()
+
+
+def build(exercise: Exercise):
+    """The notebook as an ``nbformat`` v4 node, ready to write."""
+    import nbformat
+
+    folder = exercise.folder
+    try:
+        statement = (folder / "statement.md").read_text(encoding="utf-8")
+        starter = (folder / "starter.py").read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ExerciseError(f"Cannot build the notebook of '{exercise.id}': {exc}") from None
+    context = {"exercise_id": exercise.id, "function": exercise.function, "parameters": exercise.parameters,
+               "cases": exercise.public_cases()}
+    env = environment(False)
+
+    def render(name: str, **extra) -> str:
+        return env.get_template(name).render(**context, **extra).strip()
+
+    md, code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
+    chunks = split_statement(statement)
+    if chunks and not chunks[0].startswith("## "):
+        title = chunks.pop(0)
+    else:
+        title = f"# {exercise.title}"
+    taken = {"intro", "solution-intro", "solution", "self-check-intro", "self-check", "how-to-submit"}
+    cells = [md(render("notebook_intro.md.j2", title=title), id="intro")]
+    cells += [md(chunk, id=_slug(chunk, taken, f"statement-{n}")) for n, chunk in enumerate(chunks, start=1)]
+    cells += [md(render("notebook_solution.md.j2"), id="solution-intro"), code(starter.strip(), id="solution")]
+    check = selfcheck_source(exercise)
+    if check is not None:
+        cells += [md(render("notebook_selfcheck.md.j2"), id="self-check-intro"), code(check, id="self-check")]
+    cells.append(md(render("notebook_submit.md.j2"), id="how-to-submit"))
+    notebook = nbformat.v4.new_notebook(cells=cells, metadata={
+        "kernelspec": dict(KERNELSPEC),
+        "language_info": {"name": "python"},
+        "grader": {"exercise": exercise.id},
+    })
+    notebook.nbformat_minor = 5
+    nbformat.validate(notebook)
+    return notebook
+
+
+def render(exercise: Exercise) -> str:
+    """The notebook file's exact text."""
+    import nbformat
+
+    return nbformat.writes(build(exercise)) + "\n"
+
+
+def target(exercise: Exercise, out: Path) -> Path:
+    """``out`` itself when it names a ``.ipynb`` file, else ``out/<exercise id>.ipynb``."""
+    out = Path(out)
+    return out if out.suffix == ".ipynb" else out / f"{exercise.id}.ipynb"
+
+
+def write(exercise: Exercise, out: Path) -> tuple[Path, bool]:
+    """Write the notebook; return its path and whether the file changed."""
+    path = target(exercise, out)
+    text = render(exercise)
+    if path.is_file() and path.read_text(encoding="utf-8") == text:
+        return path, False
+    write_atomic(path, text)
+    return path, True
+
+
+def exercise_of(path: Path) -> str | None:
+    """The exercise id a generated notebook records in its metadata, if it is one (never raises)."""
+    if Path(path).suffix.lower() != ".ipynb":
+        return None
+    try:
+        import json
+
+        data = json.loads(Path(path).read_text(encoding="utf-8-sig"))
+        value = data.get("metadata", {}).get("grader", {}).get("exercise")
+        return value if isinstance(value, str) and value else None
+    except (OSError, ValueError, AttributeError):
+        return None
