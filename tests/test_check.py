@@ -1,0 +1,144 @@
+"""``grader check``: public cases only, mistakes named, exit codes 0 / 1 / 2, plain text unless on a terminal."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import ROOT, SUBMISSIONS
+from grader import cli, selfcheck
+from grader.exercise import Exercise
+
+STARTER = ROOT / "exercises" / "vgg_classifier" / "starter.py"
+NOTEBOOK = ROOT / "notebooks" / "vgg_classifier.ipynb"
+
+
+def check(capsys, *args):
+    code = cli.main(["check", *map(str, args)])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_correct_file_passes(capsys):
+    code, out, _ = check(capsys, SUBMISSIONS / "correct" / "matmul.py")
+    assert code == 0, out
+    assert "All 9 public checks passed" in out
+    assert "✗" not in out and "\033[" not in out  # captured output is not a terminal: no colour
+
+
+@pytest.mark.parametrize("name,mistake", [
+    ("buggy/missing-bias.py", "missing-bias"),
+    ("buggy/flatten-order.py", "flatten-order"),
+    ("buggy/relu-after-fc3.py", "relu-after-fc3"),
+    ("buggy/softmax-output.py", "softmax-output"),
+    ("buggy/batch-flattened.py", "batch-flattened"),
+    ("buggy/wrong-dtype.py", "wrong-dtype"),
+    ("notebooks/buggy-softmax.ipynb", "softmax-output"),
+])
+def test_buggy_file_names_the_mistake(capsys, name, mistake):
+    code, out, _ = check(capsys, SUBMISSIONS / name, "--exercise", "vgg_classifier")
+    assert code == 1, out
+    assert f"✗ {mistake}: " in out
+    assert "public checks failed" in out
+
+
+def test_syntax_error_is_a_clear_message(capsys, tmp_path):
+    path = tmp_path / "student.py"
+    path.write_text("import numpy as np\n\ndef vgg_classifier(features, W1, b1, W2, b2, W3, b3)\n    return 0\n")
+    code, out, _ = check(capsys, path)
+    assert code == 1
+    assert "Could not be checked" in out and "SyntaxError" in out and "line 3" in out
+    assert "Traceback" not in out
+
+
+def test_syntax_error_in_a_notebook(capsys):
+    code, out, _ = check(capsys, SUBMISSIONS / "notebooks" / "syntax-error.ipynb")
+    assert code == 1 and "SyntaxError in code cell" in out
+
+
+@pytest.mark.parametrize("path", [STARTER, NOTEBOOK], ids=["starter.py", "generated-notebook"])
+def test_starter_is_not_implemented(capsys, tmp_path, path):
+    copy = tmp_path / path.name
+    shutil.copy(path, copy)
+    code, out, _ = check(capsys, copy)
+    assert code == 1
+    assert "Not implemented yet" in out
+    assert out.count("\n") <= 3, out  # one line, not nine failed checks
+
+
+def test_only_public_cases_run(capsys, monkeypatch):
+    def forbidden(*args, **kwargs):
+        raise AssertionError("grader check built a hidden or full-scale case")
+
+    monkeypatch.setattr(Exercise, "hidden_cases", forbidden)
+    monkeypatch.setattr(Exercise, "full_scale_case", forbidden)
+    code, out, _ = check(capsys, SUBMISSIONS / "buggy" / "missing-relu.py")
+    assert code == 1
+    assert "'public-single'" in out or "'public-batch'" in out
+
+
+@pytest.mark.parametrize("args", [
+    ["does-not-exist.py"],
+    [ROOT / "README.md"],
+    [SUBMISSIONS / "correct"],
+    [SUBMISSIONS / "correct" / "matmul.py", "--exercise", "no-such-exercise"],
+    [],
+])
+def test_usage_errors_exit_2(capsys, args):
+    code, out, err = check(capsys, *args)
+    assert code == 2
+    assert "grader: error:" in err
+
+
+def test_colour_only_on_a_terminal(exercise, monkeypatch):
+    result = selfcheck.run(SUBMISSIONS / "buggy" / "missing-bias.py", exercise)
+    coloured = selfcheck.format_result(result, exercise, color=True)
+    assert "\033[32" in coloured and "\033[31" in coloured
+    assert "\033[" not in selfcheck.format_result(result, exercise, color=False)
+
+    class Tty:
+        encoding = "utf-8"
+
+        def isatty(self):
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("TERM", raising=False)
+    assert selfcheck.use_color(Tty())
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not selfcheck.use_color(Tty())
+
+
+def test_ascii_terminal_gets_ascii_marks():
+    class Ascii:
+        encoding = "ascii"
+
+    assert selfcheck._symbols(Ascii()) == ("+", "x")
+
+
+def test_cli_subprocess_is_fast_and_piped_output_is_plain():
+    started = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "grader", "check", str(SUBMISSIONS / "correct" / "matmul.py")],
+                          capture_output=True, text=True, cwd=ROOT, timeout=60, env={"PATH": "/usr/bin:/bin"})
+    elapsed = time.perf_counter() - started
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "✓" in proc.stdout and "\033[" not in proc.stdout
+    assert elapsed < 5.0  # about half a second on a laptop; generous for loaded CI machines
+
+
+def test_exercise_is_read_from_the_notebook_metadata(tmp_path, capsys, monkeypatch):
+    copy = tmp_path / "mine.ipynb"
+    shutil.copy(NOTEBOOK, copy)
+    seen = []
+    real = cli._exercise
+
+    def spy(args):
+        seen.append(args.exercise)
+        return real(args)
+
+    monkeypatch.setattr(cli, "_exercise", spy)
+    check(capsys, copy)
+    assert seen == ["vgg_classifier"]
