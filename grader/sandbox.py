@@ -510,7 +510,10 @@ class Sandbox:
                 cwd = child_tmp = scratch
             prefix: list[str] = []
             if slot is not None and self.cgroups:
-                prefix, oom_kills = self._enter_cgroup(slot, readable)
+                try:
+                    prefix, oom_kills = self._enter_cgroup(slot, readable)
+                except OSError:  # never fail a grade over a cgroup; rlimits and the namespaces still hold
+                    prefix, oom_kills = [], 0
             channel_r, channel_w = os.pipe()
             output_r, output_w = os.pipe()
             runner = self.runner_in_child + "/child.py"
@@ -565,9 +568,12 @@ class Sandbox:
             folder.mkdir(exist_ok=True)
         shared = sum(os.path.getsize(p) for p in readable if os.path.exists(p))
         cap = (self.limits.memory_mib + MEMORY_SLACK_MIB) * MIB + shared
+        swap = memory / "memory.memsw.limit_in_bytes"
+        if swap.exists():  # memory + swap may never be below memory: lift it, set memory, then lower it again
+            _write(swap, "-1", quiet=True)
         _write(memory / "memory.limit_in_bytes", str(cap))
-        if (memory / "memory.memsw.limit_in_bytes").exists():
-            _write(memory / "memory.memsw.limit_in_bytes", str(cap), quiet=True)
+        if swap.exists():
+            _write(swap, str(cap), quiet=True)
         _write(pids / "pids.max", str(self.limits.processes + 8))
         oom_kills = _read_counter(memory / "memory.oom_control", "oom_kill")
         script = 'echo 0 > "$1" && echo 0 > "$2" && shift 2 && exec "$@"'
