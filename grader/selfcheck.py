@@ -85,7 +85,10 @@ def format_result(result: GradeResult, exercise: Exercise, *, color: bool = Fals
         for diagnosis in diagnoses:
             lines.append(f"{bad} {paint(diagnosis.id, 'red')}: {diagnosis.title}")
             lines.append(paint(f"    {diagnosis.evidence or _first_sentence(diagnosis.explanation)}", "dim"))
+    said = result.error.message if result.error else ""
     for warning in result.warnings:
+        if said and warning.partition(": ")[2].rstrip(".") in said:
+            continue  # the error above already says it
         lines.append(paint(f"! {warning}", "yellow"))
     if passed(result):
         lines.append(paint(f"All {len(result.checks)} public checks passed.", "green", "bold")
