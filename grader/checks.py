@@ -73,7 +73,7 @@ def check_returns(runs: list[CaseRun], execution: Execution, exercise: Exercise)
     for run in runs:
         if run.outcome.status != "ok":
             status = "timeout" if run.outcome.status == "timeout" else ""
-            return Verdict(False, _failure_of_call(run, exercise.limits.describe_memory()), status)
+            return Verdict(False, _failure_of_call(run, execution.memory_limit), status)
         if run.outcome.type_name == "NoneType":
             return Verdict(False, f"On {_label(run)} the function returned None: it has no return statement "
                                   "(or still ends in the starter's 'pass').")
@@ -133,7 +133,7 @@ def check_values(runs: list[CaseRun], execution: Execution, exercise: Exercise) 
         outcome = run.outcome
         if outcome.status != "ok":
             status = "timeout" if outcome.status == "timeout" else ""
-            return Verdict(False, _failure_of_call(run, exercise.limits.describe_memory()), status)
+            return Verdict(False, _failure_of_call(run, execution.memory_limit), status)
         if outcome.array is None:
             detail = f" ({outcome.note})" if outcome.note else ""
             return Verdict(False, f"On {_label(run)} the function returned {outcome.type_name}{detail}, "

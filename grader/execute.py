@@ -149,6 +149,8 @@ def run(
         seconds=time.monotonic() - started,
         restarts=restarts,
         layers=sandbox.layers,
+        memory_limit=sandbox.limits.describe_memory(),
+        isolation_warnings=tuple(sandbox.warnings),
     )
 
 

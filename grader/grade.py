@@ -124,7 +124,8 @@ def grade_file(path: Path, session: Session, student: str | None = None,
         submission, exercise.function, exercise.parameters, cases, session.sandbox, shared, repeat=repeat
     )
     timing["run"] = time.perf_counter() - run_started
-    warnings = list(submission.warnings) + list(execution.cell_errors) + list(execution.notes)
+    warnings = list(execution.isolation_warnings) + list(submission.warnings) + list(execution.cell_errors)
+    warnings += list(execution.notes)
     warnings += [f"Code that could not be compiled: {e}." for e in submission.syntax_errors()]
     if not execution.function_callable:
         error = _missing_function_error(submission, execution, exercise)

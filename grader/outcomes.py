@@ -63,3 +63,5 @@ class Execution:
     seconds: float = 0.0
     restarts: int = 0
     layers: tuple[str, ...] = field(default_factory=tuple)
+    memory_limit: str = ""  # "2 GiB": the limit this run had, for messages about running out of memory
+    isolation_warnings: tuple[str, ...] = ()  # isolation layers this machine could not provide
