@@ -26,6 +26,9 @@ grade: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
+notebooks: $(STAMP)
+	$(BIN)/grader notebook --exercise $(EXERCISE) --out notebooks
+
 bench: $(STAMP)
 	$(BIN)/python bench/bench.py $(BENCH_FLAGS)
 
