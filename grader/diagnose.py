@@ -6,6 +6,8 @@ flatten order). Both are turned into catalog entries; an entry that explains ano
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from .checks import value_error
@@ -28,6 +30,9 @@ def generic_findings(runs: list[CaseRun], execution: Execution, exercise: Exerci
         findings.append(Finding("too-slow", f"The call on the '{timeouts[0].case.name}' case "
                                             f"{timeouts[0].outcome.error}."))
     raised = [r for r in graded if r.outcome.status == "raised"]
+    refused = [r for r in raised if _signature_error(r.outcome.error)]
+    if refused:
+        findings.append(Finding("wrong-signature", f"Python refused the call: {refused[0].outcome.error}."))
     if raised:
         findings.append(Finding("raises-error", f"On the '{raised[0].case.name}' case ({raised[0].case.description})"
                                                 f" it raised {raised[0].outcome.error}."))
@@ -57,6 +62,13 @@ def generic_findings(runs: list[CaseRun], execution: Execution, exercise: Exerci
         findings.append(Finding("precision-loss", "The values are right to about single precision only: "
                                                   "errors around 1e-7 of the output's scale."))
     return findings
+
+
+def _signature_error(error: str) -> bool:
+    """A TypeError raised by the call itself (no line of student code ran): the parameters do not fit."""
+    return error.startswith("TypeError") and not re.search(r"\(line \d+", error) and bool(
+        re.search(r"positional argument|takes \d+ positional|required (keyword-only |positional )?argument", error)
+    )
 
 
 def _nondeterministic(runs: list[CaseRun], execution: Execution, exercise: Exercise) -> bool:
