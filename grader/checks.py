@@ -181,6 +181,15 @@ def check_deterministic(runs: list[CaseRun], execution: Execution, exercise: Exe
     return Verdict(True, "A second call gave the same output.")
 
 
+def check_completes(runs: list[CaseRun], execution: Execution, exercise: Exercise) -> Verdict:
+    """The submission as a whole ran to its end: no cell hit a time limit, crashed or flooded the output."""
+    if execution.cell_incidents:
+        return Verdict(False, execution.cell_incidents[0][1])
+    if not _returned(runs):  # the untouched starter runs to its end too, but earns nothing for it
+        return Verdict(False, "Not assessed: the function returned no value.")
+    return Verdict(True, "Every cell ran to its end within the limits.")
+
+
 PROPERTY_CHECKS: dict[str, Callable[[list[CaseRun], Execution, Exercise], Verdict]] = {
     "returns": check_returns,
     "type": check_type,
@@ -189,6 +198,7 @@ PROPERTY_CHECKS: dict[str, Callable[[list[CaseRun], Execution, Exercise], Verdic
     "finite": check_finite,
     "unmodified": check_unmodified,
     "deterministic": check_deterministic,
+    "completes": check_completes,
 }
 
 

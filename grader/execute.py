@@ -25,6 +25,9 @@ from .submission import Submission
 
 MAX_RESULT_BYTES = 64 * MIB
 STARTUP_SECONDS = 20.0
+#: the child stops a cell or call itself at its limit (an alarm, like Jupyter's interrupt); the parent kills the
+#: process only if that did not work within this grace (code that blocks signals, or a long call into C)
+GRACE_SECONDS = 2.0
 MAX_RESTARTS = 8
 MAX_CONSECUTIVE_TIMEOUTS = 2
 
@@ -89,7 +92,7 @@ class _State:
     incident: str = ""
     incident_kind: str = ""
     timeouts: int = 0  # consecutive calls that ran out of time
-    cell_incident: str = ""  # kind of the first incident that stopped a cell
+    cell_incidents: list[tuple[str, str]] = field(default_factory=list)  # (kind, sentence)
 
 
 class _Incident(Exception):
@@ -142,7 +145,7 @@ def run(
         candidates=tuple(str(c) for c in info.get("candidates", ()))[:200],
         calls=tuple(state.outcomes[c["id"]] for c in calls if c["id"] in state.outcomes),
         cell_errors=tuple(state.cell_errors),
-        cell_incident=state.cell_incident,
+        cell_incidents=tuple(state.cell_incidents),
         notes=tuple(state.notes),
         incident=state.incident if state.function is None else "",
         incident_kind=state.incident_kind if state.function is None else "",
@@ -163,12 +166,12 @@ def _recover(incident: _Incident, state: _State, calls, cases, sandbox) -> bool:
     kind, ident, label = where
     if kind == "cell":
         state.skip_cells.add(ident)
-        state.cell_incident = state.cell_incident or incident.kind
         if label == "the file":
-            state.cell_errors.append(f"While the file was being loaded, it {incident.message}.")
+            sentence = f"While the file was being loaded, it {incident.message}."
         else:
-            state.cell_errors.append(f"{label[0].upper()}{label[1:]} {incident.message}; it was skipped and the "
-                                     "rest of the notebook was run.")
+            sentence = f"{label[0].upper()}{label[1:]} {incident.message}; it was skipped and the rest was run."
+        state.cell_errors.append(sentence)
+        state.cell_incidents.append((incident.kind, sentence))
         return True
     call = calls[ident]
     status = {"timeout": "timeout", "output-limit": "output-limit"}.get(incident.kind, "crashed")
@@ -218,6 +221,7 @@ def _request(submission, function, parameters, cases, calls, sandbox, shared, st
         "calls": calls[state.next_call:],
         "max_result_bytes": MAX_RESULT_BYTES,
         "paths": [sandbox.numpy_path_in_child],
+        "soft_limits": {"cell_seconds": sandbox.limits.cell_seconds, "call_seconds": sandbox.limits.call_seconds},
         "confine": sandbox.confine_settings(shared.nbytes if shared else 0,
                                             tuple(shared.paths.values()) if shared else ()),
     }
@@ -264,10 +268,11 @@ def _converse(launched, submission, cases, calls, sandbox, state, deadline) -> N
             if now >= limit:
                 if limit == deadline:
                     raise _at(_Incident("timeout", _submission_timeout(sandbox)), context, now - context_started)
-                seconds = limits.cell_seconds if context and context[0] == "cell" else limits.call_seconds
-                what = "was stopped" if context and context[0] == "cell" else "was killed"
-                raise _at(_Incident("timeout", f"{what} after {seconds:g} s, its time limit"), context,
-                          now - context_started)
+                if context and context[0] == "cell":
+                    text = f"was stopped after {limits.cell_seconds:g} s, its time limit"
+                else:
+                    text = _call_timeout(limits)
+                raise _at(_Incident("timeout", text), context, now - context_started)
             events = selector.select(timeout=min(limit - now, 0.5))
             for key, _ in events:
                 try:
@@ -291,10 +296,14 @@ def _converse(launched, submission, cases, calls, sandbox, state, deadline) -> N
                         number = int(message["number"])
                         context = ("cell", number, cell_labels.get(number, f"cell {number}"))
                         context_started = time.monotonic()
-                        context_deadline = context_started + limits.cell_seconds
+                        context_deadline = context_started + limits.cell_seconds + GRACE_SECONDS
                     elif kind == "cell":
-                        if message.get("error"):
-                            state.cell_errors.append(_cell_error(message["error"], cell_labels, submission))
+                        error = message.get("error")
+                        if error:
+                            sentence = _cell_error(error, cell_labels, submission, context, limits)
+                            state.cell_errors.append(sentence)
+                            if error.get("type") == "timeout":
+                                state.cell_incidents.append(("timeout", sentence))
                         context, context_deadline = None, deadline
                     elif kind == "note":
                         if str(message.get("text")) not in state.notes:
@@ -306,14 +315,19 @@ def _converse(launched, submission, cases, calls, sandbox, state, deadline) -> N
                         index = call_index[_int(message.get("call"))]
                         context = ("call", index, cases[calls[index]["case"]].name)
                         context_started = time.monotonic()
-                        context_deadline = context_started + limits.call_seconds
+                        context_deadline = context_started + limits.call_seconds + GRACE_SECONDS
                     elif kind == "result":
                         index = call_index[_int(message.get("call"))]
                         call = calls[index]
-                        state.outcomes[call["id"]] = _outcome(message, body, cases[call["case"]].name, call,
-                                                             submission.is_notebook)
+                        outcome = _outcome(message, body, cases[call["case"]].name, call, submission.is_notebook,
+                                           limits)
+                        state.outcomes[call["id"]] = outcome
                         state.next_call = index + 1
                         context, context_deadline = None, deadline
+                        state.timeouts = state.timeouts + 1 if outcome.status == "timeout" else 0
+                        if state.timeouts >= MAX_CONSECUTIVE_TIMEOUTS:
+                            state.incident = f"{MAX_CONSECUTIVE_TIMEOUTS} calls in a row ran out of time"
+                            return
                     elif kind == "done":
                         return
             if open_fds == 0 or (not events and launched.process.poll() is not None):
@@ -352,10 +366,13 @@ def _at(incident: _Incident, context, seconds: float) -> _Incident:
     return incident
 
 
-def _outcome(message: dict, body: bytes, case: str, call: dict, notebook: bool) -> CallOutcome:
+def _outcome(message: dict, body: bytes, case: str, call: dict, notebook: bool, limits) -> CallOutcome:
     status = message.get("status")
-    if status not in ("ok", "raised"):
+    if status not in ("ok", "raised", "timeout"):
         raise wire.WireError("unknown call status")
+    if status == "timeout":
+        return CallOutcome(case=case, status="timeout", repeat=bool(call.get("repeat")),
+                           error=_call_timeout(limits), seconds=float(message.get("seconds", 0.0)))
     array = wire.decode_array(message["array"], body) if message.get("array") else None
     if array is None and body:
         raise wire.WireError("bytes sent without an array description")
@@ -388,7 +405,18 @@ def _error_text(error: dict, notebook: bool) -> str:
     return text
 
 
-def _cell_error(error: dict, labels: dict[int, str], submission: Submission) -> str:
+def _call_timeout(limits) -> str:
+    return f"was killed after {limits.call_seconds:g} s, its time limit"
+
+
+def _cell_error(error: dict, labels: dict[int, str], submission: Submission, context, limits) -> str:
+    if error.get("type") == "timeout":
+        if not submission.is_notebook:
+            return (f"While the file was being loaded, it was stopped after {limits.cell_seconds:g} s, its time "
+                    "limit; what it had defined before that point was kept and graded.")
+        label = context[2] if context else "A code cell"
+        return (f"{label[0].upper()}{label[1:]} was stopped after {limits.cell_seconds:g} s, its time limit; the "
+                "later cells were still run.")
     text = _error_text(error, submission.is_notebook)
     if not submission.is_notebook:
         return f"The file raised {text} while it was being loaded; the code after that line did not run."

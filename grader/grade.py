@@ -226,7 +226,7 @@ def _missing_function_error(
                              f"Because of them, {name}() was never defined.")
     if execution.cell_incident:
         return SubmissionError.with_kind(
-            execution.cell_incident, f"{name}() was never defined. {execution.cell_errors[0]}")
+            execution.cell_incident, f"{name}() was never defined. {execution.cell_incidents[0][1]}")
     if execution.function_found:
         return MissingFunction(f"'{name}' is defined but is a {execution.function_type}, not a function.")
     close = difflib.get_close_matches(name, execution.candidates, n=3, cutoff=0.6)

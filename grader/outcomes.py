@@ -56,7 +56,7 @@ class Execution:
     candidates: tuple[str, ...] = ()  # callables the submission did define, for "did you mean" hints
     calls: tuple[CallOutcome, ...] = ()
     cell_errors: tuple[str, ...] = ()  # one sentence per cell that raised or was stopped
-    cell_incident: str = ""  # kind of the first incident (timeout, crashed, output-limit) that stopped a cell
+    cell_incidents: tuple[tuple[str, str], ...] = ()  # (kind, sentence) for each cell stopped by a limit or crash
     notes: tuple[str, ...] = ()  # magics and shell lines that were skipped
     incident: str = ""  # set when the run ended before the function could be looked up
     incident_kind: str = ""
@@ -65,3 +65,8 @@ class Execution:
     layers: tuple[str, ...] = field(default_factory=tuple)
     memory_limit: str = ""  # "2 GiB": the limit this run had, for messages about running out of memory
     isolation_warnings: tuple[str, ...] = ()  # isolation layers this machine could not provide
+
+    @property
+    def cell_incident(self) -> str:
+        """Kind of the first incident (timeout, crashed, output-limit) that stopped a cell, or ""."""
+        return self.cell_incidents[0][0] if self.cell_incidents else ""

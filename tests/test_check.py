@@ -1,6 +1,7 @@
 """``grader check``: public cases only, mistakes named, exit codes 0 / 1 / 2, plain text unless on a terminal."""
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -25,7 +26,7 @@ def check(capsys, *args):
 def test_correct_file_passes(capsys):
     code, out, _ = check(capsys, SUBMISSIONS / "correct" / "matmul.py")
     assert code == 0, out
-    assert "All 9 public checks passed" in out
+    assert re.search(r"All \d+ public checks passed", out)
     assert "✗" not in out and "\033[" not in out  # captured output is not a terminal: no colour
 
 

@@ -199,7 +199,8 @@ def test_infinite_loop_in_a_later_cell_is_stopped_and_reported(tmp_path, quick_s
 
     path.write_text(json.dumps(notebook(returning("y"), "while True:\n    pass\n")))
     result = grade_file(path, quick_session)
-    assert result.score == result.max_score
+    assert result.score == result.max_score - 1  # only "runs to its end" is lost
+    assert check(result, "completes").status == "failed"
     assert any("stopped after 3 s" in w for w in result.warnings)
 
 
@@ -242,3 +243,22 @@ def test_full_scale_case_gives_full_marks_and_a_trace(exercise, tmp_path):
     assert "values-full-scale" in {c.id for c in result.checks}
     assert any("25088" in line for line in result.trace)
     assert any("123,642,856" in line for line in result.trace)
+
+
+def test_a_py_file_that_loops_after_the_def_is_graded_and_marked(grade_source, quick_session):
+    """The alarm stops the loop as Jupyter's interrupt would: the definitions made before it are kept."""
+    result = grade_source(returning("y") + "\nwhile True:\n    pass\n", use=quick_session)
+    assert result.status == "graded"
+    assert check(result, "completes").status == "failed"
+    assert "stopped after 3 s" in check(result, "completes").message
+    assert result.score == result.max_score - check(result, "completes").max_points
+
+
+def test_code_that_ignores_the_alarm_is_still_killed(grade_source, quick_session):
+    import time
+
+    started = time.monotonic()
+    source = "import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\n" + returning("y", "    while True: pass\n")
+    result = grade_source(source, use=quick_session)
+    assert time.monotonic() - started < 20
+    assert "killed after 2 s" in check(result, "returns").message

@@ -8,10 +8,19 @@ process, the worst it can do is send wrong data, which the parent decodes strict
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 
 _here = os.path.dirname(os.path.abspath(__file__))
+
+
+class _OutOfTime(BaseException):
+    """Raised by the alarm in the middle of student code, as Jupyter's interrupt would, so the run goes on."""
+
+
+def _alarm(signum, frame) -> None:
+    raise _OutOfTime()
 
 
 def _read_exactly(fd: int, n: int) -> bytes:
@@ -60,6 +69,29 @@ class Child:
         self.max_result = int(request.get("max_result_bytes", 64 << 20))
         self.inputs = [self._input(spec, payload) for spec in request["inputs"]]
         self.notes: set[str] = set()
+        self.limits = request.get("soft_limits", {})
+        signal.signal(signal.SIGALRM, _alarm)
+
+    def timed(self, seconds: float | None, action):
+        """Run ``action()`` under a soft time limit; return (timed_out, exception or None, value).
+
+        The alarm is one-shot, so the outer handler catches the single late alarm that could fire between the
+        action's end and the disarm. Code that blocks SIGALRM is still stopped: by the parent's hard deadline.
+        """
+        try:
+            if seconds:
+                signal.setitimer(signal.ITIMER_REAL, float(seconds))
+            try:
+                return False, None, action()
+            except _OutOfTime:
+                return True, None, None
+            except BaseException as exc:  # SystemExit and KeyboardInterrupt too, as Jupyter would
+                return False, exc, None
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+        except _OutOfTime:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            return True, None, None
 
     # -- plumbing -------------------------------------------------------------------------------------------
     def send(self, message: dict, payload: bytes = b"") -> None:
@@ -102,12 +134,13 @@ class Child:
     def run_cell(self, cell: dict, namespace: dict) -> None:
         self.send({"t": "cell-start", "number": cell["number"]})
         started = self.clock()
-        error = None
-        try:
-            code = compile(cell["source"], cell["filename"], "exec", dont_inherit=True)
-            exec(code, namespace)
-        except BaseException as exc:  # SystemExit and KeyboardInterrupt too, as Jupyter would
-            error = _describe(exc, cell["filename"])
+        seconds = self.limits.get("cell_seconds")
+        out_of_time, exc, _ = self.timed(
+            seconds, lambda: exec(compile(cell["source"], cell["filename"], "exec", dont_inherit=True), namespace)
+        )
+        error = _describe(exc, cell["filename"]) if exc is not None else None
+        if out_of_time:
+            error = {"type": "timeout", "message": f"{seconds:g}", "where": None}
         self.send({"t": "cell", "number": cell["number"], "error": error, "seconds": self.clock() - started})
 
     def call(self, call: dict, function) -> None:
@@ -119,11 +152,11 @@ class Child:
         started = self.clock()
         message = {"t": "result", "call": call["id"], "status": "ok", "error": None}
         payload = b""
-        try:
-            value = function(*args)
-        except BaseException as exc:
+        out_of_time, exc, value = self.timed(self.limits.get("call_seconds"), lambda: function(*args))
+        if out_of_time:
+            message["status"] = "timeout"
+        elif exc is not None:
             message.update(status="raised", error=_describe(exc, None))
-            value = None
         message["seconds"] = self.clock() - started
         if message["status"] == "ok":
             payload = self.describe_value(value, message)
