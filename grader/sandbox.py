@@ -23,8 +23,6 @@ that knows how a child is launched; ``execute`` only sees ``spawn``, ``kill`` an
 from __future__ import annotations
 
 import atexit
-import errno
-import fcntl
 import os
 import shutil
 import signal
@@ -32,14 +30,15 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from dataclasses import dataclass, field
 from hashlib import sha1
 from pathlib import Path
 
 import numpy
 
+from . import slots
 from .runner import landlock
+from .slots import SandboxUnavailable
 
 RUNNER_DIR = Path(__file__).resolve().parent / "runner"
 MIB = 1 << 20
@@ -49,21 +48,12 @@ CHILD_ROOT = "/opt/grader"
 CHILD_SITE = f"{CHILD_ROOT}/site"
 CHILD_RUNNER = f"{CHILD_ROOT}/runner"
 CHILD_SHARED = f"{CHILD_ROOT}/shared"
-#: Unprivileged uids for the worker slots: slot n runs as FIRST_UID + n.
-FIRST_UID = 60000
-SLOTS = 64
-CGROUP_ROOT = Path("/sys/fs/cgroup")
-CGROUP_NAME = "grader"
 #: Room the child needs besides the student's allowance (Python and numpy themselves, the tmpfs).
 MEMORY_SLACK_MIB = 64
 TMP_MIB = 64
 SHM_MIB = 16
 #: Files from /etc the child may need; nothing else of /etc is visible.
 ETC_FILES = ("/etc/ld.so.cache", "/etc/localtime")
-
-
-class SandboxUnavailable(RuntimeError):
-    """A forced mode cannot run on this machine."""
 
 
 @dataclass(frozen=True)
@@ -91,7 +81,7 @@ class Launched:
     process: subprocess.Popen
     channel: int  # read end of the child's report channel
     output: int  # read end of the child's merged stdout and stderr
-    slot: _Slot | None = None
+    slot: slots.Slot | None = None
     scratch: str | None = None
     oom_kills: int = 0  # the cgroup's oom_kill counter before the run
     killed: bool = field(default=False)
@@ -135,188 +125,8 @@ def _bwrap_usable() -> str:
     return ""
 
 
-def _cgroups_usable() -> bool:
-    if not sys.platform.startswith("linux") or os.geteuid() != 0:
-        return False
-    for controller in ("memory", "pids"):
-        base = CGROUP_ROOT / controller
-        if not (base / "cgroup.procs").exists() or not os.access(base, os.W_OK):
-            return False
-        try:
-            (base / CGROUP_NAME).mkdir(exist_ok=True)
-        except OSError:
-            return False
-    return True
-
-
-# -- worker slots -----------------------------------------------------------------------------------------------
-class _Slot:
-    """One worker slot: its uid, its cgroups. Held by one child at a time, across threads and processes."""
-
-    def __init__(self, index: int, lock_fd: int) -> None:
-        self.index = index
-        self.uid = FIRST_UID + index
-        self.lock_fd = lock_fd
-        self.cgroups: dict[str, Path] = {}
-
-
-class _SlotPool:
-    """Thread-safe within the process (a lock) and across grader processes (one ``flock`` per slot)."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.free = list(range(SLOTS))
-        self.busy: dict[int, _Slot] = {}
-        self.folder = Path(tempfile.gettempdir()) / "grader-slots"
-
-    def acquire(self, timeout: float = 60.0) -> _Slot:
-        deadline = time.monotonic() + timeout
-        while True:
-            with self.lock:
-                for index in list(self.free):
-                    fd = self._lock_file(index)
-                    if fd is not None:
-                        self.free.remove(index)
-                        slot = self.busy[index] = _Slot(index, fd)
-                        return slot
-            if time.monotonic() > deadline:
-                raise SandboxUnavailable("no free worker slot: too many submissions run at once")
-            time.sleep(0.01)
-
-    def _lock_file(self, index: int) -> int | None:
-        self.folder.mkdir(mode=0o700, exist_ok=True)
-        fd = os.open(self.folder / f"{FIRST_UID + index}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)
-            return None
-        return fd
-
-    def release(self, slot: _Slot) -> None:
-        with self.lock:
-            os.close(slot.lock_fd)
-            self.free.append(slot.index)
-            self.free.sort()
-            self.busy.pop(slot.index, None)
-
-    def busy_cgroups(self) -> set[Path]:
-        with self.lock:
-            return {p for s in self.busy.values() for p in s.cgroups.values()}
-
-
-_POOL = _SlotPool()
-
-
-# -- cgroups ----------------------------------------------------------------------------------------------------
-def _cgroup_dirs(slot: _Slot) -> dict[str, Path]:
-    name = f"{os.getpid()}-{slot.uid}"
-    return {c: CGROUP_ROOT / c / CGROUP_NAME / name for c in ("memory", "pids")}
-
-
-def _cgroup_pids(folder: Path) -> list[int]:
-    try:
-        return [int(p) for p in (folder / "cgroup.procs").read_text().split()]
-    except (OSError, ValueError):
-        return []
-
-
-def _empty_cgroup(folder: Path, timeout: float = 5.0) -> bool:
-    """SIGKILL every process in ``folder`` until none is left (a pids cap bounds any fork race)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        pids = _cgroup_pids(folder)
-        if not pids:
-            return True
-        for pid in pids:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.002)
-
-
-def _remove_cgroup(folder: Path) -> None:
-    _empty_cgroup(folder, timeout=2.0)
-    for _ in range(50):
-        try:
-            folder.rmdir()
-            return
-        except FileNotFoundError:
-            return
-        except OSError:
-            time.sleep(0.01)
-
-
-def _clean_stale_cgroups() -> None:
-    """Remove the cgroups of grader processes that are gone (a crash or SIGKILL of an earlier run)."""
-    for controller in ("memory", "pids"):
-        base = CGROUP_ROOT / controller / CGROUP_NAME
-        try:
-            entries = list(base.iterdir())
-        except OSError:
-            continue
-        for entry in entries:
-            if not entry.is_dir():
-                continue
-            owner = entry.name.split("-", 1)[0]
-            if owner.isdigit() and int(owner) != os.getpid() and _alive(int(owner)):
-                continue
-            if owner.isdigit() and int(owner) == os.getpid():
-                continue
-            _remove_cgroup(entry)
-
-
 def _is_root() -> bool:
     return sys.platform.startswith("linux") and os.geteuid() == 0
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def _read_counter(path: Path, key: str) -> int:
-    try:
-        for line in path.read_text().splitlines():
-            name, _, value = line.partition(" ")
-            if name == key:
-                return int(value)
-    except (OSError, ValueError):
-        pass
-    return 0
-
-
-def _children(pid: int) -> list[int]:
-    try:
-        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except (OSError, ValueError):
-        return []
-
-
-def _sweep_uid(uid: int) -> None:
-    """Kill every process of ``uid`` (the fallback when no cgroup tracks a run)."""
-    for _ in range(20):
-        found = False
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                if os.stat(f"/proc/{entry}").st_uid == uid:
-                    found = True
-                    os.kill(int(entry), signal.SIGKILL)
-            except (OSError, ProcessLookupError):
-                pass
-        if not found:
-            return
-        time.sleep(0.005)
 
 
 # -- the sandbox ------------------------------------------------------------------------------------------------
@@ -333,7 +143,7 @@ class Sandbox:
             raise ValueError(f"unknown sandbox mode {requested!r}; choose one of {', '.join(MODES)}")
         warnings: list[str] = []
         self.mode = self._choose(requested, warnings)
-        self.cgroups = self.mode in ("bwrap", "landlock") and _probe("cgroups", _cgroups_usable)
+        self.cgroups = self.mode in ("bwrap", "landlock") and _probe("cgroups", slots.cgroups_usable)
         layers = ["protocol", "rlimits"]
         if self.mode == "bwrap":
             layers += ["bwrap", "worker-uid"]
@@ -343,14 +153,14 @@ class Sandbox:
             layers.append("caps-dropped")
         if self.cgroups:
             layers.append("cgroup")
-            _probe("stale-cgroups", _clean_stale_cgroups)
+            _probe("stale-cgroups", slots.clean_stale_cgroups)
         elif self.mode != "rlimits" and sys.platform.startswith("linux"):
             warnings.append("No cgroup: memory is capped by the address-space limit only and processes left "
                             "behind are found by session or uid.")
         self.layers: tuple[str, ...] = tuple(layers)
         self.warnings: tuple[str, ...] = tuple(warnings)
         if self.cgroups:
-            _probe("atexit", lambda: atexit.register(_remove_own_cgroups))
+            _probe("atexit", lambda: atexit.register(slots.remove_own_cgroups))
 
     # -- choosing the layers ------------------------------------------------------------------------------------
     def _choose(self, requested: str, warnings: list[str]) -> str:
@@ -449,7 +259,7 @@ class Sandbox:
         return env
 
     # -- launching -----------------------------------------------------------------------------------------------
-    def _bwrap_argv(self, slot: _Slot, readable: tuple[Path, ...]) -> list[str]:
+    def _bwrap_argv(self, slot: slots.Slot, readable: tuple[Path, ...]) -> list[str]:
         argv = ["bwrap", "--cap-drop", "ALL"]
         argv += [arg for cap in ("CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP") for arg in ("--cap-add", cap)]
         argv += ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
@@ -498,7 +308,7 @@ class Sandbox:
 
     def spawn(self, readable: tuple[Path, ...] = ()) -> Launched:
         """Start a child that may read ``readable`` (shared inputs) besides Python and the runner."""
-        slot = _POOL.acquire() if self.mode == "bwrap" or self.cgroups else None
+        slot = slots.POOL.acquire() if self.mode == "bwrap" or self.cgroups else None
         scratch = None
         oom_kills = 0
         channel_r = channel_w = output_r = output_w = -1
@@ -551,7 +361,7 @@ class Sandbox:
             if scratch:
                 shutil.rmtree(scratch, ignore_errors=True)
             if slot is not None:
-                _POOL.release(slot)
+                slots.POOL.release(slot)
             raise
         finally:
             for fd in (channel_w, output_w):
@@ -559,10 +369,10 @@ class Sandbox:
                     os.close(fd)
         return Launched(process, channel_r, output_r, slot=slot, scratch=scratch, oom_kills=oom_kills)
 
-    def _enter_cgroup(self, slot: _Slot, readable: tuple[Path, ...]) -> tuple[list[str], int]:
+    def _enter_cgroup(self, slot: slots.Slot, readable: tuple[Path, ...]) -> tuple[list[str], int]:
         """Prepare the slot's cgroups; return the argv prefix that moves the child in before it starts."""
         if not slot.cgroups:
-            slot.cgroups = _cgroup_dirs(slot)
+            slot.cgroups = slots.cgroup_dirs(slot)
         memory, pids = slot.cgroups["memory"], slot.cgroups["pids"]
         for folder in (memory, pids):
             folder.mkdir(exist_ok=True)
@@ -570,12 +380,12 @@ class Sandbox:
         cap = (self.limits.memory_mib + MEMORY_SLACK_MIB) * MIB + shared
         swap = memory / "memory.memsw.limit_in_bytes"
         if swap.exists():  # memory + swap may never be below memory: lift it, set memory, then lower it again
-            _write(swap, "-1", quiet=True)
-        _write(memory / "memory.limit_in_bytes", str(cap))
+            slots.write(swap, "-1", quiet=True)
+        slots.write(memory / "memory.limit_in_bytes", str(cap))
         if swap.exists():
-            _write(swap, str(cap), quiet=True)
-        _write(pids / "pids.max", str(self.limits.processes + 8))
-        oom_kills = _read_counter(memory / "memory.oom_control", "oom_kill")
+            slots.write(swap, str(cap), quiet=True)
+        slots.write(pids / "pids.max", str(self.limits.processes + 8))
+        oom_kills = slots.read_counter(memory / "memory.oom_control", "oom_kill")
         script = 'echo 0 > "$1" && echo 0 > "$2" && shift 2 && exec "$@"'
         return ["/bin/sh", "-c", script, "sh", str(memory / "cgroup.procs"), str(pids / "cgroup.procs")], oom_kills
 
@@ -585,7 +395,7 @@ class Sandbox:
         if self.mode == "bwrap" and process.poll() is None:
             # Kill bubblewrap's init inside the namespace first (the kernel then kills everything in it) and let
             # the outer bwrap reap it; killing the outer one first would leave the init a zombie of the host's pid 1.
-            for pid in _children(process.pid):
+            for pid in slots.children(process.pid):
                 try:
                     os.kill(pid, signal.SIGKILL)
                 except (ProcessLookupError, PermissionError):
@@ -619,11 +429,11 @@ class Sandbox:
         slot = launched.slot
         if slot is not None:
             if slot.cgroups:
-                _empty_cgroup(slot.cgroups["pids"])
-                _empty_cgroup(slot.cgroups["memory"])
+                slots.empty_cgroup(slot.cgroups["pids"])
+                slots.empty_cgroup(slot.cgroups["memory"])
             if self.mode == "bwrap":
-                _sweep_uid(slot.uid)  # the pid namespace is gone with bwrap; make sure the uid is free again
-            _POOL.release(slot)
+                slots.sweep_uid(slot.uid)  # the pid namespace is gone with bwrap; make sure the uid is free again
+            slots.POOL.release(slot)
         if launched.scratch:
             shutil.rmtree(launched.scratch, ignore_errors=True)
 
@@ -635,31 +445,10 @@ class Sandbox:
         oom = False
         slot = launched.slot
         if slot is not None and slot.cgroups:
-            oom = _read_counter(slot.cgroups["memory"] / "memory.oom_control", "oom_kill") > launched.oom_kills
+            oom = slots.read_counter(slot.cgroups["memory"] / "memory.oom_control", "oom_kill") > launched.oom_kills
         return signum, oom
 
     def close(self) -> None:
         """Remove this process's idle cgroups (slots keep theirs across runs until then)."""
         if self.cgroups:
-            _remove_own_cgroups()
-
-
-def _remove_own_cgroups() -> None:
-    busy = _POOL.busy_cgroups()
-    for controller in ("memory", "pids"):
-        base = CGROUP_ROOT / controller / CGROUP_NAME
-        try:
-            entries = list(base.glob(f"{os.getpid()}-*"))
-        except OSError:
-            continue
-        for entry in entries:
-            if entry not in busy:
-                _remove_cgroup(entry)
-
-
-def _write(path: Path, value: str, quiet: bool = False) -> None:
-    try:
-        path.write_text(value)
-    except OSError as exc:
-        if not quiet and exc.errno not in (errno.EBUSY,):
-            raise
+            slots.remove_own_cgroups()

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from grader import exercise as exercise_mod
+from grader import slots
 from grader import grade, sandbox
 
 HERE = Path(__file__).resolve().parent
@@ -259,7 +260,7 @@ def test_parallel_slots_are_distinct(session):
     with ThreadPoolExecutor(4) as pool:
         results = list(pool.map(lambda _: grade.grade_file(CORRECT, session), range(4)))
     assert all(r.score == r.max_score for r in results), [r.to_json()[:300] for r in results]
-    assert not sandbox._POOL.busy
+    assert not slots.POOL.busy
     assert not _leftovers()
 
 

@@ -1,0 +1,228 @@
+"""Worker slots: what each concurrent child holds for itself (an unprivileged uid, a lock, its cgroups).
+
+A slot is held by one child at a time, across the threads of a batch and across grader processes (one ``flock``
+per slot), so the uid's process limit and the cgroup's counters describe exactly one run. The cgroup helpers
+here create, empty and remove the per-slot cgroups and clean up after grader processes that died.
+"""
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import signal
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+#: Unprivileged uids for the worker slots: slot n runs as FIRST_UID + n.
+FIRST_UID = 60000
+SLOTS = 64
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+CGROUP_NAME = "grader"
+
+
+class SandboxUnavailable(RuntimeError):
+    """A forced mode cannot run on this machine, or no worker slot is free."""
+
+
+def cgroups_usable() -> bool:
+    if not sys.platform.startswith("linux") or os.geteuid() != 0:
+        return False
+    for controller in ("memory", "pids"):
+        base = CGROUP_ROOT / controller
+        if not (base / "cgroup.procs").exists() or not os.access(base, os.W_OK):
+            return False
+        try:
+            (base / CGROUP_NAME).mkdir(exist_ok=True)
+        except OSError:
+            return False
+    return True
+
+
+# -- worker slots -----------------------------------------------------------------------------------------------
+class Slot:
+    """One worker slot: its uid, its cgroups. Held by one child at a time, across threads and processes."""
+
+    def __init__(self, index: int, lock_fd: int) -> None:
+        self.index = index
+        self.uid = FIRST_UID + index
+        self.lock_fd = lock_fd
+        self.cgroups: dict[str, Path] = {}
+
+
+class SlotPool:
+    """Thread-safe within the process (a lock) and across grader processes (one ``flock`` per slot)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.free = list(range(SLOTS))
+        self.busy: dict[int, Slot] = {}
+        self.folder = Path(tempfile.gettempdir()) / "grader-slots"
+
+    def acquire(self, timeout: float = 60.0) -> Slot:
+        deadline = time.monotonic() + timeout
+        while True:
+            with self.lock:
+                for index in list(self.free):
+                    fd = self._lock_file(index)
+                    if fd is not None:
+                        self.free.remove(index)
+                        slot = self.busy[index] = Slot(index, fd)
+                        return slot
+            if time.monotonic() > deadline:
+                raise SandboxUnavailable("no free worker slot: too many submissions run at once")
+            time.sleep(0.01)
+
+    def _lock_file(self, index: int) -> int | None:
+        self.folder.mkdir(mode=0o700, exist_ok=True)
+        fd = os.open(self.folder / f"{FIRST_UID + index}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return None
+        return fd
+
+    def release(self, slot: Slot) -> None:
+        with self.lock:
+            os.close(slot.lock_fd)
+            self.free.append(slot.index)
+            self.free.sort()
+            self.busy.pop(slot.index, None)
+
+    def busy_cgroups(self) -> set[Path]:
+        with self.lock:
+            return {p for s in self.busy.values() for p in s.cgroups.values()}
+
+
+POOL = SlotPool()
+
+
+# -- cgroups ----------------------------------------------------------------------------------------------------
+def cgroup_dirs(slot: Slot) -> dict[str, Path]:
+    name = f"{os.getpid()}-{slot.uid}"
+    return {c: CGROUP_ROOT / c / CGROUP_NAME / name for c in ("memory", "pids")}
+
+
+def cgroup_pids(folder: Path) -> list[int]:
+    try:
+        return [int(p) for p in (folder / "cgroup.procs").read_text().split()]
+    except (OSError, ValueError):
+        return []
+
+
+def empty_cgroup(folder: Path, timeout: float = 5.0) -> bool:
+    """SIGKILL every process in ``folder`` until none is left (a pids cap bounds any fork race)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        pids = cgroup_pids(folder)
+        if not pids:
+            return True
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.002)
+
+
+def remove_cgroup(folder: Path) -> None:
+    empty_cgroup(folder, timeout=2.0)
+    for _ in range(50):
+        try:
+            folder.rmdir()
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            time.sleep(0.01)
+
+
+def clean_stale_cgroups() -> None:
+    """Remove the cgroups of grader processes that are gone (a crash or SIGKILL of an earlier run)."""
+    for controller in ("memory", "pids"):
+        base = CGROUP_ROOT / controller / CGROUP_NAME
+        try:
+            entries = list(base.iterdir())
+        except OSError:
+            continue
+        for entry in entries:
+            if not entry.is_dir():
+                continue
+            owner = entry.name.split("-", 1)[0]
+            if owner.isdigit() and int(owner) != os.getpid() and alive(int(owner)):
+                continue
+            if owner.isdigit() and int(owner) == os.getpid():
+                continue
+            remove_cgroup(entry)
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def read_counter(path: Path, key: str) -> int:
+    try:
+        for line in path.read_text().splitlines():
+            name, _, value = line.partition(" ")
+            if name == key:
+                return int(value)
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def children(pid: int) -> list[int]:
+    try:
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except (OSError, ValueError):
+        return []
+
+
+def sweep_uid(uid: int) -> None:
+    """Kill every process of ``uid`` (the fallback when no cgroup tracks a run)."""
+    for _ in range(20):
+        found = False
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                if os.stat(f"/proc/{entry}").st_uid == uid:
+                    found = True
+                    os.kill(int(entry), signal.SIGKILL)
+            except (OSError, ProcessLookupError):
+                pass
+        if not found:
+            return
+        time.sleep(0.005)
+
+
+def remove_own_cgroups() -> None:
+    busy = POOL.busy_cgroups()
+    for controller in ("memory", "pids"):
+        base = CGROUP_ROOT / controller / CGROUP_NAME
+        try:
+            entries = list(base.glob(f"{os.getpid()}-*"))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry not in busy:
+                remove_cgroup(entry)
+
+
+def write(path: Path, value: str, quiet: bool = False) -> None:
+    try:
+        path.write_text(value)
+    except OSError as exc:
+        if not quiet and exc.errno not in (errno.EBUSY,):
+            raise
