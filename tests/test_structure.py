@@ -1,0 +1,76 @@
+"""The package's shape: data flows one way through the stages, and the child's code needs only numpy."""
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "grader"
+#: Stages in the order data flows; a module may import only from its own rank or earlier ones.
+RANKS = {
+    "errors": 0, "results": 0, "slots": 0, "runner": 0,
+    "sandbox": 1,
+    "exercise": 2, "submission": 2,
+    "outcomes": 3,
+    "execute": 4,
+    "checks": 5,
+    "diagnose": 6,
+    "grade": 7,
+    "report": 8,
+    "batch": 9, "gradebook": 9, "progress": 9, "notebook": 9, "selfcheck": 9,
+    "commands": 10, "cli": 11, "__init__": 12, "__main__": 12,
+}
+MODULES = sorted(p for p in PACKAGE.glob("*.py"))
+
+
+def local_imports(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            if node.module:
+                names.add(node.module.split(".")[0])
+            else:
+                names.update(alias.name for alias in node.names)
+    return names
+
+
+def test_every_module_has_a_rank():
+    assert {p.stem for p in MODULES} <= set(RANKS)
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: p.stem)
+def test_no_stage_imports_a_later_stage(path):
+    later = {name for name in local_imports(path) if RANKS.get(name, 99) > RANKS[path.stem]}
+    assert not later, f"{path.stem} imports later stages: {sorted(later)}"
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: p.stem)
+def test_modules_stay_small(path):
+    assert len(path.read_text(encoding="utf-8").splitlines()) <= 500
+
+
+def test_init_holds_no_logic():
+    tree = ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        assert isinstance(node, (ast.ImportFrom, ast.Import, ast.Assign, ast.Expr)), ast.dump(node)[:80]
+
+
+@pytest.mark.parametrize("path", sorted((PACKAGE / "runner").glob("*.py")), ids=lambda p: p.stem)
+def test_the_childs_code_imports_only_the_standard_library_numpy_and_itself(path):
+    allowed = set(sys.stdlib_module_names) | {"numpy", "wire", "confine", "landlock", "__future__"}
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            names = {node.module.split(".")[0]} if node.module and node.level == 0 else set()
+        else:
+            continue
+        assert names <= allowed, f"{path.name} imports {names - allowed}"
+
+
+def test_nothing_in_the_grader_unpickles():
+    for path in PACKAGE.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert "pickle.load" not in text and "allow_pickle=True" not in text, path
