@@ -11,7 +11,7 @@ from typing import Callable
 
 import numpy as np
 
-from .exercise import CheckSpec, Exercise, Tolerance
+from .exercise import PROBE, CheckSpec, Exercise, Tolerance
 from .outcomes import CaseRun, Execution
 from .results import CheckResult
 
@@ -209,7 +209,7 @@ def applicable(spec: CheckSpec, groups: set[str]) -> bool:
 
 def run_checks(exercise: Exercise, runs: list[CaseRun], execution: Execution) -> list[CheckResult]:
     """Every applicable check of the exercise, in its declared order; a check that errors is an error, not a crash."""
-    graded = [r for r in runs if r.case.group != "probe"]
+    graded = [r for r in runs if r.case.group != PROBE]
     groups = {r.case.group for r in graded}
     results = []
     for spec in exercise.checks:

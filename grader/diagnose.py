@@ -11,7 +11,7 @@ import re
 import numpy as np
 
 from .checks import value_error
-from .exercise import Exercise, Finding
+from .exercise import PROBE, Exercise, Finding
 from .outcomes import CaseRun, Execution
 from .results import Diagnosis
 
@@ -20,7 +20,7 @@ PRECISION_BAND = 1e-3
 
 
 def generic_findings(runs: list[CaseRun], execution: Execution, exercise: Exercise) -> list[Finding]:
-    graded = [r for r in runs if r.case.group != "probe"]
+    graded = [r for r in runs if r.case.group != PROBE]
     findings: list[Finding] = []
     outcomes = [r.outcome for r in graded]
     if outcomes and all(o.status == "ok" and o.type_name == "NoneType" for o in outcomes):

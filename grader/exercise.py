@@ -17,7 +17,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable
+from typing import Callable
 
 import numpy as np
 
@@ -32,6 +32,10 @@ except ImportError:  # Python 3.10
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_EXERCISES = REPO_ROOT / "exercises"
 DEFAULT_SOLUTIONS = REPO_ROOT / "solutions"
+
+
+#: The group of cases that feed only the diagnosis: they count for no check.
+PROBE = "probe"
 
 
 @dataclass(frozen=True)
@@ -58,8 +62,9 @@ class CheckSpec:
     id: str
     title: str
     points: float
-    kind: str  # returns, type, shape, dtype, finite, values, unmodified, deterministic
+    kind: str  # completes, returns, type, shape, dtype, finite, values, unmodified, deterministic
     group: str = ""  # case group, for kind == "values"
+    full_scale: bool = False  # judges the large case: dropped, points and all, under --no-full-scale
 
 
 @dataclass(frozen=True)
@@ -169,7 +174,7 @@ def load(exercise_id: str, exercises_dir: Path | None = None, solutions_dir: Pat
     checks = tuple(
         CheckSpec(
             id=c["id"], title=c["title"], points=float(c["points"]), kind=c.get("kind", c["id"]),
-            group=c.get("group", ""),
+            group=c.get("group", ""), full_scale=bool(c.get("full_scale", False)),
         )
         for c in settings["check"]
     )
@@ -224,6 +229,3 @@ def _fingerprint(folder: Path, solution: Path) -> str:
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
-
-def describe_settings(exercise: Exercise) -> dict[str, Any]:
-    return {"id": exercise.id, "version": exercise.version, "fingerprint": exercise.fingerprint}

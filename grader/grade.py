@@ -21,7 +21,7 @@ import numpy as np
 from . import checks, diagnose, execute
 from . import submission as submission_mod
 from .errors import GraderError, MissingFunction, SubmissionError, SyntaxProblem
-from .exercise import Case, Exercise
+from .exercise import PROBE, Case, Exercise
 from .outcomes import CaseRun, Execution
 from .results import CheckResult, Diagnosis, ErrorInfo, GradeResult
 from .sandbox import Sandbox
@@ -118,7 +118,7 @@ def grade_file(path: Path, session: Session, student: str | None = None,
         cases.append(full[0])
         expected.append(full[1])
         shared = full[2]
-    repeat = tuple(i for i, c in enumerate(cases) if c.group in ("single", "batch"))[:2]
+    repeat = tuple(i for i, c in enumerate(cases) if c.group != PROBE and not c.shared)[:2]  # determinism
     run_started = time.perf_counter()
     execution = execute.run(
         submission, exercise.function, exercise.parameters, cases, session.sandbox, shared, repeat=repeat
@@ -164,11 +164,6 @@ def grade_file(path: Path, session: Session, student: str | None = None,
     )
 
 
-def max_score(exercise: Exercise, full_scale: bool) -> float:
-    groups = {"single", "batch", "shapes"} | ({"full-scale"} if full_scale else set())
-    return sum(c.points for c in exercise.checks if checks.applicable(c, groups))
-
-
 def error_result(
     exercise: Exercise,
     path: Path,
@@ -191,7 +186,7 @@ def error_result(
         CheckResult(id=c.id, title=c.title, status="error", points=0.0, max_points=c.points,
                     message="Not graded: " + message)
         for c in exercise.checks
-        if checks.applicable(c, {"single", "batch", "shapes"} | ({"full-scale"} if full_scale else set()))
+        if full_scale or not c.full_scale
     )
     return GradeResult(
         exercise=exercise.id,

@@ -61,10 +61,14 @@ def student_id(path: Path) -> str:
 def load(path: Path, student: str | None = None) -> Submission:
     """Read ``path`` into a Submission, or raise a SubmissionError whose message a student can act on."""
     path = Path(path)
+    if path.is_symlink():  # a link in a class folder could point at the solutions or another student's work
+        raise UnsupportedFileType(f"{path.name} is a symbolic link; a submission must be a regular file.")
     if not path.exists():
         raise MissingFile(f"The file {path} does not exist.")
     if path.is_dir():
         raise UnsupportedFileType(f"{path} is a folder, not a submission file.")
+    if not path.is_file():
+        raise UnsupportedFileType(f"{path.name} is not a regular file (a pipe or a device?).")
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
         raise UnsupportedFileType(

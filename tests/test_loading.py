@@ -201,3 +201,25 @@ def test_notebook_with_a_broken_cell_list(grade_source):
 def test_file_without_the_function_is_missing_function_not_a_crash(grade_source):
     result = grade_source("import numpy as np\nx = {'a': [1, 2]}\n")
     assert result.error.kind == "missing-function"
+
+
+def test_a_symbolic_link_is_refused_so_it_cannot_point_at_the_solution(session, tmp_path):
+    from conftest import ROOT
+    from grader.grade import grade_file
+
+    link = tmp_path / "mallory.py"
+    link.symlink_to(ROOT / "solutions" / "vgg_classifier.py")
+    result = grade_file(link, session)
+    assert result.status == "error" and result.score == 0
+    assert "symbolic link" in result.error.message
+
+
+def test_a_named_pipe_is_refused_without_blocking(session, tmp_path):
+    import os
+
+    from grader.grade import grade_file
+
+    fifo = tmp_path / "pipe.py"
+    os.mkfifo(fifo)
+    result = grade_file(fifo, session)
+    assert result.status == "error" and "regular file" in result.error.message
