@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from . import batch, gradebook
+from .errors import UsageError
 from .exercise import Exercise
 from .grade import DEFAULT_SECRET, Session
 from .progress import Progress
@@ -14,6 +15,8 @@ from .progress import Progress
 
 def grade(args: argparse.Namespace, exercise: Exercise) -> int:
     plan = batch.discover(args.paths)
+    if not plan.entries:
+        raise UsageError("No .py or .ipynb submission was found in " + ", ".join(str(p) for p in args.paths) + ".")
     progress = Progress("none" if args.quiet else "auto")
     for note in plan.notes:
         progress.note(note)

@@ -113,3 +113,10 @@ def test_result_round_trips_through_json(session):
 
     result = grade_file(SUBMISSIONS / "buggy" / "relu-after-fc3.py", session)
     assert GradeResult.from_json(result.to_json()) == result
+
+
+def test_a_folder_without_submissions_is_a_usage_error(tmp_path):
+    (tmp_path / "notes.txt").write_text("no code here")
+    proc = grader("grade", tmp_path, "--json")
+    assert proc.returncode == 2
+    assert "No .py or .ipynb submission" in json.loads(proc.stdout)["error"]["message"]
