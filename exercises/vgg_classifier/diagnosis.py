@@ -40,7 +40,7 @@ OFFSET = 6.0  # keeps a later layer's pre-activations positive, so its ReLU pass
 MATCH_RTOL = 1e-4  # loose enough for float32 arithmetic, far tighter than any two variants differ
 MAX_STEPS = 6
 MAX_DRIFT = 2
-MAX_EVALS = 300  # about 8 ms; a search that has not converged by then will not
+MAX_EVALS = 400  # about 10 ms; a search that has not converged by then will not
 VGG_NUMBERS = {"25088": "FC1's input width in VGG16 (7*7*512)", "4096": "VGG16's hidden width",
                "1000": "VGG16's number of classes"}
 
@@ -260,11 +260,15 @@ def _describe(spec) -> list[tuple[str, str, object]]:
         if s != 1.0:
             items.append(("inference-dropout", f"{V.LAYER[i]}'s activations are multiplied by {s:g}",
                           replace(spec, scale=tuple(1.0 if j == i else x for j, x in enumerate(spec.scale)))))
-    if spec.final == "relu":
-        items.append(("relu-after-fc3", "a ReLU is applied to the logits after FC3", replace(spec, final="none")))
+    if spec.final in ("relu", "sigmoid", "tanh"):
+        name = "ReLU" if spec.final == "relu" else spec.final
+        items.append(("relu-after-fc3", f"a {name} is applied to the logits after FC3", replace(spec, final="none")))
     elif spec.final == "softmax":
         items.append(("softmax-output", "a softmax is applied to the output of FC3, returning probabilities",
                       replace(spec, final="none")))
+    elif spec.final == "log-softmax":
+        items.append(("softmax-output", "a log-softmax is applied to the output of FC3, returning "
+                                        "log-probabilities", replace(spec, final="none")))
     return items
 
 

@@ -67,7 +67,7 @@ ACTIVATION_NAMES = {
 }
 
 COMMON = ("relu", "none", "sigmoid", "tanh", "leaky0.01", "step")
-FINALS = ("none", "relu", "softmax")
+FINALS = ("none", "relu", "softmax", "sigmoid", "tanh", "log-softmax")
 SCALES = (0.5, 2.0, 0.8, 1.25)
 
 # -- layer sequences: (weight index, bias index, role); role 0/1 = hidden layer FC1/FC2, 2 = output layer ----
@@ -159,6 +159,21 @@ def _softmax(z):
     return e / e.sum(axis=-1, keepdims=True)
 
 
+def _log_softmax(z):
+    shifted = z - z.max(axis=-1, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+
+
+FINAL_ACTIVATIONS = {
+    "none": lambda z: z,
+    "relu": lambda z: np.maximum(z, 0.0),
+    "softmax": _softmax,
+    "sigmoid": lambda z: 1.0 / (1.0 + np.exp(-z)),
+    "tanh": np.tanh,
+    "log-softmax": _log_softmax,
+}
+
+
 class Stack:
     """Cases of identical sizes, stacked: features (P, B, H, W, C), weights (P, n, m), biases (P, 1, m)."""
 
@@ -205,11 +220,7 @@ class Stack:
         if role == 2:
             if use_bias:
                 z = z + self.biases[b]
-            if spec.final == "relu":
-                z = np.maximum(z, 0.0)
-            elif spec.final == "softmax":
-                z = _softmax(z)
-            return z
+            return FINAL_ACTIVATIONS[spec.final](z)
         act = ACTIVATIONS[spec.act[role]]
         if use_bias and spec.relu_before_bias[role]:
             h = act(z) + self.biases[b]
