@@ -223,6 +223,24 @@ def _hardcoded(runs) -> Finding | None:
     return None
 
 
+def _pooled(runs) -> Finding | None:
+    """Every call failed with a product of C values against W1's H*W*C rows: the spatial axes were pooled."""
+    small = [r for r in runs if r.case.group != "full-scale" and r.outcome.status in ("ok", "raised")]
+    if len(small) < 2 or not all(r.outcome.status == "raised" for r in small):
+        return None
+    for run in small:
+        _, H, W, C = run.case.args[0].shape
+        numbers = {int(n) for n in re.findall(r"\d+", run.outcome.error.split(" (line")[0])}
+        if H * W == 1 or not {C, H * W * C} <= numbers:
+            return None
+    run = next((r for r in small if r.case.group == "probe"), small[0])
+    _, H, W, C = run.case.args[0].shape
+    where = (f"on probe '{run.case.name}' ({run.case.description}) your function raised {run.outcome.error}"
+             if run.case.group == "probe" else f"every call raised an error such as {run.outcome.error}")
+    return Finding("spatial-pooling", f"The first layer received {C} values per sample (one per channel) where W1 "
+                                      f"expects H*W*C = {H * W * C}: {where}.")
+
+
 # -- value findings ---------------------------------------------------------------------------------------------
 def _describe(spec) -> list[tuple[str, str, object]]:
     """(id, sentence, spec with this one departure undone) for every departure of ``spec`` from the reference."""
@@ -451,6 +469,7 @@ def diagnose(runs, exercise) -> list[Finding]:
     ours = PROBE_NAMES
     probes = [r for r in runs if r.case.group == "probe" and r.case.name in ours]
     graded = [r for r in runs if r.case.group != "probe"]
-    findings = [f for f in (_batch_flattened(graded + probes), _hardcoded(graded + probes)) if f is not None]
+    findings = [f for f in (_batch_flattened(graded + probes), _hardcoded(graded + probes),
+                            _pooled(graded + probes)) if f is not None]
     findings += _value_findings(probes, graded)
     return findings
