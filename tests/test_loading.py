@@ -223,3 +223,22 @@ def test_a_named_pipe_is_refused_without_blocking(session, tmp_path):
     os.mkfifo(fifo)
     result = grade_file(fifo, session)
     assert result.status == "error" and "regular file" in result.error.message
+
+
+def test_environment_modules_imported_beside_the_def_get_stand_ins(grade_source):
+    source = ("import numpy as np\nimport matplotlib.pyplot as plt\nfrom tqdm import tqdm\nfrom numba import njit\n"
+              "from IPython.display import display, Markdown\n\n"
+              "@njit\ndef relu(z):\n    return np.maximum(z, 0.0)\n\n"
+              "def vgg_classifier(features, W1, b1, W2, b2, W3, b3):\n"
+              "    rows = [relu(relu(f.ravel() @ W1 + b1) @ W2 + b2) @ W3 + b3 for f in tqdm(features)]\n"
+              "    return np.array(rows)\n\n"
+              "plt.figure(figsize=(3, 2))\nplt.plot([1, 2])\nplt.show()\ndisplay(Markdown('done'))\n")
+    result = grade_source(notebook(source), "student.ipynb")
+    full_marks(result)
+    assert any("'matplotlib' is not available" in w for w in result.warnings)
+
+
+def test_a_missing_module_outside_the_environment_list_still_fails_its_import(grade_source):
+    result = grade_source(notebook("import numpyy as np", CORRECT), "student.ipynb")
+    full_marks(result)
+    assert any("ModuleNotFoundError" in w and "numpyy" in w for w in result.warnings)
