@@ -16,7 +16,8 @@ from pathlib import Path
 
 from .errors import DecodeFailure, MissingFile, NotANotebook, NotJson, SubmissionError, UnsupportedFileType
 
-MAX_BYTES = 8 * 1024 * 1024
+#: Python files are code only; notebooks also carry their outputs (plots as base64), so they may be larger.
+MAX_BYTES = {".py": 8 << 20, ".ipynb": 64 << 20}
 SUFFIXES = (".py", ".ipynb")
 
 
@@ -74,9 +75,11 @@ def load(path: Path, student: str | None = None) -> Submission:
         raise UnsupportedFileType(
             f"Cannot grade a '{suffix or 'extensionless'}' file ({path.name}): submit a .py file or a .ipynb notebook."
         )
+    size, limit = path.stat().st_size, MAX_BYTES[suffix]
+    if size > limit:
+        raise SubmissionError(f"{path.name} is {size / 2**20:.1f} MiB; {suffix} submissions are limited to "
+                              f"{limit >> 20} MiB.")
     raw = path.read_bytes()
-    if len(raw) > MAX_BYTES:
-        raise SubmissionError(f"{path.name} is {len(raw) / 2**20:.1f} MiB; submissions are limited to 8 MiB.")
     digest = hashlib.sha256(raw).hexdigest()
     if suffix == ".py":
         text = decode_python(raw, path.name)
