@@ -242,3 +242,20 @@ def test_a_missing_module_outside_the_environment_list_still_fails_its_import(gr
     result = grade_source(notebook("import numpyy as np", CORRECT), "student.ipynb")
     full_marks(result)
     assert any("ModuleNotFoundError" in w and "numpyy" in w for w in result.warnings)
+
+
+def test_writefile_then_import_works_as_in_jupyter(grade_source):
+    helper = "%%writefile layers.py\nimport numpy as np\n\ndef relu(z):\n    return np.maximum(z, 0.0)\n"
+    solution = ("import numpy as np\nfrom layers import relu\n\n"
+                "def vgg_classifier(features, W1, b1, W2, b2, W3, b3):\n"
+                "    x = features.reshape(len(features), -1)\n"
+                "    return relu(relu(x @ W1 + b1) @ W2 + b2) @ W3 + b3\n")
+    full_marks(grade_source(notebook(helper, solution), "student.ipynb"))
+
+
+def test_writefile_outside_the_working_folder_is_refused(grade_source, tmp_path):
+    target = tmp_path / "planted.py"
+    result = grade_source(notebook(f"%%writefile {target}\nx = 1\n", CORRECT), "student.ipynb")
+    full_marks(result)
+    assert not target.exists()
+    assert any("%%writefile" in w for w in result.warnings)

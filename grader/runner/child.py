@@ -227,9 +227,27 @@ class _Shell:
     def run_cell_magic(self, name: str, line: str, cell: str):
         if name in self.RUN_CELL:
             exec(compile(cell, f"<%%{name}>", "exec", dont_inherit=True), self.user_ns)
+        elif name in ("writefile", "file"):
+            self.write_file(line, cell)
         else:
             self.child.note(f"A %%{name} cell was not run during grading.")
         return None
+
+    def write_file(self, line: str, cell: str) -> None:
+        """``%%writefile [-a] name``: into the scratch folder only, which is importable as in Jupyter."""
+        words = line.split()
+        append = "-a" in words or "--append" in words
+        names = [w for w in words if not w.startswith("-")]
+        here = os.path.realpath(os.getcwd())
+        target = os.path.realpath(os.path.join(here, names[0].strip("'\"")) if names else here)
+        if not names or os.path.dirname(target) != here:
+            self.child.note(f"%%writefile {line.strip()[:60]} was not run: only files in the working folder "
+                            "can be written during grading.")
+            return
+        with open(target, "a" if append else "w", encoding="utf-8") as handle:
+            handle.write(cell)
+        if here not in sys.path:
+            sys.path.insert(0, here)
 
     def system(self, command: str) -> None:
         self.child.note(f"The shell command '!{command[:60]}' was not run during grading.")
