@@ -1,9 +1,11 @@
 """Run a submission's cells and calls in a sandboxed child and collect what happened, incidents included.
 
-The parent holds all deadlines: a per-cell and a per-call limit (from the moment the child announces the cell or
-call) and one for the whole submission. When a cell or call hits a limit, floods the output or kills its own
-process, the child is killed with its process group and started again without that cell, or from the next call,
-so one bad cell or case never costs the rest of the grade (as nbclient does with ``allow_errors``).
+Two kinds of limit. The child stops a cell or call itself when its time is up (an alarm, as Jupyter's interrupt
+would), reports it and goes on with the next one. The parent holds the hard deadlines behind that: per cell and
+per call (the soft limit plus a grace, from the moment the child announces the cell or call) and one for the
+whole submission. When a cell or call outlives its hard deadline, floods the output or kills its own process, the
+child is killed with its process group and started again without that cell, or from the next call, so one bad
+cell or case never costs the rest of the grade (as nbclient does with ``allow_errors``).
 """
 from __future__ import annotations
 
@@ -96,10 +98,14 @@ class _State:
 
 
 class _Incident(Exception):
+    """Why a child was stopped, and where: ``where`` is ("cell", number, label), ("call", index, case) or None."""
+
     def __init__(self, kind: str, message: str) -> None:
         super().__init__(message)
         self.kind = kind
         self.message = message
+        self.where: tuple | None = None
+        self.seconds = 0.0
 
 
 def run(
@@ -159,7 +165,7 @@ def run(
 
 def _recover(incident: _Incident, state: _State, calls, cases, sandbox) -> bool:
     """Record the incident where it happened; return whether a restart can make progress."""
-    where = getattr(incident, "where", None)
+    where = incident.where
     if where is None:
         state.incident_kind, state.incident = incident.kind, incident.message
         return False
@@ -177,7 +183,7 @@ def _recover(incident: _Incident, state: _State, calls, cases, sandbox) -> bool:
     status = {"timeout": "timeout", "output-limit": "output-limit"}.get(incident.kind, "crashed")
     state.outcomes[call["id"]] = CallOutcome(
         case=cases[call["case"]].name, status=status, error=incident.message, repeat=bool(call.get("repeat")),
-        seconds=getattr(incident, "seconds", 0.0),
+        seconds=incident.seconds,
     )
     state.next_call = ident + 1
     state.timeouts = state.timeouts + 1 if status == "timeout" else 0
@@ -361,8 +367,7 @@ def _int(value) -> int:
 
 
 def _at(incident: _Incident, context, seconds: float) -> _Incident:
-    incident.where = context  # type: ignore[attr-defined]
-    incident.seconds = seconds  # type: ignore[attr-defined]
+    incident.where, incident.seconds = context, seconds
     return incident
 
 
