@@ -128,6 +128,8 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str]]:
         raise NotJson(f"{name} is empty: it is not a notebook. Save the notebook in Jupyter and submit it again.")
     try:
         data = json.loads(raw.decode("utf-8-sig"))
+    except RecursionError:
+        raise NotJson(f"{name} is not a readable notebook: its JSON is nested too deeply to be a notebook.") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         hint = ""
         if _compile_error(raw.decode("utf-8", "replace")) is None:
@@ -186,8 +188,9 @@ def _python_cell(source: str, number: int, code_number: int, *, notebook: bool) 
         return Cell(number, code_number, rewritten)
     cell = Cell(number, code_number, source)
     kind, line, text = first
-    where = cell.where(notebook, line)
-    return Cell(number, code_number, source, syntax_error=f"{kind} in {where}: {text}")
+    where = cell.where(notebook, line) if line else cell.where(notebook)
+    preposition = "at" if line and not notebook else "in"
+    return Cell(number, code_number, source, syntax_error=f"{kind} {preposition} {where}: {text}")
 
 
 def _compile_error(source: str) -> tuple[str, int | None, str] | None:

@@ -259,3 +259,13 @@ def test_writefile_outside_the_working_folder_is_refused(grade_source, tmp_path)
     full_marks(result)
     assert not target.exists()
     assert any("%%writefile" in w for w in result.warnings)
+
+
+def test_absurdly_nested_notebook_json_is_a_clear_error(grade_source):
+    result = grade_source("[" * 100000 + "]" * 100000, "student.ipynb")
+    assert result.error.kind == "not-json" and "nested" in result.error.message
+
+
+def test_null_bytes_in_a_py_file_are_a_syntax_error(grade_source):
+    result = grade_source(b"import numpy as np\x00\n" + CORRECT.encode())
+    assert result.error.kind == "syntax-error" and "null bytes" in result.error.message
