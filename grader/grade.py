@@ -126,13 +126,15 @@ def grade_file(path: Path, session: Session, student: str | None = None,
     timing["run"] = time.perf_counter() - run_started
     warnings = list(execution.isolation_warnings) + list(submission.warnings) + list(execution.cell_errors)
     warnings += list(execution.notes)
-    warnings += [f"Code that could not be compiled: {e}." for e in submission.syntax_errors()]
+    compile_warnings = [f"Code that could not be compiled: {e}." for e in submission.syntax_errors()]
     if not execution.function_callable:
         error = _missing_function_error(submission, execution, exercise)
-        result = error_result(exercise, Path(path), student, error.kind, error.full_message(), started,
-                              submission=submission, warnings=warnings, execution=execution,
-                              full_scale=session.full_scale)
-        return result
+        if error.kind != SyntaxProblem.kind:  # a syntax error that is the error itself is not repeated below it
+            warnings += compile_warnings
+        return error_result(exercise, Path(path), student, error.kind, error.full_message(), started,
+                            submission=submission, warnings=warnings, execution=execution,
+                            full_scale=session.full_scale)
+    warnings += compile_warnings
     by_case = {c.name: (c, e) for c, e in zip(cases, expected)}
     runs = [CaseRun(by_case[o.case][0], by_case[o.case][1], o) for o in execution.calls if not o.repeat]
     check_started = time.perf_counter()
@@ -184,7 +186,7 @@ def error_result(
         diagnoses = (Diagnosis(entry.id, entry.title, entry.explanation, message),)
     not_graded = tuple(
         CheckResult(id=c.id, title=c.title, status="error", points=0.0, max_points=c.points,
-                    message="Not graded: " + message)
+                    message=f"Not graded: the submission could not be run ({kind}; see the error above).")
         for c in exercise.checks
         if full_scale or not c.full_scale
     )
