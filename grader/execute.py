@@ -220,7 +220,7 @@ def _request(submission, function, parameters, cases, calls, sandbox, shared, st
         "t": "request",
         "function": function,
         "parameters": list(parameters),
-        "run_name": "__main__" if submission.is_notebook else "submission",
+        "run_name": submission.run_name,
         "cells": cells,
         "inputs": inputs,
         "cases": case_specs,
@@ -265,7 +265,6 @@ def _converse(launched, submission, cases, calls, sandbox, state, deadline) -> N
     context_deadline = time.monotonic() + STARTUP_SECONDS
     context_started = time.monotonic()
     open_fds = 2
-    cell_labels = {c.code_number: c.where(submission.is_notebook) for c in submission.cells}
     call_index = {c["id"]: i for i, c in enumerate(calls)}
     try:
         while True:
@@ -300,13 +299,14 @@ def _converse(launched, submission, cases, calls, sandbox, state, deadline) -> N
                     kind = message["t"]
                     if kind == "cell-start":
                         number = int(message["number"])
-                        context = ("cell", number, cell_labels.get(number, f"cell {number}"))
+                        cell = submission.cell(number)
+                        context = ("cell", number, cell.label if cell else f"cell {number}")
                         context_started = time.monotonic()
                         context_deadline = context_started + limits.cell_seconds + GRACE_SECONDS
                     elif kind == "cell":
                         error = message.get("error")
                         if error:
-                            sentence = _cell_error(error, cell_labels, submission, context, limits)
+                            sentence = _cell_error(error, submission, context, limits)
                             state.cell_errors.append(sentence)
                             if error.get("type") == "timeout":
                                 state.cell_incidents.append(("timeout", sentence))
@@ -325,8 +325,7 @@ def _converse(launched, submission, cases, calls, sandbox, state, deadline) -> N
                     elif kind == "result":
                         index = call_index[_int(message.get("call"))]
                         call = calls[index]
-                        outcome = _outcome(message, body, cases[call["case"]].name, call, submission.is_notebook,
-                                           limits)
+                        outcome = _outcome(message, body, cases[call["case"]].name, call, submission, limits)
                         state.outcomes[call["id"]] = outcome
                         state.next_call = index + 1
                         context, context_deadline = None, deadline
@@ -371,7 +370,7 @@ def _at(incident: _Incident, context, seconds: float) -> _Incident:
     return incident
 
 
-def _outcome(message: dict, body: bytes, case: str, call: dict, notebook: bool, limits) -> CallOutcome:
+def _outcome(message: dict, body: bytes, case: str, call: dict, submission: Submission, limits) -> CallOutcome:
     status = message.get("status")
     if status not in ("ok", "raised", "timeout"):
         raise wire.WireError("unknown call status")
@@ -393,20 +392,21 @@ def _outcome(message: dict, body: bytes, case: str, call: dict, notebook: bool, 
         array=array,
         shape=shape,
         note=str(message.get("note", ""))[:200],
-        error=_error_text(error, notebook) if error else "",
+        error=_error_text(error, submission) if error else "",
         mutated=tuple(str(m)[:40] for m in message.get("mutated", ()))[:20],
         seconds=float(message.get("seconds", 0.0)),
         repeat=bool(call.get("repeat")),
     )
 
 
-def _error_text(error: dict, notebook: bool) -> str:
+def _error_text(error: dict, submission: Submission) -> str:
     text = f"{str(error.get('type', 'Error'))[:80]}: {str(error.get('message', ''))[:400]}".rstrip(": ")
     where = error.get("where")
     if isinstance(where, dict) and isinstance(where.get("line"), int):
         source = str(where.get("file", ""))
-        cell = source[len("<cell "):-1] if source.startswith("<cell ") and notebook else ""
-        text += f" (line {where['line']}" + (f" of code cell {cell})" if cell else ")")
+        number = source[len("<cell "):-1] if source.startswith("<cell ") else ""
+        cell = submission.cell(int(number)) if number.isdigit() else None
+        text += f" ({cell.short(where['line']) if cell else 'line ' + str(where['line'])})"
     return text
 
 
@@ -414,18 +414,20 @@ def _call_timeout(limits) -> str:
     return f"was killed after {limits.call_seconds:g} s, its time limit"
 
 
-def _cell_error(error: dict, labels: dict[int, str], submission: Submission, context, limits) -> str:
+def _cell_error(error: dict, submission: Submission, context, limits) -> str:
+    label = context[2] if context else "a code cell"
     if error.get("type") == "timeout":
-        if not submission.is_notebook:
+        if not submission.has_cells:
             return (f"While the file was being loaded, it was stopped after {limits.cell_seconds:g} s, its time "
                     "limit; what it had defined before that point was kept and graded.")
-        label = context[2] if context else "A code cell"
         return (f"{label[0].upper()}{label[1:]} was stopped after {limits.cell_seconds:g} s, its time limit; the "
                 "later cells were still run.")
-    text = _error_text(error, submission.is_notebook)
-    if not submission.is_notebook:
+    text = _error_text(error, submission)
+    if not submission.has_cells:
         return f"The file raised {text} while it was being loaded; the code after that line did not run."
-    return f"A code cell raised {text}; the later cells were still run, as in Jupyter."
+    if submission.is_notebook:
+        return f"A code cell raised {text}; the later cells were still run, as in Jupyter."
+    return f"{label[0].upper()}{label[1:]} raised {text}; the later cells were still run, as in the notebook."
 
 
 def _exit_text(code: int, sandbox: Sandbox, launched: Launched) -> str:

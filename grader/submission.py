@@ -10,8 +10,9 @@ import codecs
 import hashlib
 import io
 import json
+import re
 import tokenize
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .errors import DecodeFailure, MissingFile, NotANotebook, NotJson, SubmissionError, UnsupportedFileType
@@ -19,6 +20,8 @@ from .errors import DecodeFailure, MissingFile, NotANotebook, NotJson, Submissio
 #: Python files are code only; notebooks also carry their outputs (plots as base64), so they may be larger.
 MAX_BYTES = {".py": 8 << 20, ".ipynb": 64 << 20}
 SUFFIXES = (".py", ".ipynb")
+#: A notebook's cell boundary in an exported script: Jupyter's "# In[3]:", or "# %%" (VS Code, Jupytext, Spyder).
+CELL_MARKER = re.compile(r"^# ?(?:In\[[ \d]*\]:|%%)", re.M)
 
 
 @dataclass(frozen=True)
@@ -29,13 +32,22 @@ class Cell:
     code_number: int  # 1-based position among code cells
     source: str  # what the child compiles (IPython syntax already rewritten)
     syntax_error: str | None = None  # set when the cell cannot compile; the child skips it
+    label: str = "the file"  # how a person finds it: "code cell 2 (cell 3 of the notebook)", "the cell at line 40"
+    line_offset: int | None = None  # .py files: lines are counted in the file, from this offset; else in the cell
 
-    def where(self, notebook: bool, line: int | None = None) -> str:
-        at = f"line {line}" if line else ""
-        if not notebook:
-            return at or "the file"
-        cell = f"code cell {self.code_number} (cell {self.number} of the notebook)"
-        return f"{cell}, {at}" if at else cell
+    def where(self, line: int | None = None) -> str:
+        """Where ``line`` of this cell is, for a sentence: "line 12", or "code cell 2 (...), line 3"."""
+        if line is None:
+            return self.label
+        if self.line_offset is not None:
+            return f"line {line + self.line_offset}"
+        return f"{self.label}, line {line}"
+
+    def short(self, line: int) -> str:
+        """The same, to put in parentheses after an error: "line 12" or "line 3 of code cell 2"."""
+        if self.line_offset is not None:
+            return f"line {line + self.line_offset}"
+        return f"line {line} of code cell {self.code_number}"
 
 
 @dataclass(frozen=True)
@@ -50,6 +62,20 @@ class Submission:
     @property
     def is_notebook(self) -> bool:
         return self.kind == "ipynb"
+
+    @property
+    def has_cells(self) -> bool:
+        """A notebook, or a .py file exported from one (cell markers): a failing cell does not stop the rest."""
+        return self.is_notebook or len(self.cells) > 1
+
+    @property
+    def run_name(self) -> str:
+        """``__name__`` while the cells run: a notebook's, or an imported module's for a plain .py file, so
+        its ``if __name__ == "__main__":`` demo does not run."""
+        return "__main__" if self.has_cells else "submission"
+
+    def cell(self, code_number: int) -> Cell | None:
+        return next((c for c in self.cells if c.code_number == code_number), None)
 
     def syntax_errors(self) -> list[str]:
         return [c.syntax_error for c in self.cells if c.syntax_error]
@@ -86,7 +112,7 @@ def load(path: Path, student: str | None = None) -> Submission:
         if _looks_like_notebook(text):
             raise UnsupportedFileType(f"{path.name} holds a Jupyter notebook's JSON, not Python source: "
                                       "submit it with the .ipynb extension.")
-        cells, warnings = [_python_cell(text, 1, 1, notebook=False)], []
+        cells, warnings = _script_cells(text), []
     else:
         cells, warnings = _notebook_cells(raw, path.name)
     return Submission(
@@ -156,7 +182,8 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str]]:
         if not isinstance(source, str):
             warnings.append(f"Code cell {code_number} has no readable source and was skipped.")
             continue
-        cells.append(_python_cell(source.replace("\r\n", "\n"), number, code_number, notebook=True))
+        label = f"code cell {code_number} (cell {number} of the notebook)"
+        cells.append(_python_cell(source.replace("\r\n", "\n"), number, code_number, label, None))
     if not cells:
         raise NotANotebook(f"{name} is a notebook without any code cell: there is nothing to grade.")
     return cells, warnings
@@ -178,19 +205,35 @@ def _raw_cells(data: dict, major: int) -> list | None:
             for cell in (sheet.get("cells") if isinstance(sheet.get("cells"), list) else [])]
 
 
-def _python_cell(source: str, number: int, code_number: int, *, notebook: bool) -> Cell:
+def _script_cells(text: str) -> list[Cell]:
+    """A .py file is one cell, unless it was exported from a notebook (``# In[3]:`` from Jupyter, ``# %%`` from
+    VS Code or Jupytext): then each marked part is a cell, so one failing part does not stop the rest, as in the
+    notebook the student ran."""
+    starts = [m.start() for m in CELL_MARKER.finditer(text)]
+    if not starts:
+        return [_python_cell(text, 1, 1, "the file", 0)]
+    if text[: starts[0]].strip():
+        starts.insert(0, 0)
+    bounds = list(zip(starts, starts[1:] + [len(text)]))
+    cells = []
+    for n, (start, end) in enumerate(bounds, start=1):
+        first_line = text.count("\n", 0, start) + 1
+        cells.append(_python_cell(text[start:end], n, n, f"the cell at line {first_line}", first_line - 1))
+    return cells
+
+
+def _python_cell(source: str, number: int, code_number: int, label: str, line_offset: int | None) -> Cell:
     """Return the cell with IPython syntax rewritten, or with its syntax error described."""
+    cell = Cell(number, code_number, source, label=label, line_offset=line_offset)
     first = _compile_error(source)
     if first is None:
-        return Cell(number, code_number, source)
+        return cell
     rewritten = _ipython_rewrite(source)
     if rewritten is not None and _compile_error(rewritten) is None:
-        return Cell(number, code_number, rewritten)
-    cell = Cell(number, code_number, source)
+        return replace(cell, source=rewritten)
     kind, line, text = first
-    where = cell.where(notebook, line) if line else cell.where(notebook)
-    preposition = "at" if line and not notebook else "in"
-    return Cell(number, code_number, source, syntax_error=f"{kind} {preposition} {where}: {text}")
+    preposition = "at" if line and line_offset is not None else "in"
+    return replace(cell, syntax_error=f"{kind} {preposition} {cell.where(line)}: {text}")
 
 
 def _compile_error(source: str) -> tuple[str, int | None, str] | None:

@@ -269,3 +269,42 @@ def test_absurdly_nested_notebook_json_is_a_clear_error(grade_source):
 def test_null_bytes_in_a_py_file_are_a_syntax_error(grade_source):
     result = grade_source(b"import numpy as np\x00\n" + CORRECT.encode())
     assert result.error.kind == "syntax-error" and "null bytes" in result.error.message
+
+
+EXPORTED = """#!/usr/bin/env python
+# coding: utf-8
+
+# In[1]:
+
+
+import numpy as np
+from google.colab import drive
+drive.mount('/content/drive')
+
+
+# In[2]:
+
+
+get_ipython().run_line_magic('matplotlib', 'inline')
+undefined_thing()
+
+
+# In[3]:
+
+
+""" + CORRECT.replace("import numpy as np\\n", "")
+
+
+def test_a_script_exported_from_jupyter_runs_cell_by_cell(grade_source):
+    result = grade_source(EXPORTED)
+    full_marks(result)
+    assert any("The cell at line 12 raised NameError" in w and "(line 16)" in w for w in result.warnings)
+
+
+def test_percent_cells_run_cell_by_cell_and_errors_give_file_lines(grade_source):
+    source = "# %%\nimport numpy as np\n\n# %%\n1 / 0\n\n# %%\n" + CORRECT.replace("import numpy as np\n", "")
+    result = grade_source(source)
+    full_marks(result)
+    assert any("ZeroDivisionError" in w and "(line 5)" in w for w in result.warnings)
+    broken = grade_source(source.replace("h = np.maximum(0.0, x @ W1 + b1)", "h = np.maximum(0.0, x @ W1 + b1"))
+    assert broken.error.kind == "syntax-error" and "at line" in broken.error.message
