@@ -25,9 +25,9 @@ class Verdict:
 
 def value_error(actual: np.ndarray, expected: np.ndarray, tolerance: Tolerance) -> tuple[bool, str, float]:
     """Compare elementwise; return (within tolerance, a message naming the largest error, error/scale)."""
-    expected = expected.astype(np.float64, copy=False)
     with np.errstate(all="ignore"):
-        actual = actual.astype(np.float64)
+        # a complex array is compared as complex (abs() of the difference is its modulus), never cast to real
+        expected, actual = (a.astype(np.complex128 if a.dtype.kind == "c" else np.float64) for a in (expected, actual))
         scale = float(np.max(np.abs(expected))) if expected.size else 0.0
         bound = tolerance.atol_scale * scale + tolerance.rtol * np.abs(expected)
         diff = np.abs(actual - expected)
@@ -51,10 +51,9 @@ def _label(run: CaseRun) -> str:
 def _failure_of_call(run: CaseRun, memory: str) -> str:
     outcome = run.outcome
     if outcome.status == "raised":
-        error = outcome.error
-        if error.startswith("MemoryError"):
-            error = f"ran out of memory at {memory} ({error})"
-        return f"On {_label(run)} the function raised {error}."
+        if outcome.error.startswith("MemoryError"):
+            return f"On {_label(run)} the function ran out of memory at {memory} ({outcome.error})."
+        return f"On {_label(run)} the function raised {outcome.error}."
     if outcome.status == "not-run":
         label = _label(run)
         return f"{label[0].upper()}{label[1:]} was not run: {outcome.error}."
