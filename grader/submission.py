@@ -230,10 +230,30 @@ def _python_cell(source: str, number: int, code_number: int, label: str, line_of
         return cell
     rewritten = _ipython_rewrite(source)
     if rewritten is not None and _compile_error(rewritten) is None:
-        return replace(cell, source=rewritten)
+        body_error = _cell_magic_body_error(source)
+        if body_error is None:
+            return replace(cell, source=rewritten)
+        first = body_error
     kind, line, text = first
     preposition = "at" if line and line_offset is not None else "in"
     return replace(cell, syntax_error=f"{kind} {preposition} {cell.where(line)}: {text}")
+
+
+#: Cell magics whose body the child runs as Python: a syntax error in the body is the cell's syntax error.
+PYTHON_CELL_MAGICS = ("time", "capture")
+
+
+def _cell_magic_body_error(source: str) -> tuple[str, int | None, str] | None:
+    first, _, body = source.lstrip("\n").partition("\n")
+    name = first[2:].split(maxsplit=1)[0] if first.startswith("%%") and len(first) > 2 else ""
+    if name not in PYTHON_CELL_MAGICS:
+        return None
+    error = _compile_error(body)
+    if error is None:
+        return None
+    kind, line, text = error
+    skipped = len(source) - len(source.lstrip("\n"))
+    return kind, (line + 1 + skipped if line else None), text
 
 
 def _compile_error(source: str) -> tuple[str, int | None, str] | None:

@@ -308,3 +308,10 @@ def test_percent_cells_run_cell_by_cell_and_errors_give_file_lines(grade_source)
     assert any("ZeroDivisionError" in w and "(line 5)" in w for w in result.warnings)
     broken = grade_source(source.replace("h = np.maximum(0.0, x @ W1 + b1)", "h = np.maximum(0.0, x @ W1 + b1"))
     assert broken.error.kind == "syntax-error" and "at line" in broken.error.message
+
+
+def test_syntax_error_inside_a_time_cell_is_reported_as_such(grade_source):
+    bad = "%%time\n" + CORRECT.replace("h = np.maximum(0.0, x @ W1 + b1)", "h = np.maximum(0.0, x @ W1 + b1")
+    result = grade_source(notebook(bad), "student.ipynb")
+    assert result.error.kind == "syntax-error"
+    assert "code cell 1" in result.error.message and "line 6" in result.error.message
