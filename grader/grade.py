@@ -230,6 +230,10 @@ def _missing_function_error(
     close += [c for c in execution.candidates if c.lower().replace("_", "") == name.lower().replace("_", "")
               and c not in close]
     hint = f" Did you mean to name {close[0]!r} as {name!r}?" if close else ""
+    pasted = submission.prose_cells_mentioning(f"def {name}")
+    if pasted:
+        hint += (f" Cell {pasted[0]} of the notebook contains 'def {name}', but it is a text (markdown) cell, "
+                 "so it never runs: move the code into a code cell.")
     failed = (" Some cells raised errors before it could be defined; see the warnings."
               if execution.cell_errors else "")
     return MissingFunction(f"No function named '{name}' is defined in the submission.{hint}{failed}")

@@ -58,6 +58,7 @@ class Submission:
     cells: tuple[Cell, ...]
     sha256: str
     warnings: tuple[str, ...] = ()
+    prose: tuple[tuple[int, str], ...] = ()  # (cell number, text) of markdown and raw cells, for hints
 
     @property
     def is_notebook(self) -> bool:
@@ -76,6 +77,10 @@ class Submission:
 
     def cell(self, code_number: int) -> Cell | None:
         return next((c for c in self.cells if c.code_number == code_number), None)
+
+    def prose_cells_mentioning(self, text: str) -> list[int]:
+        """Numbers of markdown or raw cells that contain ``text`` (code pasted where it never runs)."""
+        return [number for number, source in self.prose if text in source]
 
     def syntax_errors(self) -> list[str]:
         return [c.syntax_error for c in self.cells if c.syntax_error]
@@ -112,9 +117,9 @@ def load(path: Path, student: str | None = None) -> Submission:
         if _looks_like_notebook(text):
             raise UnsupportedFileType(f"{path.name} holds a Jupyter notebook's JSON, not Python source: "
                                       "submit it with the .ipynb extension.")
-        cells, warnings = _script_cells(text), []
+        cells, warnings, prose = _script_cells(text), [], []
     else:
-        cells, warnings = _notebook_cells(raw, path.name)
+        cells, warnings, prose = _notebook_cells(raw, path.name)
     return Submission(
         path=path,
         student=student or student_id(path),
@@ -122,6 +127,7 @@ def load(path: Path, student: str | None = None) -> Submission:
         cells=tuple(cells),
         sha256=digest,
         warnings=tuple(warnings),
+        prose=tuple(prose),
     )
 
 
@@ -149,7 +155,7 @@ def decode_python(raw: bytes, name: str) -> str:
     return text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str]]:
+def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[tuple[int, str]]]:
     if not raw.strip():
         raise NotJson(f"{name} is empty: it is not a notebook. Save the notebook in Jupyter and submit it again.")
     try:
@@ -170,7 +176,13 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str]]:
     if raw_cells is None:
         raise NotANotebook(f"{name} has a notebook version but no list of cells: its structure is broken.")
     cells, warnings, code_number = [], [], 0
+    prose: list[tuple[int, str]] = []
     for number, cell in enumerate(raw_cells, start=1):
+        if isinstance(cell, dict) and cell.get("cell_type") in ("markdown", "raw"):
+            text = cell.get("source", "")
+            text = "".join(text) if isinstance(text, list) and all(isinstance(t, str) for t in text) else text
+            if isinstance(text, str):
+                prose.append((number, text))
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
         code_number += 1
@@ -186,7 +198,7 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str]]:
         cells.append(_python_cell(source.replace("\r\n", "\n"), number, code_number, label, None))
     if not cells:
         raise NotANotebook(f"{name} is a notebook without any code cell: there is nothing to grade.")
-    return cells, warnings
+    return cells, warnings, prose
 
 
 def _raw_cells(data: dict, major: int) -> list | None:

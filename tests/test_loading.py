@@ -315,3 +315,9 @@ def test_syntax_error_inside_a_time_cell_is_reported_as_such(grade_source):
     result = grade_source(notebook(bad), "student.ipynb")
     assert result.error.kind == "syntax-error"
     assert "code cell 1" in result.error.message and "line 6" in result.error.message
+
+
+def test_the_function_pasted_into_a_markdown_cell_gets_a_hint(grade_source):
+    result = grade_source(notebook("import numpy as np", "# MD" + CORRECT), "student.ipynb")
+    assert result.error.kind == "missing-function"
+    assert "Cell 2 of the notebook" in result.error.message and "markdown" in result.error.message
