@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import checks, diagnose, execute
+from . import checks, diagnose, execute, slots
 from . import submission as submission_mod
 from .errors import GraderError, MissingFunction, SubmissionError, SyntaxProblem
 from .exercise import PROBE, Case, Exercise
@@ -68,7 +68,9 @@ class Session:
             return None
         with self._lock:  # batch workers share one build
             if self._full is None:
-                self._workdir = Path(tempfile.mkdtemp(prefix="grader-shared-", dir=_shared_memory_dir()))
+                parent = _shared_memory_dir()
+                _remove_stale_shared(parent)
+                self._workdir = Path(tempfile.mkdtemp(prefix=f"{SHARED_PREFIX}{os.getpid()}-", dir=parent))
                 self._workdir.chmod(0o755)
                 allocate = execute.FileAllocator(self._workdir)
                 seed = student_seed(self.secret, self.exercise.id, "\0full-scale")
@@ -78,6 +80,18 @@ class Session:
                 shared = execute.SharedArrays.write([case], self._workdir, allocate)
                 self._full = (case, self.exercise.expected(case), shared)
         return self._full
+
+
+SHARED_PREFIX = "grader-shared-"
+
+
+def _remove_stale_shared(parent: str | None) -> None:
+    """Delete the large-case folders of grader processes that died without cleaning up (kill -9): in /dev/shm
+    each one would otherwise hold a gigabyte of memory until the machine restarts."""
+    for folder in Path(parent or tempfile.gettempdir()).glob(f"{SHARED_PREFIX}*-*"):
+        owner = folder.name[len(SHARED_PREFIX):].split("-", 1)[0]
+        if owner.isdigit() and not slots.alive(int(owner)):
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def _shared_memory_dir() -> str | None:
