@@ -109,6 +109,10 @@ class Exercise:
     def hidden_cases(self, seed: int) -> list[Case]:
         return list(self.cases_module.hidden_cases(np.random.default_rng(seed)))
 
+    @property
+    def has_full_scale(self) -> bool:
+        return callable(getattr(self.cases_module, "full_scale_case", None))
+
     def full_scale_case(self, seed: int, alloc: Callable[..., np.ndarray] = np.empty) -> Case | None:
         """The large case, its arrays created with ``alloc(shape)`` (the harness passes file-backed memory)."""
         make = getattr(self.cases_module, "full_scale_case", None)

@@ -64,7 +64,7 @@ class Session:
 
     def full_scale_case(self) -> tuple[Case, np.ndarray, execute.SharedArrays] | None:
         """Build the VGG-scale case once: inputs to shared files, expected output computed in the grader."""
-        if not self.full_scale:
+        if not self.full_scale or not self.exercise.has_full_scale:
             return None
         with self._lock:  # batch workers share one build
             if self._full is None:
