@@ -50,8 +50,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _exercise_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--exercise", "-e", help="exercise id (default: the only exercise, if there is one)")
-    parser.add_argument("--exercises-dir", type=Path, help=argparse.SUPPRESS)
-    parser.add_argument("--solutions-dir", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--exercises-dir", type=Path, metavar="DIR",
+                        help="folder of exercise folders (default: the repository's exercises/)")
+    parser.add_argument("--solutions-dir", type=Path, metavar="DIR",
+                        help="folder of reference solutions (default: solutions/ beside the exercises)")
 
 
 def _exercise(args: argparse.Namespace) -> exercise_mod.Exercise:
