@@ -162,8 +162,18 @@ def load(exercise_id: str, exercises_dir: Path | None = None, solutions_dir: Pat
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise ExerciseError(f"The exercise folder {folder} has an unreadable settings file: {exc}") from None
     solutions = Path(solutions_dir) if solutions_dir else folder.parent.parent / "solutions"
-    if not (solutions / f"{exercise_id}.py").is_file():
+    if not solutions_dir and not (solutions / f"{exercise_id}.py").is_file():
         solutions = DEFAULT_SOLUTIONS
+    if not (solutions / f"{exercise_id}.py").is_file():
+        raise ExerciseError(f"No reference solution {solutions / (exercise_id + '.py')} for exercise '{exercise_id}'.")
+    try:
+        return _build(exercise_id, folder, settings, catalog_data, solutions)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ExerciseError(f"The settings of exercise '{exercise_id}' ({folder}) are incomplete or wrong: "
+                            f"{type(exc).__name__}: {exc}.") from None
+
+
+def _build(exercise_id: str, folder: Path, settings: dict, catalog_data: dict, solutions: Path) -> Exercise:
     reference_module = _import(solutions / f"{exercise_id}.py", f"_grader_solution_{exercise_id}")
     function = settings["function"]
     reference = getattr(reference_module, function, None)
@@ -222,6 +232,9 @@ def _import(path: Path, name: str) -> ModuleType:
     except FileNotFoundError:
         del sys.modules[name]
         raise ExerciseError(f"The exercise file {path} is missing.") from None
+    except Exception as exc:  # instructor code: say which file broke, not a traceback
+        del sys.modules[name]
+        raise ExerciseError(f"The exercise file {path} failed to load: {type(exc).__name__}: {exc}") from None
     return module
 
 
