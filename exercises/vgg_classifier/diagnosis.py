@@ -278,6 +278,9 @@ def _describe(spec) -> list[tuple[str, str, object]]:
         if s != 1.0:
             items.append(("inference-dropout", f"{V.LAYER[i]}'s activations are multiplied by {s:g}",
                           replace(spec, scale=tuple(1.0 if j == i else x for j, x in enumerate(spec.scale)))))
+    if spec.input_relu:
+        items.append(("extra-activation", "a ReLU is applied to the flattened features before FC1",
+                      replace(spec, input_relu=False)))
     if spec.final in ("relu", "sigmoid", "tanh"):
         name = "ReLU" if spec.final == "relu" else spec.final
         items.append(("relu-after-fc3", f"a {name} is applied to the logits after FC3", replace(spec, final="none")))

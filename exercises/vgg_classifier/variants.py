@@ -107,6 +107,7 @@ class Spec:
     scale: tuple[float, float] = (1.0, 1.0)
     final: str = "none"
     sequence: str = "ref"
+    input_relu: bool = False  # a ReLU on the flattened features, before FC1
 
 
 REFERENCE = Spec()
@@ -127,6 +128,7 @@ def neighbours(spec: Spec):
     for final in FINALS:
         if final != spec.final:
             out.append(replace(spec, final=final))
+    out.append(replace(spec, input_relu=not spec.input_relu))
     acts = []
     for name in ACTIVATIONS:  # the rarer activations only on both layers at once, to keep searches short
         acts += [(name, spec.act[1]), (spec.act[0], name), (name, name)] if name in COMMON else [(name, name)]
@@ -205,11 +207,12 @@ class Stack:
         """The variant's output, (P, B, K); raises ValueError when its shapes do not fit these sizes."""
         steps = SEQUENCES[spec.sequence]
         w, b, role = steps[0]
-        key = (spec.flatten, w, b, role, spec.transposed[w - 1], spec.bias[b - 1], spec.act[role],
-               spec.relu_before_bias[role], spec.scale[role])
+        key = (spec.flatten, spec.input_relu, w, b, role, spec.transposed[w - 1], spec.bias[b - 1],
+               spec.act[role], spec.relu_before_bias[role], spec.scale[role])
         h = self._first.get(key)
         if h is None:  # the first layer's output is shared by most variants a search tries: keep it
-            h = self._first[key] = self._layer(self.flat(spec.flatten), spec, w, b, role)
+            x = self.flat(spec.flatten)
+            h = self._first[key] = self._layer(np.maximum(x, 0.0) if spec.input_relu else x, spec, w, b, role)
         for w, b, role in steps[1:]:
             h = self._layer(h, spec, w, b, role)
         return h
