@@ -112,17 +112,18 @@ def full_scale_figures(work: Path, jobs: int) -> list[tuple[str, str]]:
         reference = statistics.median(_time_call(exercise.expected, case) for _ in range(5))
     folder = work / "full-class"
     folder.mkdir()
-    correct = sorted((SUBMISSIONS / "correct").glob("*.py"))
+    # the reference's own formulation, so the figure is the harness's cost, not the speed of a slow style
+    # (a long-double or unoptimised-einsum solution is correct but takes seconds at this scale)
     k = 2 * jobs * 6
     for i in range(k):
-        shutil.copyfile(correct[i % len(correct)], folder / f"f{i:03d}.py")
+        shutil.copyfile(SUBMISSIONS / "correct" / "matmul.py", folder / f"f{i:03d}.py")
     base = GRADER + ["grade", str(folder), "--exercise", "vgg_classifier", "-q", "--jobs", str(jobs)]
     without = timed(base + ["--no-full-scale", "--out", str(work / "o1")])
     with_full = timed(base + ["--out", str(work / "o2")])
     return [
         ("VGG16-scale case: reference on it (in-process, median of 5)", f"{reference * 1000:.0f} ms"),
         ("VGG16-scale case: one-time build (inputs as shared files, expected output)", f"{build:.2f} s"),
-        (f"VGG16-scale case: extra batch time per submission ({k} correct, build excluded)",
+        (f"VGG16-scale case: extra batch time per submission ({k} copies of matmul.py, build excluded)",
          f"{(with_full - without - build) / k * 1000:.0f} ms = "
          f"{(with_full - without - build) / k / reference:.2f}x the reference (target <= 2x)"),
     ]
