@@ -237,6 +237,8 @@ def _request(submission, function, parameters, cases, calls, sandbox, shared, st
 def _attempt(submission, function, parameters, cases, calls, sandbox, shared, state, deadline) -> None:
     request, payload = _request(submission, function, parameters, cases, calls, sandbox, shared, state)
     launched = sandbox.spawn(tuple(shared.paths.values()) if shared else ())
+    if launched.degraded and launched.degraded not in state.notes:
+        state.notes.append(launched.degraded)
     feeder = threading.Thread(target=_feed, args=(launched, wire.encode_frame(request, payload)), daemon=True)
     feeder.start()
     try:

@@ -84,6 +84,7 @@ class Launched:
     slot: slots.Slot | None = None
     scratch: str | None = None
     oom_kills: int = 0  # the cgroup's oom_kill counter before the run
+    degraded: str = ""  # a layer that could not be set up for this run, said in its result
     killed: bool = field(default=False)
 
 
@@ -311,6 +312,7 @@ class Sandbox:
         slot = slots.POOL.acquire() if self.mode == "bwrap" or self.cgroups else None
         scratch = None
         oom_kills = 0
+        degraded = ""
         channel_r = channel_w = output_r = output_w = -1
         try:
             if self.mode == "bwrap":
@@ -322,8 +324,9 @@ class Sandbox:
             if slot is not None and self.cgroups:
                 try:
                     prefix, oom_kills = self._enter_cgroup(slot, readable)
-                except OSError:  # never fail a grade over a cgroup; rlimits and the namespaces still hold
+                except OSError as exc:  # never fail a grade over a cgroup; rlimits and the namespaces still hold
                     prefix, oom_kills = [], 0
+                    degraded = f"The cgroup layer could not be set up for this run ({exc}); the other layers held."
             channel_r, channel_w = os.pipe()
             output_r, output_w = os.pipe()
             runner = self.runner_in_child + "/child.py"
@@ -367,7 +370,8 @@ class Sandbox:
             for fd in (channel_w, output_w):
                 if fd >= 0:
                     os.close(fd)
-        return Launched(process, channel_r, output_r, slot=slot, scratch=scratch, oom_kills=oom_kills)
+        return Launched(process, channel_r, output_r, slot=slot, scratch=scratch, oom_kills=oom_kills,
+                        degraded=degraded)
 
     def _enter_cgroup(self, slot: slots.Slot, readable: tuple[Path, ...]) -> tuple[list[str], int]:
         """Prepare the slot's cgroups; return the argv prefix that moves the child in before it starts."""
