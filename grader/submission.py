@@ -240,12 +240,19 @@ def _python_cell(source: str, number: int, code_number: int, label: str, line_of
     first = _compile_error(source)
     if first is None:
         return cell
-    rewritten = _ipython_rewrite(source)
-    if rewritten is not None and _compile_error(rewritten) is None:
-        body_error = _cell_magic_body_error(source)
-        if body_error is None:
+    magic = _python_cell_magic(source)
+    if magic is not None:  # IPython runs such a body through its own transformer too: %timeit lines inside work
+        name, line, body, body_start = magic
+        body_source = _ipython_rewrite(body) or body
+        error = _compile_error(body_source)
+        if error is None:
+            return replace(cell, source=f"get_ipython().run_cell_magic({name!r}, {line!r}, {body_source!r})\n")
+        kind, at, text = error
+        first = (kind, at + body_start if at else None, text)
+    else:
+        rewritten = _ipython_rewrite(source)
+        if rewritten is not None and _compile_error(rewritten) is None:
             return replace(cell, source=rewritten)
-        first = body_error
     kind, line, text = first
     preposition = "at" if line and line_offset is not None else "in"
     return replace(cell, syntax_error=f"{kind} {preposition} {cell.where(line)}: {text}")
@@ -255,17 +262,16 @@ def _python_cell(source: str, number: int, code_number: int, label: str, line_of
 PYTHON_CELL_MAGICS = ("time", "capture")
 
 
-def _cell_magic_body_error(source: str) -> tuple[str, int | None, str] | None:
-    first, _, body = source.lstrip("\n").partition("\n")
-    name = first[2:].split(maxsplit=1)[0] if first.startswith("%%") and len(first) > 2 else ""
+def _python_cell_magic(source: str) -> tuple[str, str, str, int] | None:
+    """(magic name, its arguments, the body, lines before the body) for a ``%%time``-like cell, else None."""
+    stripped = source.lstrip("\n")
+    first, _, body = stripped.partition("\n")
+    if not first.startswith("%%"):
+        return None
+    name, _, line = first[2:].partition(" ")
     if name not in PYTHON_CELL_MAGICS:
         return None
-    error = _compile_error(body)
-    if error is None:
-        return None
-    kind, line, text = error
-    skipped = len(source) - len(source.lstrip("\n"))
-    return kind, (line + 1 + skipped if line else None), text
+    return name, line.strip(), body, len(source) - len(stripped) + 1
 
 
 def _compile_error(source: str) -> tuple[str, int | None, str] | None:

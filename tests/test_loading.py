@@ -321,3 +321,9 @@ def test_the_function_pasted_into_a_markdown_cell_gets_a_hint(grade_source):
     result = grade_source(notebook("import numpy as np", "# MD" + CORRECT), "student.ipynb")
     assert result.error.kind == "missing-function"
     assert "Cell 2 of the notebook" in result.error.message and "markdown" in result.error.message
+
+
+def test_line_magics_inside_a_time_cell_are_handled_as_ipython_does(grade_source):
+    cell = "%%time\n" + CORRECT + "\n%timeit -n1 -r1 1 + 1\n!echo hi\n"
+    result = grade_source(notebook(cell), "student.ipynb")
+    full_marks(result)
