@@ -20,6 +20,7 @@ an interrupted batch loses nothing finished, and a rerun skips every student who
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -161,7 +162,19 @@ def grade_key(entry: Entry, session: Session) -> dict | None:
         "exercise_version": f"{exercise.version}+{exercise.fingerprint}",
         "full_scale": bool(session.full_scale),
         "secret_sha256": hashlib.sha256(session.secret.encode()).hexdigest(),  # never the secret itself
+        "grader": grader_fingerprint(),
     }
+
+
+@functools.lru_cache(maxsize=1)
+def grader_fingerprint() -> str:
+    """A digest of the grader's own code and templates: after an upgrade, results and reports are redone."""
+    digest = hashlib.sha256()
+    package = Path(__file__).resolve().parent
+    for path in sorted([*package.rglob("*.py"), *package.glob("templates/*")]):
+        digest.update(str(path.relative_to(package)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def stored_result(entry: Entry, key: dict | None, out: Path) -> GradeResult | None:
