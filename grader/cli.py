@@ -105,8 +105,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"grader: error: {exc.full_message()}", file=sys.stderr)
         return exc.exit_code or 2
     except KeyboardInterrupt:
-        print("grader: interrupted", file=sys.stderr)
+        print("grader: interrupted; run the same command again to finish (finished results are kept)",
+              file=sys.stderr)
         return 130
+    except Exception as exc:  # a bug in the grader itself: one clear line, never a traceback
+        message = f"internal error ({type(exc).__name__}: {exc}); please report it with the command you ran"
+        if wants_json:
+            print(json.dumps(usage_document(message, "internal"), indent=2))
+        print(f"grader: {message}", file=sys.stderr)
+        return 3
 
 
 def run() -> None:

@@ -14,6 +14,8 @@ from .progress import Progress
 
 
 def grade(args: argparse.Namespace, exercise: Exercise) -> int:
+    if args.out:
+        _check_writable(Path(args.out))
     plan = batch.discover(args.paths)
     if not plan.entries:
         raise UsageError("No .py or .ipynb submission was found in " + ", ".join(str(p) for p in args.paths) + ".")
@@ -50,6 +52,17 @@ def grade(args: argparse.Namespace, exercise: Exercise) -> int:
     if args.fail_under is not None and any(r.score < args.fail_under for r in results):
         return 1
     return 0
+
+
+def _check_writable(out: Path) -> None:
+    """Fail before grading anything when the output folder cannot be written."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".grader-write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as exc:
+        raise UsageError(f"Cannot write the reports to {out}: {exc.strerror or exc}.") from None
 
 
 def summary_line(result) -> str:

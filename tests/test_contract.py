@@ -120,3 +120,12 @@ def test_a_folder_without_submissions_is_a_usage_error(tmp_path):
     proc = grader("grade", tmp_path, "--json")
     assert proc.returncode == 2
     assert "No .py or .ipynb submission" in json.loads(proc.stdout)["error"]["message"]
+
+
+def test_an_unwritable_output_folder_is_a_usage_error_without_traceback(tmp_path):
+    blocker = tmp_path / "taken"
+    blocker.write_text("a file, not a folder")
+    proc = grader("grade", SUBMISSIONS / "correct" / "matmul.py", "--out", blocker, "--json", "--no-full-scale")
+    assert proc.returncode == 2
+    assert "Cannot write the reports" in json.loads(proc.stdout)["error"]["message"]
+    assert "Traceback" not in proc.stderr
