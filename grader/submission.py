@@ -159,7 +159,7 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
     if not raw.strip():
         raise NotJson(f"{name} is empty: it is not a notebook. Save the notebook in Jupyter and submit it again.")
     try:
-        data = json.loads(raw.decode("utf-8-sig"))
+        data = json.loads(raw)  # bytes: UTF-8 (with or without BOM), UTF-16 and UTF-32 are detected
     except RecursionError:
         raise NotJson(f"{name} is not a readable notebook: its JSON is nested too deeply to be a notebook.") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:

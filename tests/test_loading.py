@@ -327,3 +327,11 @@ def test_line_magics_inside_a_time_cell_are_handled_as_ipython_does(grade_source
     cell = "%%time\n" + CORRECT + "\n%timeit -n1 -r1 1 + 1\n!echo hi\n"
     result = grade_source(notebook(cell), "student.ipynb")
     full_marks(result)
+
+
+def test_notebook_saved_as_utf16_or_with_a_bom_is_read(grade_source):
+    import json
+
+    text = json.dumps(notebook(CORRECT))
+    full_marks(grade_source(text.encode("utf-16"), "utf16.ipynb"))
+    full_marks(grade_source(b"\xef\xbb\xbf" + text.encode(), "bom.ipynb"))
