@@ -106,11 +106,14 @@ def load(path: Path, student: str | None = None) -> Submission:
         raise UnsupportedFileType(
             f"Cannot grade a '{suffix or 'extensionless'}' file ({path.name}): submit a .py file or a .ipynb notebook."
         )
-    size, limit = path.stat().st_size, MAX_BYTES[suffix]
-    if size > limit:
-        raise SubmissionError(f"{path.name} is {size / 2**20:.1f} MiB; {suffix} submissions are limited to "
-                              f"{limit >> 20} MiB.")
-    raw = path.read_bytes()
+    try:
+        size, limit = path.stat().st_size, MAX_BYTES[suffix]
+        if size > limit:
+            raise SubmissionError(f"{path.name} is {size / 2**20:.1f} MiB; {suffix} submissions are limited to "
+                                  f"{limit >> 20} MiB.")
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise SubmissionError(f"{path.name} cannot be read: {exc.strerror or exc}.") from None
     digest = hashlib.sha256(raw).hexdigest()
     if suffix == ".py":
         text = decode_python(raw, path.name)
