@@ -69,12 +69,6 @@ class MissingFunction(SubmissionError):
     kind = "missing-function"
 
 
-class SubmissionCrashed(SubmissionError):
-    """The child died before the function could be called (os._exit, segfault, memory, timeout at import)."""
-
-    kind = "crashed"
-
-
 class ExerciseError(GraderError):
     """The exercise folder is broken: an instructor's problem, reported as a usage error."""
 

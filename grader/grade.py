@@ -44,6 +44,7 @@ class Session:
     sandbox: Sandbox | None = None
     _workdir: Path | None = field(default=None, repr=False)
     _full: tuple[Case, np.ndarray, execute.SharedArrays] | None = field(default=None, repr=False)
+    _probes: tuple[list[Case], list[np.ndarray]] | None = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __post_init__(self) -> None:
@@ -61,6 +62,14 @@ class Session:
             shutil.rmtree(self._workdir, ignore_errors=True)
             self._workdir = None
             self._full = None
+
+    def probes(self) -> tuple[list[Case], list[np.ndarray]]:
+        """The diagnosis probes and the reference's answers: the same for every student, so built once."""
+        with self._lock:
+            if self._probes is None:
+                cases = self.exercise.probe_cases()
+                self._probes = (cases, [self.exercise.expected(c) for c in cases])
+        return list(self._probes[0]), list(self._probes[1])
 
     def full_scale_case(self) -> tuple[Case, np.ndarray, execute.SharedArrays] | None:
         """Build the VGG-scale case once: inputs to shared files, expected output computed in the grader."""
@@ -123,9 +132,9 @@ def grade_file(path: Path, session: Session, student: str | None = None,
     seed = student_seed(session.secret, exercise.id, submission.student)
     cases = exercise.hidden_cases(seed) if cases is None else list(cases)
     expected = [exercise.expected(c) for c in cases]
-    probes = exercise.probe_cases()
-    expected += [exercise.expected(c) for c in probes]
+    probes, probe_expected = session.probes()
     cases += probes
+    expected += probe_expected
     full = session.full_scale_case()
     shared = None
     if full is not None:

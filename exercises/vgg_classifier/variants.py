@@ -232,8 +232,3 @@ class Stack:
         if spec.scale[role] != 1.0:
             h = h * spec.scale[role]
         return h
-
-
-def differences(spec: Spec) -> list[str]:
-    """Names of the fields in which ``spec`` departs from the reference."""
-    return [f for f in Spec.__dataclass_fields__ if getattr(spec, f) != getattr(REFERENCE, f)]
