@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import checks, diagnose, execute, slots
+from . import checks, diagnose, execute, largecase, slots
 from . import submission as submission_mod
 from .errors import GraderError, MissingFunction, SubmissionError, SyntaxProblem
 from .exercise import PROBE, Case, Exercise
@@ -43,7 +43,7 @@ class Session:
     secret: str = DEFAULT_SECRET
     sandbox: Sandbox | None = None
     _workdir: Path | None = field(default=None, repr=False)
-    _full: tuple[Case, np.ndarray, execute.SharedArrays] | None = field(default=None, repr=False)
+    _full: tuple[Case, np.ndarray, largecase.SharedArrays] | None = field(default=None, repr=False)
     _probes: tuple[list[Case], list[np.ndarray]] | None = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -71,7 +71,7 @@ class Session:
                 self._probes = (cases, [self.exercise.expected(c) for c in cases])
         return list(self._probes[0]), list(self._probes[1])
 
-    def full_scale_case(self) -> tuple[Case, np.ndarray, execute.SharedArrays] | None:
+    def full_scale_case(self) -> tuple[Case, np.ndarray, largecase.SharedArrays] | None:
         """Build the VGG-scale case once: inputs to shared files, expected output computed in the grader."""
         if not self.full_scale or not self.exercise.has_full_scale:
             return None
@@ -81,12 +81,12 @@ class Session:
                 _remove_stale_shared(parent)
                 self._workdir = Path(tempfile.mkdtemp(prefix=f"{SHARED_PREFIX}{os.getpid()}-", dir=parent))
                 self._workdir.chmod(0o755)
-                allocate = execute.FileAllocator(self._workdir)
+                allocate = largecase.FileAllocator(self._workdir)
                 seed = student_seed(self.secret, self.exercise.id, "\0full-scale")
                 case = self.exercise.full_scale_case(seed, allocate)
                 if case is None:
                     return None
-                shared = execute.SharedArrays.write([case], self._workdir, allocate)
+                shared = largecase.SharedArrays.write([case], self._workdir, allocate)
                 self._full = (case, self.exercise.expected(case), shared)
         return self._full
 

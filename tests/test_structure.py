@@ -10,8 +10,9 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "grader"
 #: Stages in the order data flows; a module may import only from its own rank or earlier ones.
 RANKS = {
-    "errors": 0, "results": 0, "slots": 0, "runner": 0,
+    "errors": 0, "results": 0, "slots": 0, "runner": 0, "text": 0,
     "sandbox": 1,
+    "largecase": 2.5,
     "exercise": 2, "submission": 2,
     "outcomes": 3,
     "execute": 4,

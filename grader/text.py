@@ -1,0 +1,56 @@
+"""Make text that came from a submission safe to store and to show, once, where it enters the grader.
+
+Whatever a child sends (exception messages, type names, notes) and whatever a class folder holds (file names)
+may carry lone surrogates, terminal escape sequences, NUL bytes or megabytes of text. ``clean`` turns any of it
+into one bounded line of printable text: every writer downstream (HTML, Markdown, CSV, XML, the terminal) then
+escapes for its own format only, and none of them meets a byte its format cannot hold.
+"""
+from __future__ import annotations
+
+import unicodedata
+
+#: Unicode categories never shown as they are: controls, format characters (zero-width, bidi overrides),
+#: surrogates, private use and unassigned code points.
+_HIDDEN = frozenset(("Cc", "Cf", "Cs", "Co", "Cn"))
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\x1b": "\\x1b", "\0": "\\x00"}
+
+
+def _escape(char: str) -> str:
+    if char in _NAMED:
+        return _NAMED[char]
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def clean(value: object, limit: int = 500, *, keep_newlines: bool = False) -> str:
+    """``value`` as printable text of at most ``limit`` characters; hidden characters are written as escapes.
+
+    With ``keep_newlines``, line breaks stay (for multi-line text shown in a block) and other controls are still
+    escaped. A cut is marked with an ellipsis so a reader knows the text went on.
+    """
+    if isinstance(value, bytes):
+        text = value.decode("utf-8", errors="replace")
+    else:
+        try:
+            text = value if isinstance(value, str) else str(value)
+        except Exception:  # noqa: BLE001  (a hostile __str__)
+            text = "<unprintable>"
+    if len(text) > limit * 4 + 64:  # nothing longer than this can survive the cut below
+        text = text[: limit * 4 + 64]
+    out: list[str] = []
+    size = 0
+    for char in text:
+        if char.isprintable() and unicodedata.category(char) not in _HIDDEN:
+            piece = char
+        elif keep_newlines and char == "\n":
+            piece = char
+        elif char == " " or (char.isspace() and char not in "\r\n\t"):
+            piece = " "
+        else:
+            piece = _escape(char)
+        if size + len(piece) > limit:
+            out.append("…")
+            break
+        out.append(piece)
+        size += len(piece)
+    return "".join(out)
