@@ -307,8 +307,9 @@ class Sandbox:
                  "--bounding-set=-all", "--no-new-privs", "--"]
         return argv
 
-    def spawn(self, readable: tuple[Path, ...] = ()) -> Launched:
-        """Start a child that may read ``readable`` (shared inputs) besides Python and the runner."""
+    def spawn(self, readable: tuple[Path, ...] = (), inherit: tuple[int, ...] = ()) -> Launched:
+        """Start a child that may read ``readable`` (shared inputs) besides Python and the runner, and that
+        inherits the open descriptors ``inherit`` (the parent's shared input memory) under the same numbers."""
         slot = slots.POOL.acquire() if self.mode == "bwrap" or self.cgroups else None
         scratch = None
         oom_kills = 0
@@ -331,7 +332,7 @@ class Sandbox:
             output_r, output_w = os.pipe()
             runner = self.runner_in_child + "/child.py"
             argv = [self.python, "-I", "-S", "-B", runner, str(channel_w)]
-            pass_fds: tuple[int, ...] = (channel_w,)
+            pass_fds: tuple[int, ...] = (channel_w, *inherit)
             if self.mode == "bwrap":
                 # The arguments go in through a pipe: the mount layout stays out of every process's cmdline.
                 args_r, args_w = os.pipe()
@@ -343,7 +344,7 @@ class Sandbox:
                 os.write(args_w, data)
                 os.close(args_w)
                 argv = ["bwrap", "--args", str(args_r), *options[split:], *argv]
-                pass_fds = (channel_w, args_r)
+                pass_fds = (channel_w, args_r, *inherit)
             process = subprocess.Popen(
                 prefix + argv,
                 stdin=subprocess.PIPE,
