@@ -12,7 +12,7 @@ import numpy as np
 
 from .checks import value_error
 from .exercise import PROBE, Exercise, Finding
-from .outcomes import CaseRun, Execution
+from .outcomes import CallError, CaseRun, Execution
 from .results import Diagnosis
 
 #: relative error band that float32 (or float16) arithmetic leaves in an otherwise right answer
@@ -30,7 +30,7 @@ def generic_findings(runs: list[CaseRun], execution: Execution, exercise: Exerci
         findings.append(Finding("too-slow", f"The call on the '{timeouts[0].case.name}' case "
                                             f"{timeouts[0].outcome.error}."))
     raised = [r for r in graded if r.outcome.status == "raised"]
-    refused = [r for r in raised if _signature_error(r.outcome.error)]
+    refused = [r for r in raised if _signature_error(r.outcome.exception)]
     if refused:
         findings.append(Finding("wrong-signature", f"Python refused the call: {refused[0].outcome.error}."))
     if raised:
@@ -64,10 +64,11 @@ def generic_findings(runs: list[CaseRun], execution: Execution, exercise: Exerci
     return findings
 
 
-def _signature_error(error: str) -> bool:
+def _signature_error(error: CallError | None) -> bool:
     """A TypeError raised by the call itself (no line of student code ran): the parameters do not fit."""
-    return error.startswith("TypeError") and not re.search(r"\(line \d+", error) and bool(
-        re.search(r"positional argument|takes \d+ positional|required (keyword-only |positional )?argument", error)
+    return error is not None and error.type == "TypeError" and error.line is None and bool(
+        re.search(r"positional argument|takes \d+ positional|required (keyword-only |positional )?argument",
+                  error.message)
     )
 
 

@@ -144,7 +144,8 @@ def grade_file(path: Path, session: Session, student: str | None = None,
     repeat = tuple(i for i, c in enumerate(cases) if c.group != PROBE and not c.shared)[:2]  # determinism
     run_started = time.perf_counter()
     execution = execute.run(
-        submission, exercise.function, exercise.parameters, cases, session.sandbox, shared, repeat=repeat
+        submission, exercise.function, exercise.parameters, cases, session.sandbox, shared, repeat=repeat,
+        expected=expected,
     )
     timing["run"] = time.perf_counter() - run_started
     warnings = list(execution.isolation_warnings) + list(submission.warnings) + list(execution.cell_errors)
@@ -235,6 +236,8 @@ def _missing_function_error(
     submission: submission_mod.Submission, execution: Execution, exercise: Exercise
 ) -> SubmissionError:
     name = exercise.function
+    if execution.protocol_error:
+        return SubmissionError.with_kind("protocol-error", execution.protocol_error)
     if execution.incident:
         return SubmissionError.with_kind(execution.incident_kind or "crashed",
                                          f"The submission {execution.incident} before {name}() could be called.")

@@ -16,6 +16,21 @@ CallStatus = Literal["ok", "raised", "timeout", "crashed", "output-limit", "not-
 
 
 @dataclass(frozen=True)
+class CallError:
+    """An exception raised by student code, as the child reported it (text already made safe to show)."""
+
+    type: str  # "ValueError", "MemoryError"...
+    message: str
+    where: str = ""  # "line 4 of code cell 2", "line 12": the innermost line of student code, when known
+    line: int | None = None
+    cell: int | None = None  # code-cell number the line is in
+
+    def __str__(self) -> str:
+        text = f"{self.type}: {self.message}" if self.message else self.type
+        return f"{text} ({self.where})" if self.where else text
+
+
+@dataclass(frozen=True)
 class CallOutcome:
     """One call of the student's function on one case."""
 
@@ -27,7 +42,8 @@ class CallOutcome:
     array: np.ndarray | None = None  # the value as a plain array, when it could be read as one
     shape: tuple[int, ...] | None = None  # shape even when the array itself was not sent (too large, object)
     note: str = ""  # why no array came back, when none did
-    error: str = ""  # "ValueError: ... (line 4 of code cell 2)" for raised; the incident for the others
+    exception: CallError | None = None  # what the function raised (status "raised")
+    incident: str = ""  # what stopped the call otherwise: "was killed after 10 s, its time limit"
     mutated: tuple[str, ...] = ()  # parameter names whose arrays the call changed
     seconds: float = 0.0
     repeat: bool = False  # the second call on the same inputs, for the determinism check
@@ -35,6 +51,11 @@ class CallOutcome:
     @property
     def returned(self) -> bool:
         return self.status == "ok"
+
+    @property
+    def error(self) -> str:
+        """What went wrong, for a sentence: the exception ("ValueError: ... (line 4)") or the incident."""
+        return str(self.exception) if self.exception is not None else self.incident
 
 
 @dataclass(frozen=True)
@@ -60,6 +81,7 @@ class Execution:
     notes: tuple[str, ...] = ()  # magics and shell lines that were skipped
     incident: str = ""  # set when the run ended before the function could be looked up
     incident_kind: str = ""
+    protocol_error: str = ""  # the child broke the conversation (forged or malformed frames): the run was ended
     seconds: float = 0.0
     restarts: int = 0
     layers: tuple[str, ...] = field(default_factory=tuple)

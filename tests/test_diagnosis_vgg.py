@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from grader.exercise import load
-from grader.outcomes import CallOutcome, CaseRun
+from grader.outcomes import CallError, CallOutcome, CaseRun
 
 EX = load("vgg_classifier")
 D = EX.diagnosis_module
@@ -24,7 +24,7 @@ def outcome(case, fn) -> CallOutcome:
     try:
         value = fn(*(a.copy() for a in case.args))
     except Exception as exc:  # noqa: BLE001 - a student's error is data here
-        return CallOutcome(case=case.name, status="raised", error=f"{type(exc).__name__}: {exc}")
+        return CallOutcome(case=case.name, status="raised", exception=CallError(type(exc).__name__, str(exc)))
     array = None if value is None else np.asarray(value)
     if array is not None and array.dtype.kind not in "biufc":
         array = None

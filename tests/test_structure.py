@@ -11,10 +11,10 @@ PACKAGE = Path(__file__).resolve().parent.parent / "grader"
 #: Stages in the order data flows; a module may import only from its own rank or earlier ones.
 RANKS = {
     "errors": 0, "results": 0, "slots": 0, "runner": 0, "text": 0,
-    "sandbox": 1,
+    "sandbox": 1, "memory": 1,
     "largecase": 2.5,
     "exercise": 2, "submission": 2,
-    "outcomes": 3,
+    "outcomes": 3, "channel": 3,
     "execute": 4,
     "checks": 5,
     "diagnose": 6,

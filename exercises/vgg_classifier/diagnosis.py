@@ -230,7 +230,7 @@ def _pooled(runs) -> Finding | None:
         return None
     for run in small:
         _, H, W, C = run.case.args[0].shape
-        numbers = {int(n) for n in re.findall(r"\d+", run.outcome.error.split(" (line")[0])}
+        numbers = {int(n) for n in re.findall(r"\d+", run.outcome.exception.message if run.outcome.exception else "")}
         if H * W == 1 or not {C, H * W * C} <= numbers:
             return None
     run = next((r for r in small if r.case.group == "probe"), small[0])

@@ -1,18 +1,20 @@
-"""The sandboxed child: run the submission's cells, then call its function on the cases it was sent.
+"""The sandboxed child: runs the cells and calls the parent sends, one at a time, and answers each.
 
-Runs as ``python -I -S child.py`` with only the standard library and numpy importable. It reads one request
-frame on stdin, reports on the inherited channel fd as length-prefixed JSON frames (arrays as raw bytes after
-them) and never sees an expected value: judging happens in the parent. Whatever the student's code does to this
-process, the worst it can do is send wrong data, which the parent decodes strictly.
+Runs as ``python -I -S child.py CHANNEL_FD`` with only the standard library and numpy importable. The parent
+drives: it sends one command frame on stdin (setup, a cell, the function lookup, a call, the end) and waits for
+the one answer to it on the channel. Nothing here decides a grade: the answers are data the parent checks, and
+student code shares this process, so it can reach these objects and forge answers. It gains nothing by it: the
+parent owns the clock (a deadline from the moment it sends), the sequence (an answer to anything but the command
+it sent ends the run) and every verdict (inputs sit in memory the parent reads back after the call).
 """
 from __future__ import annotations
 
 import os
 import signal
 import sys
-import time
 
 _here = os.path.dirname(os.path.abspath(__file__))
+_HEADER = 8  # two big-endian uint32: JSON length, payload length
 
 
 class _OutOfTime(BaseException):
@@ -28,48 +30,63 @@ def _read_exactly(fd: int, n: int) -> bytes:
     while got < n:
         chunk = os.read(fd, min(n - got, 1 << 20))
         if not chunk:
-            raise EOFError("request truncated")
+            raise EOFError("the grader closed the command pipe")
         chunks.append(chunk)
         got += len(chunk)
     return b"".join(chunks)
 
 
-def main() -> None:
-    request_header = _read_exactly(0, 8)
+def _read_command(fd: int) -> tuple[dict, bytes]:
     import json
     import struct
 
-    body_len, payload_len = struct.unpack(">II", request_header)
-    request = json.loads(_read_exactly(0, body_len))
-    payload = _read_exactly(0, payload_len) if payload_len else b""
-    os.close(0)
-    sys.path[:0] = [_here, *request.get("paths", [])]
+    body_len, payload_len = struct.unpack(">II", _read_exactly(fd, _HEADER))
+    message = json.loads(_read_exactly(fd, body_len))
+    return message, (_read_exactly(fd, payload_len) if payload_len else b"")
+
+
+def main() -> None:
+    # Commands arrive on stdin; move them off fd 0 so that input() in student code reads /dev/null (EOF), as in
+    # a kernel with no frontend, instead of eating the parent's next command.
+    commands = os.dup(0)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    setup, _ = _read_command(commands)
+    sys.path[:0] = [_here, *setup.get("paths", [])]
 
     import confine  # noqa: E402  (the sandbox's in-process layers, applied before any student code)
 
-    confine.apply(request.get("confine", {}))
+    confine.apply(setup.get("confine", {}))
 
     import numpy as np  # noqa: E402
     import wire  # noqa: E402
 
-    Child(request, payload, np, wire).run()
+    Child(setup, commands, np, wire).serve()
 
 
 class Child:
-    def __init__(self, request: dict, payload: bytes, np, wire) -> None:
-        self.request = request
+    def __init__(self, setup: dict, commands: int, np, wire) -> None:
         self.np = np
         self.wire = wire
+        self.commands = commands
         channel_fd = int(sys.argv[1])
         self.channel = os.dup(channel_fd)  # moved off the number the student could guess from argv
         os.close(channel_fd)
         self.write = os.write
-        self.clock = time.perf_counter
         self.ndarray = np.ndarray
-        self.max_result = int(request.get("max_result_bytes", 64 << 20))
-        self.inputs = [self._input(spec, payload) for spec in request["inputs"]]
+        self.function_name = setup["function"]
+        self.run_name = setup.get("run_name", "__main__")
+        self.limits = setup.get("soft_limits", {})
+        self.inputs = None
+        if setup.get("inputs_size"):
+            import mmap
+
+            # The parent's memory: it wrote each call's inputs here and reads them back after the call.
+            self.inputs = mmap.mmap(int(setup["inputs_fd"]), int(setup["inputs_size"]))
         self.notes: set[str] = set()
-        self.limits = request.get("soft_limits", {})
+        self.namespace: dict = {}
+        self.function = None
         signal.signal(signal.SIGALRM, _alarm)
 
     def timed(self, seconds: float | None, action):
@@ -101,82 +118,82 @@ class Child:
             written = self.write(self.channel, view)
             view = view[written:]
 
-    def _input(self, spec: dict, payload: bytes):
-        np = self.np
-        if "file" in spec:
-            # Large shared inputs are mapped copy-on-write: no copy per submission, and writes stay private.
-            return np.load(spec["file"], mmap_mode="c", allow_pickle=False)
-        start = spec["offset"]
-        raw = bytearray(payload[start : start + spec["nbytes"]])
-        return np.frombuffer(raw, dtype=np.dtype(spec["dtype"])).reshape(spec["shape"])
+    def serve(self) -> None:
+        self.send({"t": "ready", "seq": 0})
+        handlers = {"cell": self.run_cell, "lookup": self.lookup, "call": self.call}
+        while True:
+            message, _ = _read_command(self.commands)
+            kind = message.get("t")
+            if kind == "end":
+                return
+            handlers[kind](message)
 
     # -- stages ---------------------------------------------------------------------------------------------
-    def run(self) -> None:
-        request = self.request
-        namespace = {"__name__": request.get("run_name", "__main__"), "__builtins__": __builtins__}
+    def start_namespace(self) -> dict:
+        namespace = {"__name__": self.run_name, "__builtins__": __builtins__}
         namespace["get_ipython"] = lambda shell=_Shell(namespace, self): shell
         namespace["display"] = lambda *objs, **kw: None
         import standins  # on sys.path since main()
 
         standins.install(self.note)
-        for cell in request["cells"]:
-            self.run_cell(cell, namespace)
-        name = request["function"]
-        function = namespace.get(name)
-        if function is None or not callable(function):
-            candidates = sorted(k for k, v in list(namespace.items()) if callable(v) and not k.startswith("__"))
-            self.send({"t": "function", "found": function is not None, "callable": False,
-                       "type": _type_name(function), "candidates": candidates[:200]})
-            self.send({"t": "done"})
-            return
-        self.send({"t": "function", "found": True, "callable": True, "type": _type_name(function)})
-        for call in request["calls"]:
-            self.call(call, function)
-        self.send({"t": "done"})
+        return namespace
 
-    def run_cell(self, cell: dict, namespace: dict) -> None:
-        self.send({"t": "cell-start", "number": cell["number"]})
-        started = self.clock()
+    def run_cell(self, command: dict) -> None:
+        if not self.namespace:
+            self.namespace = self.start_namespace()
+        namespace = self.namespace
         seconds = self.limits.get("cell_seconds")
         out_of_time, exc, _ = self.timed(
-            seconds, lambda: exec(compile(cell["source"], cell["filename"], "exec", dont_inherit=True), namespace)
+            seconds,
+            lambda: exec(compile(command["source"], command["filename"], "exec", dont_inherit=True), namespace),
         )
-        error = _describe(exc, cell["filename"]) if exc is not None else None
-        if out_of_time:
-            error = {"type": "timeout", "message": f"{seconds:g}", "where": None}
-        self.send({"t": "cell", "number": cell["number"], "error": error, "seconds": self.clock() - started})
+        error = _describe(exc) if exc is not None else None
+        self.send({"t": "cell-done", "seq": command["seq"], "error": error, "timed_out": out_of_time})
 
-    def call(self, call: dict, function) -> None:
+    def lookup(self, command: dict) -> None:
+        namespace = self.namespace or self.start_namespace()
+        name = self.function_name
+        function = namespace.get(name)
+        reply = {"t": "function", "seq": command["seq"], "found": function is not None,
+                 "callable": function is not None and callable(function), "type": _type_name(function)}
+        if not reply["callable"]:
+            reply["candidates"] = sorted(
+                k for k, v in list(namespace.items()) if isinstance(k, str) and callable(v) and not k.startswith("__")
+            )[:200]
+        self.function = function
+        self.send(reply)
+
+    def argument(self, spec: dict):
         np = self.np
-        case = self.request["cases"][call["case"]]
-        originals = [self.inputs[i] for i in case["args"]]
-        args = [a if call.get("shared") else a.copy() for a in originals]
-        self.send({"t": "start", "call": call["id"]})
-        started = self.clock()
-        message = {"t": "result", "call": call["id"], "status": "ok", "error": None}
+        if "file" in spec:
+            # Large shared inputs are mapped copy-on-write: no copy per submission, and writes stay private.
+            return np.load(spec["file"], mmap_mode="c", allow_pickle=False)
+        dtype = np.dtype(spec["dtype"])
+        count = 1
+        for n in spec["shape"]:
+            count *= n
+        return np.frombuffer(self.inputs, dtype=dtype, count=count, offset=spec["offset"]).reshape(spec["shape"])
+
+    def call(self, command: dict) -> None:
+        args = [self.argument(spec) for spec in command["args"]]
+        function = self.function
+        reply = {"t": "result", "seq": command["seq"], "status": "ok", "error": None}
         payload = b""
         out_of_time, exc, value = self.timed(self.limits.get("call_seconds"), lambda: function(*args))
+        del args
         if out_of_time:
-            message["status"] = "timeout"
+            reply["status"] = "timeout"
         elif exc is not None:
-            message.update(status="raised", error=_describe(exc, None))
-        message["seconds"] = self.clock() - started
-        if message["status"] == "ok":
-            payload = self.describe_value(value, message)
-        if call.get("check_mutation"):
-            names = self.request["parameters"]
-            message["mutated"] = [
-                names[i] if i < len(names) else f"argument {i + 1}"
-                for i, (a, o) in enumerate(zip(args, originals))
-                if not _same(np, a, o)
-            ]
-        self.send(message, payload)
+            reply.update(status="raised", error=_describe(exc))
+        else:
+            payload = self.describe_value(value, reply, int(command["max_bytes"]))
+        self.send(reply, payload)
 
-    def describe_value(self, value, message: dict) -> bytes:
+    def describe_value(self, value, reply: dict, max_bytes: int) -> bytes:
         np = self.np
-        message["type"] = _type_name(value)
-        message["exact"] = type(value) is self.ndarray
-        message["subclass"] = isinstance(value, self.ndarray) and not message["exact"]
+        reply["type"] = _type_name(value)
+        reply["exact"] = type(value) is self.ndarray
+        reply["subclass"] = isinstance(value, self.ndarray) and not reply["exact"]
         try:
             if isinstance(value, self.ndarray):
                 array = self.ndarray.view(value, self.ndarray)
@@ -185,22 +202,25 @@ class Child:
             else:
                 array = np.asarray(value)
         except BaseException as exc:
-            message["note"] = f"could not be read as an array ({type(exc).__name__})"
+            reply["note"] = "unreadable"
+            reply["detail"] = type(exc).__name__
             return b""
+        reply["shape"] = list(array.shape)
+        reply["dtype"] = str(array.dtype)
         if array.dtype.kind not in "biufc" or array.dtype.fields is not None:
-            message["note"] = f"holds {array.dtype} values"
-            message["shape"] = list(array.shape)
+            reply["note"] = "not-numeric"
             return b""
-        message["shape"] = list(array.shape)
-        if array.nbytes > self.max_result:
-            message["note"] = f"is {array.nbytes} bytes, too large to compare"
+        if array.nbytes > max_bytes:
+            reply["note"] = "too-large"
+            reply["nbytes"] = int(array.nbytes)
             return b""
-        array = np.ascontiguousarray(array)
-        message["array"] = {"dtype": array.dtype.str, "shape": list(array.shape)}
+        if not array.flags.c_contiguous:
+            array = array.copy(order="C")  # not ascontiguousarray: it turns a 0-d array into a 1-d one
+        reply["array"] = {"dtype": array.dtype.str, "shape": list(array.shape)}
         return array.tobytes()
 
     def note(self, text: str) -> None:
-        if text not in self.notes and len(self.notes) < 50:
+        if text not in self.notes and len(self.notes) < 30:
             self.notes.add(text)
             self.send({"t": "note", "text": text})
 
@@ -266,13 +286,9 @@ def _type_name(value) -> str:
     return name if module in ("builtins", "") else f"{module}.{name}"
 
 
-def _same(np, a, b) -> bool:
-    return a.shape == b.shape and a.dtype == b.dtype and bool(np.array_equal(a, b, equal_nan=True))
-
-
-def _describe(exc: BaseException, _filename) -> dict:
+def _describe(exc: BaseException) -> dict:
     """Exception type, message and the innermost line of student code, without the runner's frames."""
-    location = None
+    location = {"file": None, "line": None}
     tb = exc.__traceback__
     while tb is not None:
         filename = tb.tb_frame.f_code.co_filename
@@ -283,7 +299,11 @@ def _describe(exc: BaseException, _filename) -> dict:
         text = str(exc)
     except BaseException:
         text = "<unprintable>"
-    return {"type": type(exc).__name__, "message": text[:500], "where": location}
+    try:
+        kind = str(type(exc).__name__)
+    except BaseException:
+        kind = "Exception"
+    return {"type": kind[:100], "message": text[:500], **location}
 
 
 if __name__ == "__main__":

@@ -1,0 +1,161 @@
+"""The parent's end of one child's pipes: commands out, answers in, printed output counted and dropped.
+
+Everything that arrives is hostile until decoded: a frame's sizes are checked against what the parent expects
+before anything is allocated for it, the answers of one child have a byte and frame budget, and the reading loop
+checks the caller's deadline on every turn, so no stream of frames can hold the parent past it.
+"""
+from __future__ import annotations
+
+import os
+import selectors
+import time
+from dataclasses import dataclass
+
+from .runner import wire
+from .sandbox import MIB, Launched
+
+#: JSON the child may send over one launch, all answers and notes together (payload bytes are capped per call).
+MAX_JSON_BYTES = 16 * MIB
+#: note frames one launch may send; the runner itself sends at most 30 distinct notes
+MAX_NOTE_FRAMES = 100
+
+
+class ProtocolError(Exception):
+    """The child sent something the protocol does not allow: the submission wrote on the grader's channel."""
+
+
+class ChildEnded(Exception):
+    """The child's channel closed or its process exited before it answered."""
+
+
+class OutputFlood(Exception):
+    """The child printed more than its output allowance."""
+
+
+class DeadlinePassed(Exception):
+    """No answer came before the deadline."""
+
+
+@dataclass
+class Frame:
+    message: dict
+    payload: bytes
+
+
+class Channel:
+    """Frames to and from one launched child. Not thread-safe: one run drives one channel."""
+
+    def __init__(self, launched: Launched, output_limit: int) -> None:
+        self.launched = launched
+        self.output_limit = output_limit
+        self.printed = 0
+        self.json_bytes = 0
+        self.notes = 0
+        self.buffer = bytearray()
+        self.outbox = bytearray()
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(launched.channel, selectors.EVENT_READ, "channel")
+        self.selector.register(launched.output, selectors.EVENT_READ, "output")
+        self.stdin = launched.process.stdin.fileno() if launched.process.stdin else -1
+        if self.stdin >= 0:
+            os.set_blocking(self.stdin, False)
+        self.writing = False
+        self.open_reads = 2
+
+    def close(self) -> None:
+        self.selector.close()
+
+    def send(self, message: dict, payload: bytes = b"") -> None:
+        """Queue a command; it is written while the parent waits for the answer, never blocking on a full pipe."""
+        self.outbox += wire.encode_frame(message, payload)
+        self._want_write(True)
+
+    def _want_write(self, on: bool) -> None:
+        if self.stdin < 0 or on == self.writing:
+            return
+        if on:
+            self.selector.register(self.stdin, selectors.EVENT_WRITE, "stdin")
+        else:
+            self.selector.unregister(self.stdin)
+        self.writing = on
+
+    def receive(self, deadline: float, max_payload: int) -> Frame:
+        """The next frame from the child, waiting until ``deadline`` at most.
+
+        ``max_payload`` is the largest payload the awaited answer may carry; a header that claims more is a
+        protocol error before a byte of it is stored.
+        """
+        while True:
+            frame = self._take(max_payload)
+            if frame is not None:
+                return frame
+            now = time.monotonic()
+            if now >= deadline:
+                raise DeadlinePassed()
+            if self.open_reads == 0:
+                raise ChildEnded()
+            events = self.selector.select(timeout=min(deadline - now, 0.5))
+            for key, _ in events:
+                if key.data == "stdin":
+                    self._write_some()
+                else:
+                    self._read_some(key)
+            if not events and self.launched.process.poll() is not None:
+                raise ChildEnded()
+
+    def _write_some(self) -> None:
+        try:
+            written = os.write(self.stdin, self.outbox[: 1 << 16])
+        except BlockingIOError:
+            return
+        except OSError:  # the child closed its end: it is gone or going, and the read side will say so
+            self.outbox.clear()
+            written = 0
+        del self.outbox[:written]
+        if not self.outbox:
+            self._want_write(False)
+
+    def _read_some(self, key) -> None:
+        try:
+            chunk = os.read(key.fd, 1 << 20)
+        except OSError:
+            chunk = b""
+        if not chunk:
+            self.selector.unregister(key.fd)
+            self.open_reads -= 1
+            if key.data == "channel":
+                self.open_reads = 0  # no answer can come any more, whatever still holds the output pipe
+            return
+        if key.data == "output":
+            self.printed += len(chunk)
+            if self.printed > self.output_limit:
+                raise OutputFlood()
+            return
+        self.buffer += chunk
+
+    def _take(self, max_payload: int) -> Frame | None:
+        """Cut one complete frame off the front of the buffer, checking its sizes first."""
+        if len(self.buffer) < wire.HEADER.size:
+            return None
+        try:
+            body_len, payload_len = wire.frame_sizes(bytes(self.buffer[: wire.HEADER.size]), max_payload)
+        except wire.WireError as exc:
+            raise ProtocolError(str(exc)) from None
+        self.json_bytes += body_len
+        if self.json_bytes > MAX_JSON_BYTES:
+            raise ProtocolError(f"sent more than {MAX_JSON_BYTES // MIB} MiB of messages")
+        end = wire.HEADER.size + body_len + payload_len
+        if len(self.buffer) < end:
+            self.json_bytes -= body_len  # counted again once the frame is complete
+            return None
+        try:
+            message = wire.decode_message(bytes(self.buffer[wire.HEADER.size: wire.HEADER.size + body_len]))
+        except wire.WireError as exc:
+            raise ProtocolError(str(exc)) from None
+        payload = bytes(self.buffer[wire.HEADER.size + body_len: end])
+        del self.buffer[:end]
+        if message.get("t") == "note":
+            self.notes += 1
+            if self.notes > MAX_NOTE_FRAMES:
+                raise ProtocolError(f"sent more than {MAX_NOTE_FRAMES} notes")
+        return Frame(message, payload)
