@@ -177,7 +177,8 @@ class Run:
     def _converse(self, channel: Channel, launched: Launched) -> None:
         self.seq = 0
         channel.send(self._setup(readable_bytes=self.shared.nbytes if self.shared else 0))
-        self._await(channel, launched, "ready", None, time.monotonic() + STARTUP_SECONDS)
+        self._await(channel, launched, "ready", None, self._deadline(STARTUP_SECONDS - GRACE_SECONDS),
+                    seconds=STARTUP_SECONDS)
         for cell in self.cells:
             if cell.code_number in self.skip_cells:
                 continue
