@@ -1,8 +1,8 @@
 """Judge what the child returned against the reference: one CheckResult per check of the exercise.
 
 Only plain arrays rebuilt in the grader are compared; nothing the student returned is trusted with a method
-call. Messages say what was expected against what came back (shape, dtype, largest error and where), never a
-hidden input or an expected value.
+call. Messages say what was expected against what came back (shape, dtype, how many values are wrong and
+the largest error's order of magnitude), never a hidden input, an expected value or where a value is wrong.
 """
 from __future__ import annotations
 
@@ -24,7 +24,12 @@ class Verdict:
 
 
 def value_error(actual: np.ndarray, expected: np.ndarray, tolerance: Tolerance) -> tuple[bool, str, float]:
-    """Compare elementwise; return (within tolerance, a message naming the largest error, error/scale)."""
+    """Compare elementwise; return (within tolerance, a message, largest error / the output's largest magnitude).
+
+    The message gives counts and the largest error's order of magnitude relative to the output, never a position
+    or an absolute value: over repeated submissions on the same fixed cases, (position, error) pairs would let a
+    student rebuild the expected output one value at a time.
+    """
     with np.errstate(all="ignore"):
         # a complex array is compared as complex (abs() of the difference is its modulus), never cast to real
         expected, actual = (a.astype(np.complex128 if a.dtype.kind == "c" else np.float64) for a in (expected, actual))
@@ -34,14 +39,28 @@ def value_error(actual: np.ndarray, expected: np.ndarray, tolerance: Tolerance) 
         bad = ~(diff <= bound)  # NaN counts as bad
         if not bad.any():
             return True, "", float(diff.max() / scale) if scale and diff.size else 0.0
-        worst = np.unravel_index(int(np.argmax(np.where(np.isnan(diff), np.inf, diff))), diff.shape)
-    relative = float(diff[worst] / scale) if scale else float("inf")
-    where = "output[" + ", ".join(str(int(i)) for i in worst) + "]"
-    message = (
-        f"{int(bad.sum())} of {bad.size} values are wrong; the largest error is {float(diff[worst]):.3g} at {where}"
-        f" ({relative:.2g} of the output's largest magnitude; the tolerance is {tolerance.rtol:.0e} relative)"
-    )
-    return False, message, relative
+        finite = diff[np.isfinite(diff)]
+        worst = float(finite.max()) if finite.size else float("inf")
+        relative = worst / scale if scale else float("inf")
+        broken = int(np.count_nonzero(~np.isfinite(actual)))
+    message = f"{int(bad.sum())} of {bad.size} values are wrong"
+    if broken:
+        message += f", {broken} of them NaN or infinite"
+    if finite.size and broken < bad.sum():
+        message += f"; the largest error is {_order(relative)}"
+    message += f" (the tolerance is {tolerance.rtol:.0e} relative)"
+    return False, message, relative if not broken else float("inf")
+
+
+def _order(relative: float) -> str:
+    """An error's size as a power of ten of the output's largest magnitude: enough to tell rounding (1e-7 for
+    float32) from a wrong formula (1e-1), too coarse to rebuild any value from."""
+    if not relative < 1.0:
+        return "as large as the output's largest magnitude or larger"
+    exponent = int(np.clip(np.round(np.log10(relative)), -300, 0)) if relative > 0 else -300
+    if exponent >= 0:
+        return "of the order of the output's largest magnitude"
+    return f"about 1e{exponent:03d} of the output's largest magnitude"
 
 
 def _label(run: CaseRun) -> str:

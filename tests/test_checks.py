@@ -1,6 +1,8 @@
 """Each check, failing with a message that says what was expected against what came back."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -97,10 +99,29 @@ def test_nan_is_reported(grade_source):
     assert "non-finite" in diagnosis_ids(result)
 
 
-def test_values_message_names_the_largest_error_and_where(grade_source):
-    result = grade_source(returning("y + 1e-3"))
-    message = check(result, "values-single").message
-    assert "largest error is 0.001" in message and "output[0," in message
+def test_values_message_gives_counts_and_relative_size_only(grade_source):
+    """No position and no absolute value: over repeated submissions they would rebuild the expected output."""
+    result = grade_source(returning("y + 1e-3 * (np.arange(y.size).reshape(y.shape) % 2)"))
+    message = check(result, "values-batch").message
+    assert "values are wrong" in message and "of the output's largest magnitude" in message
+    wrong, total = (int(n) for n in message.split(": ", 1)[1].split(" values")[0].split(" of "))
+    assert (wrong, total) == (12, 24)  # the batch case's (4, 6) output, every other value off
+    assert "output[" not in message and "at " not in message.split("largest error", 1)[1]
+    assert "0.001" not in message and "1e-03 of" not in message  # the absolute error is not given either
+    verdict = message.split("): ", 1)[1]  # after the case's label: nothing but counts and an order of magnitude
+    assert re.fullmatch(r"12 of 24 values are wrong; the largest error is about 1e-0\d of the output's largest "
+                        r"magnitude \(the tolerance is 1e-09 relative\)\.", verdict), verdict
+
+
+def test_values_message_gives_the_order_of_the_relative_error(exercise):
+    from grader.checks import value_error
+
+    expected = np.array([[2.0, -4.0, 1.0]])
+    ok, message, relative = value_error(expected + np.array([[0.0, 4e-3, 0.0]]), expected, exercise.tolerance)
+    assert not ok and relative == pytest.approx(1e-3)
+    assert message.startswith("1 of 3 values are wrong;") and "about 1e-03 of the output's largest magnitude" in message
+    ok, message, _ = value_error(np.array([[np.nan, -4.0, 1.0]]), expected, exercise.tolerance)
+    assert message.startswith("1 of 3 values are wrong, 1 of them NaN or infinite")
 
 
 def test_values_within_float64_rounding_pass(grade_source):
