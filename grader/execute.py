@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .channel import Channel, ChildEnded, DeadlinePassed, Frame, OutputFlood, ProtocolError
+from .channel import Channel, ChildEnded, DeadlinePassed, Frame, ProtocolError
 from .exercise import Case
 from .largecase import SharedArrays
 from .outcomes import CallError, CallOutcome, Execution
@@ -106,6 +106,7 @@ class Run:
         self.found: dict | None = None
         self.incident = self.incident_kind = self.protocol_error = ""
         self.timeouts = 0  # consecutive calls that ran out of time
+        self.flood_noted = False
         self.seq = 0
         self.deadline = 0.0
         self.handlers = {"note": self._on_note}
@@ -235,16 +236,16 @@ class Run:
             try:
                 frame = channel.receive(deadline, max_payload)
             except DeadlinePassed:
+                self._check_flood(channel, where)
                 if deadline >= self.deadline:
                     raise _Incident("timeout", self._submission_timeout(), where, time.monotonic() - sent) from None
                 text = _limit_text(where, seconds)
                 raise _Incident("timeout", text, where, time.monotonic() - sent) from None
-            except OutputFlood:
-                raise _Incident("output-limit", f"printed more than {self.limits.output_mib} MiB", where,
-                                time.monotonic() - sent) from None
             except ChildEnded:
+                self._check_flood(channel, where)
                 code = launched.process.wait()
                 raise _Incident("crashed", self._exit_text(code, launched), where, time.monotonic() - sent) from None
+            self._check_flood(channel, where)
             got = frame.message.get("t")
             if got in self.handlers:
                 self.handlers[got](frame.message)
@@ -255,6 +256,17 @@ class Run:
             return frame
 
     # -- what came back -------------------------------------------------------------------------------------
+    def _check_flood(self, channel: Channel, where: tuple | None) -> None:
+        """Say once that the output went past its allowance, naming the first cell or case that did it."""
+        if not channel.flooded or self.flood_noted:
+            return
+        self.flood_noted = True
+        place = ("while the file was loading" if where and where[0] == "cell" and where[2] == "the file" else
+                 f"in {where[2]}" if where and where[0] == "cell" else
+                 f"in the call on the '{where[2]}' case" if where else "")
+        self.notes.setdefault(clean(f"The submission printed more than {self.limits.output_mib} MiB {place}; "
+                                    "the rest of its output was discarded and grading went on.", 300))
+
     def _on_note(self, message: dict) -> None:
         if len(self.notes) < MAX_NOTES:
             self.notes.setdefault(clean(message.get("text"), 300))
@@ -345,7 +357,7 @@ class Run:
             self.cell_incidents.append((incident.kind, sentence))
             return True
         call = self.calls[where[1]]
-        status = {"timeout": "timeout", "output-limit": "output-limit"}.get(incident.kind, "crashed")
+        status = "timeout" if incident.kind == "timeout" else "crashed"
         outcome = CallOutcome(case=self.cases[call.case].name, status=status, incident=incident.message,  # type: ignore[arg-type]
                               repeat=call.repeat, seconds=incident.seconds)
         return self._record(call, outcome) and self.next_call < len(self.calls)

@@ -12,7 +12,7 @@ import numpy as np
 
 from .exercise import Case
 
-CallStatus = Literal["ok", "raised", "timeout", "crashed", "output-limit", "not-run"]
+CallStatus = Literal["ok", "raised", "timeout", "crashed", "not-run"]
 
 
 @dataclass(frozen=True)
@@ -90,5 +90,5 @@ class Execution:
 
     @property
     def cell_incident(self) -> str:
-        """Kind of the first incident (timeout, crashed, output-limit) that stopped a cell, or ""."""
+        """Kind of the first incident (timeout, crashed) that stopped a cell, or ""."""
         return self.cell_incidents[0][0] if self.cell_incidents else ""

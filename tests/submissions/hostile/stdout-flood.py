@@ -1,4 +1,4 @@
-"""Floods stdout (at most 256 MiB, in case nothing stops it)."""
+"""Floods stdout (256 MiB at most): the grader drops what is past the limit, warns, and grades the answer."""
 import sys
 
 import numpy as np
@@ -12,4 +12,4 @@ def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
     line = "x" * 1023 + "\n"
     for _ in range(256 * 1024):
         sys.stdout.write(line)
-    raise RuntimeError("LEAK flood not stopped")
+    return np.zeros((features.shape[0], W3.shape[1]))
