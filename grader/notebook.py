@@ -8,7 +8,8 @@ The notebook is built from the exercise folder alone, so the code knows nothing 
   generator puts it after a header that defines ``EXPECTED`` (the reference's results on ``public_cases()``,
   written out as rounded literal numbers, so neither the reference nor the grader is needed to run it),
   ``RTOL`` and ``ATOL_SCALE`` (the exercise's tolerance);
-* the wording around them (intro, self-check, how to submit) comes from ``templates/notebook_*.j2``.
+* the wording around them (intro, self-check, how to submit) comes from ``templates/notebook_*.j2``, with the
+  time and memory limits filled in from ``exercise.toml``.
 
 Cells get ids derived from their content's position and headings, there are no timestamps or outputs, and
 numbers are rounded so that a last-bit difference between BLAS libraries does not change the file: generating
@@ -99,8 +100,11 @@ def build(exercise: Exercise):
         starter = (folder / "starter.py").read_text(encoding="utf-8")
     except OSError as exc:
         raise ExerciseError(f"Cannot build the notebook of '{exercise.id}': {exc}") from None
+    limits = exercise.limits
     context = {"exercise_id": exercise.id, "function": exercise.function, "parameters": exercise.parameters,
-               "cases": exercise.public_cases()}
+               "cases": exercise.public_cases(),
+               "limits": {"call": f"{limits.call_seconds:g} s", "cell": f"{limits.cell_seconds:g} s",
+                          "submission": f"{limits.submission_seconds:g} s", "memory": limits.describe_memory()}}
     env = environment(False)
 
     def render(name: str, **extra) -> str:

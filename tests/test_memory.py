@@ -307,3 +307,16 @@ def test_exit_reports_keep_the_wording_of_each_cause():
     ended = memory.exit_report(3, 0, limits)
     assert (ended.kind, ended.sentence) == (
         "exited", "ended the Python process itself (exit code 3), for example with os._exit()")
+
+
+def test_the_notebook_states_the_limits_from_the_exercise(exercise):
+    import nbformat
+
+    from grader import notebook
+
+    nb = nbformat.reads(notebook.render(exercise), as_version=4)
+    submit = next(c.source for c in nb.cells if c.get("id") == "how-to-submit")
+    limits = exercise.limits
+    assert f"{limits.call_seconds:g} s for each call of `{exercise.function}`" in submit
+    assert f"{limits.describe_memory()} of memory" in submit
+    assert "never write to" in submit and "np.zeros" in submit
