@@ -5,7 +5,7 @@ Layers, each closing what the others leave open (see ``../shared/notes/sandbox.m
 * ``protocol``: expected values never enter the child; inputs go in and results come out as raw bytes on pipes;
   a scrubbed environment; a new session; a private scratch folder; the parent alone writes results and kills
   the process group.
-* ``rlimits``: address space, CPU time, file size, open files and core dumps, set by the child on itself.
+* ``rlimits``: CPU time, file size, open files, core dumps and address space (see ``memory``), set by the child.
 * ``bwrap`` (Linux, root, bubblewrap installed): new pid, net, ipc, uts and cgroup namespaces, every capability
   dropped, a read-only view of only the system libraries, the Python prefix, numpy, the runner and the shared
   inputs, size-capped tmpfs for ``/tmp`` and ``/dev/shm``; the child dies with the grader.
@@ -13,12 +13,12 @@ Layers, each closing what the others leave open (see ``../shared/notes/sandbox.m
   (``setpriv``), so the ``processes`` limit holds and nothing root-owned is readable.
 * ``landlock`` (Linux >= 5.13, no privilege needed): the child restricts itself to reading the allow-listed
   paths and writing its scratch folder; TCP denied (ABI 4), signals and abstract sockets scoped (ABI 6).
-* ``cgroup`` (cgroup v1 ``memory`` and ``pids`` writable): a memory and task cap per run, an exact
-  out-of-memory verdict, and a sweep that kills whatever the run left behind.
+* ``cgroup`` (cgroup v1 ``memory`` and ``pids`` writable): a cap per run on memory really used and on tasks, the
+  run's peak, an exact out-of-memory verdict, and a sweep that kills whatever the run left behind.
 
 ``mode`` (or the ``GRADER_SANDBOX`` environment variable) picks them: ``auto`` takes the strongest available,
 ``bwrap``, ``landlock`` and ``rlimits`` force a mode (and fail if it is unavailable). The class is the one place
-that knows how a child is launched; ``execute`` only sees ``spawn``, ``kill`` and ``exit_cause``.
+that knows how a child is launched; ``execute`` only sees ``spawn``, ``kill`` and ``exit_report``.
 """
 from __future__ import annotations
 
