@@ -3,10 +3,16 @@
 The parent decides the settings (``grader.sandbox``); this module only applies them, with the standard library.
 Every layer is best effort where the platform lacks it; the parent already knows which layers the machine has
 (``Sandbox.layers``) and a layer that was asked for but did not take hold makes the child stop (``required``).
+
+Order matters: rlimits; a size-capped private scratch (a mount, so while still root); the imports made
+reachable and the Landlock rules built (they open paths, so with root's access); the switch to the worker uid;
+PR_SET_PDEATHSIG (the kernel clears it on a uid change); Landlock enforced; the seccomp filter last (it denies
+``mount`` and ``unshare``, which the steps before it need).
 """
 from __future__ import annotations
 
 import os
+import stat
 import sys
 
 try:
@@ -23,27 +29,57 @@ _LIMITS = {
     "core": "RLIMIT_CORE",
 }
 PR_SET_PDEATHSIG = 1
+PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS = 24, 38
+CLONE_NEWNS = 0x00020000
+MS_NOSUID, MS_NODEV, MS_REC, MS_PRIVATE = 0x2, 0x4, 0x4000, 0x40000
+#: The environment variable through which the parent names the worker uid of the slot it took for this run.
+WORKER_UID_VARIABLE = "GRADER_WORKER_UID"
+SCRATCH_INODES = 8192
+_here = os.path.dirname(os.path.abspath(__file__))
 
 
 def apply(settings: dict) -> list[str]:
     applied = []
-    if resource is not None:
-        for key, value in settings.get("rlimits", {}).items():
-            name = _LIMITS.get(key)
-            if name is None or not hasattr(resource, name):
-                continue
-            which = getattr(resource, name)
-            try:
-                _, hard = resource.getrlimit(which)
-                value = int(value)
-                if hard != resource.RLIM_INFINITY:
-                    value = min(value, hard)
-                resource.setrlimit(which, (value, value))
-                applied.append(key)
-            except (ValueError, OSError):
-                pass
-    if settings.get("pdeathsig") and sys.platform.startswith("linux"):
-        # Set after any uid switch (the kernel clears it then): die with the process that started us.
+    linux = sys.platform.startswith("linux")
+    required = bool(settings.get("required"))
+    _set_rlimits(settings.get("rlimits", {}), applied)
+    uid = os.environ.pop(WORKER_UID_VARIABLE, None)
+    uid = int(uid) if uid and uid.isdigit() and settings.get("worker_uid") and linux else None
+    if settings.get("worker_uid") and uid is None:
+        _stop(required, "no worker uid was given for this run")
+    if settings.get("scratch_mib") and linux:
+        try:
+            private_scratch(int(settings["scratch_mib"]), uid)
+            applied.append("scratch-cap")
+        except OSError as exc:
+            _stop(required, f"the scratch folder could not be capped ({exc})")
+    if uid is not None:
+        reach_imports()
+    ruleset = None
+    rules = settings.get("landlock")
+    if rules:
+        import landlock  # noqa: E402  (next to this file, in the runner folder)
+
+        write = list(rules.get("write", ()))
+        if rules.get("write_cwd"):
+            write.append(os.getcwd())
+        try:
+            ruleset, _ = landlock.prepare(list(rules.get("read", ())), write, deny_tcp=True, scope=True)
+        except OSError as exc:
+            _stop(rules.get("required"), f"Landlock could not be applied ({exc})")
+    if uid is not None:
+        try:
+            become(uid)
+            applied += ["worker-uid", "caps-dropped"]
+        except OSError as exc:
+            _stop(required, f"the worker uid could not be taken ({exc})")
+    elif settings.get("drop_caps") and linux:
+        if _drop_capabilities():
+            applied.append("caps-dropped")
+        else:
+            _stop(required, "capabilities could not be dropped")
+    if settings.get("pdeathsig") and linux:
+        # After the uid switch (the kernel clears it then): die with the process that started us.
         try:
             import ctypes
             import signal
@@ -54,38 +90,167 @@ def apply(settings: dict) -> list[str]:
             applied.append("pdeathsig")
         except (OSError, AttributeError):
             pass
-    if settings.get("drop_caps") and sys.platform.startswith("linux"):
-        if _drop_capabilities():
-            applied.append("caps-dropped")
-        elif settings.get("required"):
-            os.write(2, b"grader sandbox: capabilities could not be dropped\n")
-            os._exit(71)
-    rules = settings.get("landlock")
-    if rules:
-        import landlock  # noqa: E402  (next to this file, in the runner folder)
+    if ruleset is not None:
+        import landlock  # noqa: E402
 
-        write = list(rules.get("write", ()))
-        if rules.get("write_cwd"):
-            write.append(os.getcwd())
         try:
-            landlock.restrict(list(rules.get("read", ())), write, deny_tcp=True, scope=True)
+            landlock.enforce(ruleset)
             applied.append("landlock")
         except OSError as exc:
-            if rules.get("required"):
-                os.write(2, f"grader sandbox: Landlock could not be applied ({exc})\n".encode())
-                os._exit(71)
+            _stop(rules.get("required"), f"Landlock could not be applied ({exc})")
+    if settings.get("seccomp") and linux:
+        import seccomp  # noqa: E402  (next to this file, in the runner folder)
+
+        try:
+            seccomp.install()
+            applied.append("seccomp")
+        except OSError as exc:
+            _stop(required, f"the seccomp filter could not be installed ({exc})")
     return applied
 
 
+def _stop(required, why: str) -> None:
+    if required:
+        os.write(2, f"grader sandbox: {why}\n".encode())
+        os._exit(71)
+
+
+def _set_rlimits(values: dict, applied: list[str]) -> None:
+    if resource is None:
+        return
+    for key, value in values.items():
+        name = _LIMITS.get(key)
+        if name is None or not hasattr(resource, name):
+            continue
+        which = getattr(resource, name)
+        try:
+            _, hard = resource.getrlimit(which)
+            value = int(value)
+            if hard != resource.RLIM_INFINITY:
+                value = min(value, hard)
+            resource.setrlimit(which, (value, value))
+            applied.append(key)
+        except (ValueError, OSError):
+            pass
+
+
+def _libc():
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
+    return libc
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        import ctypes
+
+        err = ctypes.get_errno()
+        raise OSError(err, f"{what}: {os.strerror(err)}")
+
+
+def private_scratch(mib: int, uid: int | None) -> None:
+    """Mount a size-capped tmpfs over the working folder, seen by this process and its children only.
+
+    Needs root (CAP_SYS_ADMIN), once: a private mount namespace, so the host's mount table never changes and the
+    mount goes away with the last process of the run. Its pages are also charged to the run's memory cgroup.
+    """
+    libc = _libc()
+    here = os.getcwd()
+    _check(libc.unshare(CLONE_NEWNS), "unshare(CLONE_NEWNS)")
+    _check(libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None), "mount --make-rprivate /")
+    options = f"size={int(mib)}m,nr_inodes={SCRATCH_INODES},mode=0700"
+    if uid is not None:
+        options += f",uid={uid},gid={uid}"
+    _check(libc.mount(b"tmpfs", here.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, options.encode()), "mount tmpfs")
+    os.chdir(here)  # onto the new mount
+
+
+def _others_can_read(path: str) -> bool:
+    """Whether a uid that owns nothing and is in no group can list ``path`` (every parent searchable)."""
+    real = os.path.realpath(path)
+    try:
+        if os.stat(real).st_mode & (stat.S_IROTH | stat.S_IXOTH) != stat.S_IROTH | stat.S_IXOTH:
+            return False
+        parent = real
+        while parent != os.path.dirname(parent):
+            parent = os.path.dirname(parent)
+            if not os.stat(parent).st_mode & stat.S_IXOTH:
+                return False
+    except OSError:
+        return False
+    return True
+
+
+def reach_imports(force: bool = False) -> dict[str, str]:
+    """Keep the import folders reachable after the switch to a worker uid; returns {old: new} paths.
+
+    A Python under root's 0700 home folder cannot be reached by another uid. A directory opened now (O_PATH)
+    stays reachable as /proc/self/fd/N: resolving that magic link skips the permission checks of its parents.
+    The folders' own files must be readable by others (they are in a normal install). Landlock still decides
+    which files may be read: it looks at where a file really is, not at the path used.
+    """
+    moved: dict[str, str] = {}
+    for index, entry in enumerate(sys.path):
+        if not isinstance(entry, str) or not os.path.isabs(entry) or not os.path.isdir(entry):
+            continue
+        if entry not in moved:
+            if not force and _others_can_read(entry):
+                continue
+            fd = os.open(entry, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+            moved[entry] = f"/proc/self/fd/{fd}"
+        sys.path[index] = moved[entry]
+    if not moved:
+        return moved
+
+    def rename(path):
+        for old, new in moved.items():
+            if isinstance(path, str) and (path == old or path.startswith(old + os.sep)):
+                return new + path[len(old):]
+        return path
+
+    for module in list(sys.modules.values()):  # packages already imported look for submodules in __path__
+        search = getattr(module, "__path__", None)
+        if isinstance(search, list):
+            search[:] = [rename(p) for p in search]
+    sys.path_importer_cache.clear()
+    return moved
+
+
+def become(uid: int) -> None:
+    """Switch for good to ``uid`` (its own group, no supplementary groups, no capabilities left)."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    for cap in range(64):  # the bounding set, while CAP_SETPCAP is still held
+        if libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 and ctypes.get_errno() == 22:  # EINVAL: past the last
+            break
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)  # all three non-zero: the kernel clears the permitted and effective sets
+    libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    if os.getresuid() != (uid, uid, uid) or os.getresgid() != (uid, uid, uid) or os.getgroups():
+        raise OSError(1, "the uid switch did not take hold")
+    if not _no_capabilities():
+        raise OSError(1, "capabilities remain after the uid switch")
+
+
+def _no_capabilities() -> bool:
+    with open("/proc/self/status") as status:
+        return all(line.split()[1].strip("0") == "" for line in status
+                   if line.startswith(("CapEff", "CapPrm", "CapBnd", "CapAmb")))
+
+
 def _drop_capabilities() -> bool:
-    """A root child without bubblewrap keeps uid 0 but loses every capability, for good (bounding set too)."""
+    """A root child without a worker uid keeps uid 0 but loses every capability, for good (bounding set too)."""
     try:
         import ctypes
         import struct
 
         libc = ctypes.CDLL(None, use_errno=True)
         libc.syscall.restype = ctypes.c_long
-        PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS, SYS_CAPSET = 24, 38, 126
+        SYS_CAPSET = 126
         for cap in range(64):
             if libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 and ctypes.get_errno() == 22:  # EINVAL: past the last
                 break
@@ -94,9 +259,7 @@ def _drop_capabilities() -> bool:
         if libc.syscall(SYS_CAPSET if _x86_64() else 91, header, data) != 0:
             return False
         libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
-        with open("/proc/self/status") as status:
-            return all(line.split()[1].strip("0") == "" for line in status
-                       if line.startswith(("CapEff", "CapPrm", "CapBnd")))
+        return _no_capabilities()
     except (OSError, AttributeError, IndexError):
         return False
 
@@ -105,3 +268,66 @@ def _x86_64() -> bool:
     import platform
 
     return platform.machine() == "x86_64"
+
+
+_steps: dict[int, tuple[bool, bool, list[str]]] = {}
+
+
+def landlock_root_steps(uid: int) -> tuple[bool, bool, list[str]]:
+    """For the parent, once per process: (worker uid works, scratch cap works, warnings) in Landlock mode.
+
+    Both need root; they are tried in a throw-away child (``probe``) started as root with ``uid`` (a uid no slot
+    uses, so that no other grader's sweep kills the probe).
+    """
+    if uid in _steps:
+        return _steps[uid]
+    import json
+    import shutil
+    import subprocess
+    import tempfile
+
+    per_file = "The scratch folder is capped per file only (file_mib), not in total"
+    if not sys.platform.startswith("linux") or os.geteuid() != 0:
+        return False, False, [f"{per_file}: run as root for a size-capped one."]
+    folder = tempfile.mkdtemp(prefix="grader-probe-")
+    code = ("import json, sys; sys.path.insert(0, sys.argv[1]); import confine; "
+            "print(json.dumps(confine.probe(int(sys.argv[2]), sys.argv[3])))")
+    try:
+        done = subprocess.run([os.path.realpath(sys.executable), "-I", "-S", "-B", "-c", code, _here, str(uid),
+                               folder], capture_output=True, timeout=30, env={"PATH": "/usr/bin:/bin"})
+        found = json.loads(done.stdout.decode() or "{}")
+        if done.returncode != 0 or not isinstance(found, dict):
+            raise ValueError(done.stderr.decode(errors="replace").strip()[-200:] or f"exit code {done.returncode}")
+    except (OSError, ValueError, subprocess.TimeoutExpired) as exc:
+        found = {"scratch": f"the probe failed ({exc})", "uid": f"the probe failed ({exc})"}
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    why_uid, why_scratch = str(found.get("uid", "not probed"))[:160], str(found.get("scratch", "not probed"))[:160]
+    notes = []
+    if why_uid:
+        notes.append(f"Student code runs as root with capabilities dropped, not as a worker uid ({why_uid}): the "
+                     "processes limit does not hold.")
+    if why_scratch:
+        notes.append(f"{per_file} ({why_scratch}).")
+    _steps[uid] = (not why_uid, not why_scratch, notes)
+    return _steps[uid]
+
+
+def probe(uid: int, folder: str) -> dict[str, str]:
+    """Run by the parent once, in a throw-away process started as root in an empty ``folder``: which of the
+    root-only steps work on this machine. Values are empty when the step works, else why not."""
+    found = {"scratch": "", "uid": ""}
+    try:
+        os.chdir(folder)
+        private_scratch(1, uid)
+        with open("probe", "wb") as handle:
+            handle.write(b"x")
+    except OSError as exc:
+        found["scratch"] = str(exc)
+    try:
+        reach_imports()
+        become(uid)
+        import fractions  # noqa: F401  (not imported yet: read from the stdlib after the switch)
+    except (OSError, ImportError) as exc:
+        found["uid"] = f"{type(exc).__name__}: {exc}"
+    return found

@@ -79,6 +79,17 @@ def restrict(read: list[str], write: list[str], deny_tcp: bool = True, scope: bo
 
     Must run before any other thread is started: Landlock applies to the calling thread and its future children.
     """
+    ruleset, info = prepare(read, write, deny_tcp, scope)
+    enforce(ruleset)
+    return info
+
+
+def prepare(read: list[str], write: list[str], deny_tcp: bool = True, scope: bool = True) -> tuple[int, dict]:
+    """Build the ruleset (a file descriptor) without enforcing it yet.
+
+    The paths are opened now, with this process's permissions: a child that starts as root builds its rules
+    before it switches to its worker uid, which could not even reach a Python under root's home folder.
+    """
     abi = abi_version()
     if abi < 1:
         raise OSError("Landlock is not available")
@@ -101,6 +112,16 @@ def restrict(read: list[str], write: list[str], deny_tcp: bool = True, scope: bo
         for paths, rights in ((read, READ_RIGHTS), (write, fs)):
             for path in paths:
                 _add_path(libc, ruleset, path, rights & fs)
+    except BaseException:
+        os.close(ruleset)
+        raise
+    return ruleset, {"abi": abi, "tcp": bool(net), "scoped": bool(scoped)}
+
+
+def enforce(ruleset: int) -> None:
+    """Restrict this thread and its future children to ``ruleset`` (from ``prepare``), then close it."""
+    libc = _syscall()
+    try:
         if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
             err = ctypes.get_errno()
             raise OSError(err, f"prctl(NO_NEW_PRIVS): {os.strerror(err)}")
@@ -109,7 +130,6 @@ def restrict(read: list[str], write: list[str], deny_tcp: bool = True, scope: bo
             raise OSError(err, f"landlock_restrict_self: {os.strerror(err)}")
     finally:
         os.close(ruleset)
-    return {"abi": abi, "tcp": bool(net), "scoped": bool(scoped)}
 
 
 def _add_path(libc, ruleset: int, path: str, rights: int) -> None:
