@@ -203,8 +203,9 @@ def check_completes(runs: list[CaseRun], execution: Execution, exercise: Exercis
     """The submission as a whole ran to its end: no cell hit a time limit, crashed or flooded the output."""
     if execution.cell_incidents:
         return Verdict(False, execution.cell_incidents[0][1])
-    if not _returned(runs):  # the untouched starter runs to its end too, but earns nothing for it
-        return Verdict(False, "Not assessed: the function returned no value.")
+    if runs and all(r.outcome.status == "ok" and r.outcome.type_name == "NoneType" for r in runs):
+        # the untouched starter runs to its end too, but earns nothing for it
+        return Verdict(False, "Not assessed: the function is not written yet (it returned None on every case).")
     return Verdict(True, "Every cell ran to its end within the limits.")
 
 

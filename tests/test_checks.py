@@ -284,3 +284,12 @@ def test_code_that_ignores_the_alarm_is_still_killed(grade_source, quick_session
     result = grade_source(source, use=quick_session)
     assert time.monotonic() - started < 20
     assert "killed after 2 s" in check(result, "returns").message
+
+
+def test_completes_is_about_the_script_not_the_function(grade_source):
+    """A script that runs to its end keeps `completes` even when its function raises; the starter does not."""
+    result = grade_source(HEAD + "    raise ValueError('not done')\n")
+    assert check(result, "completes").status == "passed"
+    assert check(result, "returns").status == "failed" and "ValueError: not done" in check(result, "returns").message
+    starter = grade_source(HEAD + "    pass\n")
+    assert "not written yet" in check(starter, "completes").message
