@@ -5,7 +5,7 @@ Layers, each closing what the others leave open (see ``../shared/notes/sandbox.m
 * ``protocol``: expected values never enter the child; inputs go in and results come out as raw bytes on pipes;
   a scrubbed environment; a new session; a private scratch folder; the parent alone writes results and kills
   the process group.
-* ``rlimits``: address space, CPU time, file size, open files and core dumps, set by the child on itself.
+* ``rlimits``: CPU time, file size, open files, core dumps and address space (see ``memory``), set by the child.
 * ``bwrap`` (Linux, root, bubblewrap installed): new pid, net, ipc, uts and cgroup namespaces, every capability
   dropped, a read-only view of only the system libraries, the Python prefix, numpy, the runner and the shared
   inputs, size-capped tmpfs for ``/tmp`` and ``/dev/shm``; the child dies with the grader.
@@ -13,12 +13,12 @@ Layers, each closing what the others leave open (see ``../shared/notes/sandbox.m
   (``setpriv``), so the ``processes`` limit holds and nothing root-owned is readable.
 * ``landlock`` (Linux >= 5.13, no privilege needed): the child restricts itself to reading the allow-listed
   paths and writing its scratch folder; TCP denied (ABI 4), signals and abstract sockets scoped (ABI 6).
-* ``cgroup`` (cgroup v1 ``memory`` and ``pids`` writable): a memory and task cap per run, an exact
-  out-of-memory verdict, and a sweep that kills whatever the run left behind.
+* ``cgroup`` (cgroup v1 ``memory`` and ``pids`` writable): a cap per run on memory really used and on tasks, the
+  run's peak, an exact out-of-memory verdict, and a sweep that kills whatever the run left behind.
 
 ``mode`` (or the ``GRADER_SANDBOX`` environment variable) picks them: ``auto`` takes the strongest available,
 ``bwrap``, ``landlock`` and ``rlimits`` force a mode (and fail if it is unavailable). The class is the one place
-that knows how a child is launched; ``execute`` only sees ``spawn``, ``kill`` and ``exit_cause``.
+that knows how a child is launched; ``execute`` only sees ``spawn``, ``kill`` and ``exit_report``.
 """
 from __future__ import annotations
 
@@ -36,6 +36,7 @@ from pathlib import Path
 
 import numpy
 
+from . import memory as memory_mod
 from . import slots
 from .runner import confine as runner_confine
 from .runner import landlock, seccomp
@@ -169,8 +170,9 @@ class Sandbox:
             layers.append("cgroup")
             _probe("stale-cgroups", slots.clean_stale_cgroups)
         elif self.mode != "rlimits" and sys.platform.startswith("linux"):
-            warnings.append("No cgroup: memory is capped by the address-space limit only and processes left "
-                            "behind are found by session or uid.")
+            warnings.append("No cgroup: processes left behind are found by session or uid.")
+        if not self.cgroups:
+            warnings.append(memory_mod.address_space_note(self.memory_limits()))
         self.layers: tuple[str, ...] = tuple(layers)
         self.warnings: tuple[str, ...] = tuple(warnings)
         if self.cgroups:
@@ -224,7 +226,7 @@ class Sandbox:
         """What the child applies to itself; the address-space cap leaves room for mapped shared inputs."""
         limits = self.limits
         rlimits = {
-            "address_space": (limits.memory_mib + 512) * MIB + shared_bytes,
+            "address_space": self.memory_limits(shared_bytes).address_space_bytes,
             "cpu_seconds": int(limits.submission_seconds) + 5,
             "file_size": limits.file_mib * MIB,
             "open_files": 256,
@@ -398,8 +400,7 @@ class Sandbox:
         memory, pids = slot.cgroups["memory"], slot.cgroups["pids"]
         for folder in (memory, pids):
             folder.mkdir(exist_ok=True)
-        shared = sum(os.path.getsize(p) for p in readable if os.path.exists(p))
-        cap = (self.limits.memory_mib + MEMORY_SLACK_MIB) * MIB + shared
+        cap = (self.limits.memory_mib + MEMORY_SLACK_MIB) * MIB  # input files: charged to the grader that wrote them
         swap = memory / "memory.memsw.limit_in_bytes"
         if swap.exists():  # memory + swap may never be below memory: lift it, set memory, then lower it again
             slots.write(swap, "-1", quiet=True)
@@ -407,6 +408,8 @@ class Sandbox:
         if swap.exists():
             slots.write(swap, str(cap), quiet=True)
         slots.write(pids / "pids.max", str(self.limits.processes + 8))
+        for counter in ("memory.max_usage_in_bytes", "memory.failcnt"):  # this run's peak and refusals only
+            slots.write(memory / counter, "0", quiet=True)
         oom_kills = slots.read_counter(memory / "memory.oom_control", "oom_kill")
         script = 'echo 0 > "$1" && echo 0 > "$2" && shift 2 && exec "$@"'
         return ["/bin/sh", "-c", script, "sh", str(memory / "cgroup.procs"), str(pids / "cgroup.procs")], oom_kills
@@ -464,11 +467,30 @@ class Sandbox:
         signum = -code if code < 0 else 0
         if self.mode == "bwrap" and code > 128:
             signum = code - 128  # bubblewrap reports a child killed by signal n as exit code 128 + n
-        oom = False
-        slot = launched.slot
-        if slot is not None and slot.cgroups:
-            oom = slots.read_counter(slot.cgroups["memory"] / "memory.oom_control", "oom_kill") > launched.oom_kills
+        folder = self._memory_cgroup(launched)
+        oom = folder is not None and slots.read_counter(folder / "memory.oom_control", "oom_kill") > launched.oom_kills
         return signum, oom
+
+    def exit_report(self, launched: Launched, code: int) -> memory_mod.ExitReport:
+        """Why the child ended on its own, the limit it hit and by how much (call it before ``kill``)."""
+        signum, oom = self.exit_cause(launched, code)
+        peak, refused = memory_mod.cgroup_usage(self._memory_cgroup(launched))
+        return memory_mod.exit_report(code, signum, self.memory_limits(), oom_killed=oom, over_limit=refused,
+                                      memory_used=peak, cgroup=bool(self.cgroups),
+                                      cpu_seconds=self.limits.submission_seconds)
+
+    def peak_memory(self, launched: Launched) -> int | None:
+        """The most memory the run has used (its cgroup's peak), or None where no cgroup measures it."""
+        return memory_mod.cgroup_usage(self._memory_cgroup(launched))[0]
+
+    def memory_limits(self, shared_bytes: int = 0) -> memory_mod.MemoryLimits:
+        """What a run's memory is measured against; ``shared_bytes``: the input files the child maps."""
+        return memory_mod.MemoryLimits.of(self.limits.memory_mib, shared_bytes, cgroup=bool(self.cgroups))
+
+    @staticmethod
+    def _memory_cgroup(launched: Launched) -> Path | None:
+        slot = launched.slot
+        return slot.cgroups["memory"] if slot is not None and slot.cgroups and not launched.degraded else None
 
     def close(self) -> None:
         """Remove this process's idle cgroups (slots keep theirs across runs until then)."""
