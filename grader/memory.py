@@ -12,7 +12,7 @@ Two ways of counting, chosen per sandbox (``Sandbox.memory_limits``):
   headroom: twice the memory limit, plus room for Python, NumPy and OpenBLAS, plus the input files the child maps
   (a 2 GiB limit gives 4.5 GiB and the VGG16-scale case's 0.9 GiB of inputs on top).
 
-Pure functions and values only: ``Sandbox`` gathers the facts (exit code, cgroup counters) and calls them.
+Values and pure functions, plus one reader of cgroup counters: ``Sandbox`` gathers the facts and calls them.
 """
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ COUNTED_ADDRESS_SPACE = "address space"
 
 
 def address_space_bytes(memory_mib: int, shared_bytes: int, cgroup: bool) -> int:
-    """The RLIMIT_AS of one run: a wide backstop under a memory cgroup, the memory limit itself without one."""
+    """The RLIMIT_AS of one run: a wide backstop under a memory cgroup, what is counted without one."""
     factor = ADDRESS_SPACE_FACTOR if cgroup else ADDRESS_SPACE_FACTOR_ALONE
     return (factor * memory_mib + ADDRESS_SPACE_SLACK_MIB) * MIB + shared_bytes
 
@@ -84,7 +84,7 @@ class ExitReport:
 
 def human_bytes(n: int, versus: int | None = None) -> str:
     """``530 MiB``, ``2 GiB``, ``2.1 GiB``, ``8 TiB``. With ``versus``, digits are added until two different
-    sizes read differently (``2.06 GiB`` against ``2 GiB``, never ``2.0 GiB`` against ``2 GiB``)."""
+    sizes read differently (``2.02 GiB`` against ``2 GiB``, never ``2.0 GiB`` against ``2 GiB``)."""
     n = int(n)
     if n < MIB:
         return f"{n} bytes" if n < 1024 else f"{n / 1024:.0f} KiB"
