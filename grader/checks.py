@@ -12,6 +12,7 @@ from typing import Callable
 import numpy as np
 
 from .exercise import PROBE, CheckSpec, Exercise, Tolerance
+from .memory import memory_error_sentence
 from .outcomes import CaseRun, Execution
 from .results import CheckResult
 
@@ -67,11 +68,13 @@ def _label(run: CaseRun) -> str:
     return f"the '{run.case.name}' case ({run.case.description})" if run.case.description else run.case.name
 
 
-def _failure_of_call(run: CaseRun, memory: str) -> str:
+def _failure_of_call(run: CaseRun, execution: Execution) -> str:
     outcome = run.outcome
+    error = outcome.exception
     if outcome.status == "raised":
-        if outcome.exception is not None and outcome.exception.type == "MemoryError":
-            return f"On {_label(run)} the function ran out of memory at {memory} ({outcome.error})."
+        if error is not None and error.type == "MemoryError" and execution.memory is not None:
+            sentence = memory_error_sentence(error.message, execution.memory, error.reserved)
+            return f"On {_label(run)} the function {sentence}" + (f" ({error.where})." if error.where else ".")
         return f"On {_label(run)} the function raised {outcome.error}."
     if outcome.status == "not-run":
         label = _label(run)
@@ -91,7 +94,7 @@ def check_returns(runs: list[CaseRun], execution: Execution, exercise: Exercise)
     for run in runs:
         if run.outcome.status != "ok":
             status = "timeout" if run.outcome.status == "timeout" else ""
-            return Verdict(False, _failure_of_call(run, execution.memory_limit), status)
+            return Verdict(False, _failure_of_call(run, execution), status)
         if run.outcome.type_name == "NoneType":
             return Verdict(False, f"On {_label(run)} the function returned None: it has no return statement "
                                   "(or still ends in the starter's 'pass').")
@@ -151,7 +154,7 @@ def check_values(runs: list[CaseRun], execution: Execution, exercise: Exercise) 
         outcome = run.outcome
         if outcome.status != "ok":
             status = "timeout" if outcome.status == "timeout" else ""
-            return Verdict(False, _failure_of_call(run, execution.memory_limit), status)
+            return Verdict(False, _failure_of_call(run, execution), status)
         if outcome.array is None:
             detail = f" ({outcome.note})" if outcome.note else ""
             return Verdict(False, f"On {_label(run)} the function returned {outcome.type_name}{detail}, "

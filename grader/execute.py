@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import mmap
 import os
-import signal
 import tempfile
 import time
 from dataclasses import dataclass
@@ -244,7 +243,8 @@ class Run:
             except ChildEnded:
                 self._check_flood(channel, where)
                 code = launched.process.wait()
-                raise _Incident("crashed", self._exit_text(code, launched), where, time.monotonic() - sent) from None
+                report = self.sandbox.exit_report(launched, code)  # before the kill: it reads the run's cgroup
+                raise _Incident("crashed", report.sentence, where, time.monotonic() - sent) from None
             self._check_flood(channel, where)
             got = frame.message.get("t")
             if got in self.handlers:
@@ -385,6 +385,7 @@ class Run:
             restarts=restarts,
             layers=self.sandbox.layers,
             memory_limit=self.limits.describe_memory(),
+            memory=self.sandbox.memory_limits(self.shared.nbytes if self.shared else 0),
             isolation_warnings=tuple(self.sandbox.warnings),
         )
 
@@ -405,28 +406,6 @@ class Run:
         if submission.is_notebook:
             return f"A code cell raised {error}; the later cells were still run, as in Jupyter."
         return f"{label[0].upper()}{label[1:]} raised {error}; the later cells were still run, as in the notebook."
-
-    def _exit_text(self, code: int, launched: Launched) -> str:
-        sandbox = self.sandbox
-        signum, out_of_memory = sandbox.exit_cause(launched, code)
-        if out_of_memory:
-            return f"ran out of memory at {sandbox.limits.describe_memory()} and was killed"
-        if signum:
-            if signum == signal.SIGSEGV:
-                return "crashed the Python process with a segmentation fault (SIGSEGV)"
-            if signum == signal.SIGXCPU:
-                return f"used more than {sandbox.limits.submission_seconds:g} s of CPU time and was killed"
-            if signum == signal.SIGKILL and "cgroup" in sandbox.layers:
-                return "was killed (SIGKILL)"
-            if signum == signal.SIGKILL:
-                return (f"was killed (SIGKILL), most likely for using more than "
-                        f"{sandbox.limits.describe_memory()} of memory")
-            try:
-                name = signal.Signals(signum).name
-            except ValueError:
-                name = f"signal {signum}"
-            return f"was killed by {name}"
-        return f"ended the Python process itself (exit code {code}), for example with os._exit()"
 
 
 # -- decoding the child's answers: every field checked, every string cleaned -----------------------------------
@@ -467,8 +446,11 @@ def _call_error(error: object, submission: Submission) -> CallError:
         found = submission.cell(int(number)) if number.isdigit() else None
         cell = found.code_number if found else None
         where = found.short(line) if found else f"line {line}"
+    reserved = error.get("reserved")
+    if reserved is not None and (not isinstance(reserved, int) or isinstance(reserved, bool) or reserved < 0):
+        raise ProtocolError("an error's reserved memory is not a number")
     return CallError(type=clean(_str(error, "type"), 80) or "Exception", message=clean(_str(error, "message"), 400),
-                     where=where or "", line=line, cell=cell)
+                     where=where or "", line=line, cell=cell, reserved=reserved)
 
 
 def _limit_text(where: tuple | None, seconds: float) -> str:

@@ -11,6 +11,7 @@ from typing import Literal
 import numpy as np
 
 from .exercise import Case
+from .memory import MemoryLimits
 
 CallStatus = Literal["ok", "raised", "timeout", "crashed", "not-run"]
 
@@ -24,6 +25,7 @@ class CallError:
     where: str = ""  # "line 4 of code cell 2", "line 12": the innermost line of student code, when known
     line: int | None = None
     cell: int | None = None  # code-cell number the line is in
+    reserved: int | None = None  # for a MemoryError: the address space the child had reserved, as it said
 
     def __str__(self) -> str:
         text = f"{self.type}: {self.message}" if self.message else self.type
@@ -86,6 +88,7 @@ class Execution:
     restarts: int = 0
     layers: tuple[str, ...] = field(default_factory=tuple)
     memory_limit: str = ""  # "2 GiB": the limit this run had, for messages about running out of memory
+    memory: MemoryLimits | None = None  # what was counted and where the limits were, for MemoryError sentences
     isolation_warnings: tuple[str, ...] = ()  # isolation layers this machine could not provide
 
     @property

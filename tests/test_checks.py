@@ -197,7 +197,8 @@ def test_segfault_inside_the_call_is_reported(grade_source):
 
 def test_memory_error_is_named(grade_source):
     result = grade_source(HEAD + "    return np.ones((1 << 40,))\n")
-    assert "out of memory" in check(result, "returns").message
+    message = check(result, "returns").message
+    assert "MemoryError: it asked for 8 TiB at once" in message and "memory limit of 2 GiB" in message, message
 
 
 def test_call_timeout_is_a_timeout_and_the_grade_finishes(grade_source, quick_session):

@@ -168,7 +168,7 @@ def _check_message(name: str, session, text: str) -> None:
         "stdout-flood": "printed more than 8 MiB",
         "segfault": "segmentation fault",
         "memory-bomb": "MemoryError",
-        "memory-grow": "ran out of memory at 512 MiB" if "cgroup" in layers else "MemoryError",
+        "memory-grow": "the limit is 512 MiB" if "cgroup" in layers else "MemoryError",
         "exit-in-call": "SystemExit",
         "os-exit-in-call": "exit code 0",
         "os-exit-at-import": "exit code 0",

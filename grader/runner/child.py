@@ -303,7 +303,22 @@ def _describe(exc: BaseException) -> dict:
         kind = str(type(exc).__name__)
     except BaseException:
         kind = "Exception"
-    return {"type": kind[:100], "message": text[:500], **location}
+    described = {"type": kind[:100], "message": text[:500], **location}
+    if isinstance(exc, MemoryError):
+        described["reserved"] = _reserved()
+    return described
+
+
+def _reserved() -> int | None:
+    """The address space this process has reserved (VmSize), to say how far a failed allocation would have gone."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
 
 
 if __name__ == "__main__":
