@@ -188,7 +188,7 @@ def memory_error_sentence(message: str, limits: MemoryLimits, reserved_bytes: in
     size, what = asked
     amount = human_bytes(size)
     if limits.counted == COUNTED_ADDRESS_SPACE:
-        if reserved_bytes:
+        if reserved_bytes and size <= limits.address_space_bytes:
             total = human_bytes(reserved_bytes + size, limits.address_space_bytes)
             return (f"raised MemoryError: asking for {amount} more for {what}, it would have reserved {total} of "
                     f"address space (the limit in this mode is {space}; an array counts in full as soon as it "
