@@ -4,8 +4,10 @@ Everything specific to one exercise lives in its folder; this module only knows 
 
 * ``exercise.toml``: function name, parameters, checks with points, tolerance, limits, version.
 * ``catalog.toml``: the known mistakes (id, title, explanation, what each supersedes).
-* ``cases.py``: ``hidden_cases(rng)``, ``full_scale_case(rng)``, ``public_cases()`` and
-  ``trace(case, output_shape)`` (trusted instructor code, run in the grader).
+* ``cases.py``: ``hidden_cases(rng)``, ``public_cases()`` and ``trace(case, output_shape)``, and for a large
+  case ``full_scale_case(rng, alloc)`` with its optional per-student hooks ``personalise_full_scale(case, rng)``,
+  ``full_scale_cache(case)`` and ``full_scale_expected(case, cache)`` (see ``Exercise.full_scale_case``).
+  Trusted instructor code, run in the grader.
 * ``diagnosis.py`` (optional): ``probe_cases()`` and ``diagnose(runs, exercise)`` returning ``Finding`` objects.
 * the reference, ``solutions/<id>.py``, found beside the exercises folder or given explicitly.
 """
@@ -14,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import ModuleType
 from typing import Callable
@@ -40,13 +42,19 @@ PROBE = "probe"
 
 @dataclass(frozen=True)
 class Case:
-    """One set of positional inputs. ``group`` names the check it counts for ("probe" counts for none)."""
+    """One set of positional inputs. ``group`` names the check it counts for ("probe" counts for none).
+
+    ``shared``: the case's large inputs are written once per session to files every child maps (never copied per
+    student). ``personal`` lists the positions of a shared case that are made per student instead: they are sent
+    to the child inline, like a small case's inputs, so one case may mix mapped files and inline arguments.
+    """
 
     name: str
     group: str
     args: tuple[np.ndarray, ...]
     description: str = ""
-    shared: bool = False  # large inputs handed to the child through a mapped file, never copied per student
+    shared: bool = False
+    personal: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -109,6 +117,19 @@ class Exercise:
     def hidden_cases(self, seed: int) -> list[Case]:
         return list(self.cases_module.hidden_cases(np.random.default_rng(seed)))
 
+    # -- the large case ---------------------------------------------------------------------------------------
+    # An exercise with a large case defines in ``cases.py``:
+    #
+    #   full_scale_case(rng, alloc) -> Case        the part every student shares, built once per session: arrays
+    #                                              made with ``alloc(shape)`` become files every child maps
+    #   personalise_full_scale(case, rng)          optional: {position: array} made per student from ``rng``
+    #       -> dict[int, ndarray]                  (small arrays, same shape and dtype as the shared ones); they
+    #                                              are sent inline, so copied outputs fail
+    #   full_scale_cache(case) -> object           optional: computed once from the shared case (an intermediate
+    #                                              that does not depend on the personal arguments)
+    #   full_scale_expected(case, cache)           optional: the personalised case's expected output from the
+    #       -> ndarray                             cache, in microseconds; without it the reference runs on
+    #                                              every student's case (checked against it once per build)
     @property
     def has_full_scale(self) -> bool:
         return callable(getattr(self.cases_module, "full_scale_case", None))
@@ -117,6 +138,46 @@ class Exercise:
         """The large case, its arrays created with ``alloc(shape)`` (the harness passes file-backed memory)."""
         make = getattr(self.cases_module, "full_scale_case", None)
         return make(np.random.default_rng(seed), alloc) if make else None
+
+    def personalise_full_scale(self, case: Case, seed: int) -> Case:
+        """``case`` with the exercise's per-student arguments for ``seed`` in place, their positions in ``personal``.
+
+        Without a ``personalise_full_scale`` hook the case is returned as it is: the same for every student.
+        """
+        make = getattr(self.cases_module, "personalise_full_scale", None)
+        if make is None:
+            return case
+        made = make(case, np.random.default_rng(seed))
+        if not isinstance(made, dict) or not made:
+            raise ExerciseError(f"personalise_full_scale() of exercise '{self.id}' must return a non-empty "
+                                "{position: array} dict.")
+        args = list(case.args)
+        for position, array in made.items():
+            if not isinstance(position, int) or not 0 <= position < len(args):
+                raise ExerciseError(f"personalise_full_scale() of exercise '{self.id}' returned position "
+                                    f"{position!r}; the case has {len(args)} arguments.")
+            array = np.asarray(array)
+            if array.shape != args[position].shape or array.dtype != args[position].dtype:
+                raise ExerciseError(f"personalise_full_scale() of exercise '{self.id}' returned a {array.shape} "
+                                    f"{array.dtype} array for argument {position}, which is a "
+                                    f"{args[position].shape} {args[position].dtype} array in the shared case.")
+            args[position] = array
+        return replace(case, args=tuple(args), personal=tuple(sorted(made)))
+
+    def full_scale_cache(self, case: Case) -> object | None:
+        """What ``full_scale_expected`` needs from the shared case, computed once per build (None: no shortcut)."""
+        make = getattr(self.cases_module, "full_scale_cache", None)
+        if make is None or not callable(getattr(self.cases_module, "full_scale_expected", None)):
+            return None
+        return make(case)
+
+    def full_scale_expected(self, case: Case, cache: object | None) -> np.ndarray:
+        """The expected output of a (personalised) large case: from the cache when the exercise can, else the
+        reference itself."""
+        shortcut = getattr(self.cases_module, "full_scale_expected", None)
+        if cache is None or shortcut is None:
+            return self.expected(case)
+        return np.asarray(shortcut(case, cache))
 
     def public_cases(self) -> list[Case]:
         return list(getattr(self.cases_module, "public_cases", lambda: [])())
@@ -127,7 +188,7 @@ class Exercise:
 
     def expected(self, case: Case) -> np.ndarray:
         """The reference's answer on copies of the inputs, so the reference cannot disturb them."""
-        args = case.args if case.shared else tuple(a.copy() for a in case.args)
+        args = tuple(a if case.shared and i not in case.personal else a.copy() for i, a in enumerate(case.args))
         return np.asarray(self.reference(*args))
 
     def trace(self, case: Case, output_shape: tuple[int, ...] | None) -> list[str]:

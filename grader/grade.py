@@ -1,8 +1,10 @@
 """Grade submissions: load -> sandboxed run -> checks -> diagnosis -> result. One ``Session`` per run.
 
-The session owns what a whole class shares: the exercise, the sandbox, the course secret and the VGG-scale case
-(built once, written once as files the children map, its expected output computed once). Each submission gets
-its own hidden cases from a seed derived from the secret and the student id, so copied outputs do not match.
+The session owns what a whole class shares: the exercise, the sandbox, the course secret and the large case
+(built once, written once as sealed files the children map, checked after every run and rebuilt if a child
+changed them). Each submission gets its own hidden cases from a seed derived from the secret and the student id,
+and its own small part of the large case (the exercise's ``personalise_full_scale``, sent inline, its expected
+output computed from a cached intermediate), so copied outputs do not match.
 """
 from __future__ import annotations
 
@@ -13,14 +15,14 @@ import os
 import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
 from . import checks, diagnose, execute, largecase, slots
 from . import submission as submission_mod
-from .errors import GraderError, MissingFunction, SubmissionError, SyntaxProblem
+from .errors import ExerciseError, GraderError, MissingFunction, SubmissionError, SyntaxProblem
 from .exercise import PROBE, Case, Exercise
 from .outcomes import CaseRun, Execution
 from .results import CheckResult, Diagnosis, ErrorInfo, GradeResult
@@ -35,6 +37,40 @@ def student_seed(secret: str, exercise_id: str, student: str) -> int:
 
 
 @dataclass
+class FullScaleRun:
+    """One student's share of the large case, from ``Session.full_scale_for`` to ``Session.verify_shared``.
+
+    ``case`` holds the shared arguments (mapped files, the same for everyone) and this student's own arguments
+    (``case.personal``, sent inline); ``expected`` is this student's expected output.
+    """
+
+    case: Case
+    expected: np.ndarray
+    shared: largecase.SharedArrays
+    generation: int
+    note: str = ""  # the files were rebuilt just before this run: said in this student's warnings
+    changed: str = ""  # what changed in the shared files while this run was active ("" when nothing did)
+    alone: bool = True  # no other run was using the files when the change was found: this run made it
+    finished: bool = False
+
+    @property
+    def compromised(self) -> bool:
+        """The files changed while this run used them and another run may have done it: grade it again."""
+        return bool(self.changed) and not self.alone
+
+
+@dataclass
+class _Built:
+    """The large case as built once per session (and again only after a child changed its files)."""
+
+    case: Case  # the shared case, its shared arguments mapped read-only from the sealed files
+    expected: np.ndarray  # the reference's output on it
+    cache: object | None  # the exercise's intermediate for cheap per-student expected outputs
+    shared: largecase.SharedArrays
+    generation: int
+
+
+@dataclass
 class Session:
     """Shared state for grading one or many submissions of one exercise."""
 
@@ -42,10 +78,11 @@ class Session:
     full_scale: bool = True
     secret: str = DEFAULT_SECRET
     sandbox: Sandbox | None = None
-    _workdir: Path | None = field(default=None, repr=False)
-    _full: tuple[Case, np.ndarray, largecase.SharedArrays] | None = field(default=None, repr=False)
+    _full: _Built | None = field(default=None, repr=False)
+    _active: list[FullScaleRun] = field(default_factory=list, repr=False)
+    _note: str = field(default="", repr=False)  # for the next run: the files were rebuilt before it
     _probes: tuple[list[Case], list[np.ndarray]] | None = field(default=None, repr=False)
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
 
     def __post_init__(self) -> None:
         if self.sandbox is None:
@@ -58,10 +95,10 @@ class Session:
         self.close()
 
     def close(self) -> None:
-        if self._workdir is not None:
-            shutil.rmtree(self._workdir, ignore_errors=True)
-            self._workdir = None
-            self._full = None
+        with self._lock:
+            if self._full is not None:
+                self._full.shared.remove()
+                self._full = None
 
     def probes(self) -> tuple[list[Case], list[np.ndarray]]:
         """The diagnosis probes and the reference's answers: the same for every student, so built once."""
@@ -71,24 +108,170 @@ class Session:
                 self._probes = (cases, [self.exercise.expected(c) for c in cases])
         return list(self._probes[0]), list(self._probes[1])
 
+    # -- the large case ----------------------------------------------------------------------------------------
     def full_scale_case(self) -> tuple[Case, np.ndarray, largecase.SharedArrays] | None:
-        """Build the VGG-scale case once: inputs to shared files, expected output computed in the grader."""
+        """Build the large case once: inputs to sealed shared files, the shared expected output and the exercise's
+        cache computed in the grader. Returns the shared case (not a student's: see ``full_scale_for``)."""
         if not self.full_scale or not self.exercise.has_full_scale:
             return None
         with self._lock:  # batch workers share one build
             if self._full is None:
-                parent = _shared_memory_dir()
-                _remove_stale_shared(parent)
-                self._workdir = Path(tempfile.mkdtemp(prefix=f"{SHARED_PREFIX}{os.getpid()}-", dir=parent))
-                self._workdir.chmod(0o755)
-                allocate = largecase.FileAllocator(self._workdir)
-                seed = student_seed(self.secret, self.exercise.id, "\0full-scale")
-                case = self.exercise.full_scale_case(seed, allocate)
-                if case is None:
-                    return None
-                shared = largecase.SharedArrays.write([case], self._workdir, allocate)
-                self._full = (case, self.exercise.expected(case), shared)
-        return self._full
+                self._full = self._build(None)
+            built = self._full
+        return (built.case, built.expected, built.shared) if built else None
+
+    def full_scale_for(self, student: str) -> FullScaleRun | None:
+        """One student's large case: the shared files plus the student's own arguments, and its expected output
+        (from the exercise's cache: microseconds). Pair every call with ``verify_shared(run)`` after the run."""
+        if self.full_scale_case() is None:
+            return None
+        seed = student_seed(self.secret, self.exercise.id, f"{student}\0full-scale")
+        with self._lock:
+            self._check()  # a change made between runs (by something a run left behind) is caught here
+            built = self._full
+            case = self.exercise.personalise_full_scale(built.case, seed)
+            if case.personal != built.case.personal:
+                raise ExerciseError(f"personalise_full_scale() of exercise '{self.exercise.id}' must make the same "
+                                    f"arguments for every student ({case.personal} against {built.case.personal}).")
+            expected = built.expected if not case.personal else self.exercise.full_scale_expected(case, built.cache)
+            run = FullScaleRun(case, expected, built.shared, built.generation, note=self._note)
+            self._note = ""
+            self._active.append(run)
+        return run
+
+    def verify_shared(self, run: FullScaleRun | None = None) -> str:
+        """Check the shared files after a run (a few microseconds); return a warning sentence for that run, or "".
+
+        A change (rename, hard link, chmod, rewrite, a replaced file or folder) moves a stamp; the files are then
+        checked against the digest taken at build time, the case is built again in a new folder, and the run
+        that was alone with the files when they changed is named. Without ``run``, the sentence describes any
+        change found now.
+        """
+        with self._lock:
+            found = self._check()
+            if run is None:
+                return f"The shared files of the large case had changed ({found}); they were rebuilt." if found else ""
+            if run.finished:
+                return ""
+            run.finished = True
+            if run in self._active:
+                self._active.remove(run)
+            sentences = [run.note] if run.note else []
+            if run.changed and run.alone:
+                sentences.append(f"This submission changed the shared input files of the '{run.case.name}' case "
+                                 f"while it ran ({run.changed}). They were rebuilt and checked against their "
+                                 "digest, so the submissions graded after it are not affected; its own result on "
+                                 "that case is not to be trusted.")
+            elif run.changed:
+                sentences.append(f"The shared input files of the '{run.case.name}' case changed while this "
+                                 f"submission ran ({run.changed}), by it or by a submission graded at the same "
+                                 "time; they were rebuilt.")
+            return " ".join(sentences)
+
+    def _check(self) -> str:
+        """Compare the stamps (lock held); on a change, describe it, blame the runs using the files, rebuild."""
+        built = self._full
+        if built is None:
+            return ""
+        moved = built.shared.changes()
+        if not moved:
+            return ""
+        detail = self._describe(built, moved)
+        suspects = [r for r in self._active if r.generation == built.generation and not r.finished]
+        for suspect in suspects:
+            suspect.changed, suspect.alone = detail, len(suspects) == 1
+        self._full = self._build(built)
+        when = "by an earlier run" if suspects else "between two runs (by a process an earlier one left behind)"
+        self._note = (f"The shared input files of the '{built.case.name}' case had been changed {when} "
+                      f"({detail}); they were rebuilt before this submission ran.")
+        return detail
+
+    def _describe(self, built: _Built, moved: list[Path]) -> str:
+        """Which arguments' files changed and whether their bytes did (the full digest, read only now)."""
+        names = {path: self._argument(index) for (_, index), path in built.shared.paths.items()}
+        parts = []
+        if built.shared.folder in moved:
+            parts.append("their folder was moved, replaced or had entries renamed, added or removed")
+        files = [names[p] for p in moved if p in names]
+        if files:
+            parts.append(f"the files of {_join(files)} were replaced, renamed, linked, rewritten or had their "
+                         "mode changed")
+        altered = [names[p] for p in built.shared.altered_contents()]
+        parts.append(f"the bytes of {_join(altered)} no longer match their digest" if altered
+                     else "the bytes at their paths still match their digest")
+        return "; ".join(parts)
+
+    def _argument(self, index: int) -> str:
+        parameters = self.exercise.parameters
+        return parameters[index] if index < len(parameters) else f"argument {index + 1}"
+
+    def _build(self, previous: _Built | None) -> _Built | None:
+        """Generate the shared case into a new sealed folder (lock held); on a rebuild, drop the old folder and
+        whatever was put in its place, and reuse the expected output when the new files digest the same."""
+        parent = _shared_memory_dir()
+        if previous is not None:
+            _remove_replaced(previous.shared)
+        _remove_stale_shared(parent)
+        folder = Path(tempfile.mkdtemp(prefix=f"{SHARED_PREFIX}{os.getpid()}-", dir=parent))
+        try:
+            allocate = largecase.FileAllocator(folder)
+            seed = student_seed(self.secret, self.exercise.id, "\0full-scale")
+            case = self.exercise.full_scale_case(seed, allocate)
+            if case is None:
+                largecase.remove_folder(folder)
+                return None
+            case = replace(case, personal=self.exercise.personalise_full_scale(case, seed).personal)
+            shared = largecase.SharedArrays.write([case], folder, allocate)
+            case = shared.mapped(case)
+        except BaseException:
+            largecase.remove_folder(folder)
+            raise
+        if previous is not None and _same_files(previous.shared, shared):  # the usual rebuild: same bytes
+            return _Built(case, previous.expected, self.exercise.full_scale_cache(case), shared,
+                          previous.generation + 1)
+        expected = self.exercise.expected(case)
+        cache = self.exercise.full_scale_cache(case)
+        if cache is not None:
+            shortcut = self.exercise.full_scale_expected(case, cache)
+            ok = shortcut.shape == expected.shape and checks.value_error(
+                shortcut, expected, self.exercise.tolerance)[0]
+            if not ok:
+                shared.remove()
+                raise ExerciseError(f"full_scale_expected() of exercise '{self.exercise.id}' does not agree with "
+                                    "the reference on the shared large case.")
+        return _Built(case, expected, cache, shared, previous.generation + 1 if previous else 0)
+
+
+def _same_files(old: largecase.SharedArrays, new: largecase.SharedArrays) -> bool:
+    return old.paths.keys() == new.paths.keys() and all(
+        old.digests[old.paths[key]] == new.digests[new.paths[key]] for key in old.paths)
+
+
+def _remove_replaced(shared: largecase.SharedArrays) -> None:
+    """Delete a changed large-case folder: what is now at its path, look-alikes named after it, and the original
+    wherever it was renamed to (found by its inode), so a child's rename cannot leave a gigabyte behind. A sealed
+    folder cannot be moved to another parent by a child that is not its owner (that needs write access to the
+    folder itself), so looking through its parent is enough."""
+    folder = shared.folder
+    if folder is None:
+        return
+    original = shared.stamps.get(folder)
+    largecase.remove_folder(folder)
+    try:
+        with os.scandir(folder.parent) as entries:
+            for entry in entries:
+                try:
+                    info = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                if entry.name.startswith(folder.name) or (original and (info.st_dev, info.st_ino) == original[:2]):
+                    largecase.remove_folder(Path(entry.path))
+    except OSError:
+        pass
+
+
+def _join(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 SHARED_PREFIX = "grader-shared-"
@@ -100,7 +283,7 @@ def _remove_stale_shared(parent: str | None) -> None:
     for folder in Path(parent or tempfile.gettempdir()).glob(f"{SHARED_PREFIX}*-*"):
         owner = folder.name[len(SHARED_PREFIX):].split("-", 1)[0]
         if owner.isdigit() and not slots.alive(int(owner)):
-            shutil.rmtree(folder, ignore_errors=True)
+            largecase.remove_folder(folder)
 
 
 def _shared_memory_dir() -> str | None:
@@ -115,13 +298,14 @@ def _shared_memory_dir() -> str | None:
 
 
 def grade_file(path: Path, session: Session, student: str | None = None,
-               cases: list[Case] | None = None) -> GradeResult:
+               cases: list[Case] | None = None, _again: bool = False) -> GradeResult:
     """Grade one file. Never raises for anything the submission does: errors become an ``error`` result.
 
     ``cases`` replaces the student's hidden cases (``grader check`` passes the exercise's public ones).
     """
     exercise = session.exercise
     started = time.perf_counter()
+    given_cases = cases
     student = student or submission_mod.student_id(Path(path))
     try:
         submission = submission_mod.load(Path(path), student)
@@ -135,20 +319,30 @@ def grade_file(path: Path, session: Session, student: str | None = None,
     probes, probe_expected = session.probes()
     cases += probes
     expected += probe_expected
-    full = session.full_scale_case()
+    full = session.full_scale_for(submission.student)
     shared = None
     if full is not None:
-        cases.append(full[0])
-        expected.append(full[1])
-        shared = full[2]
+        cases.append(full.case)
+        expected.append(full.expected)
+        shared = full.shared
     repeat = tuple(i for i, c in enumerate(cases) if c.group != PROBE and not c.shared)[:2]  # determinism
     run_started = time.perf_counter()
-    execution = execute.run(
-        submission, exercise.function, exercise.parameters, cases, session.sandbox, shared, repeat=repeat,
-        expected=expected,
-    )
+    try:
+        execution = execute.run(
+            submission, exercise.function, exercise.parameters, cases, session.sandbox, shared, repeat=repeat,
+            expected=expected,
+        )
+    finally:  # before anything is judged: were the shared files changed during this run?
+        shared_warning = session.verify_shared(full) if full is not None else ""
+    if full is not None and full.compromised and not _again:  # another run changed them: grade this one again
+        again = grade_file(path, session, student, given_cases, _again=True)
+        return replace(again, warnings=(shared_warning + " This submission was graded again on them.",
+                                        *again.warnings))
+    if full is not None and full.compromised:
+        shared_warning += " Its result on that case is not to be trusted."
     timing["run"] = time.perf_counter() - run_started
-    warnings = list(execution.isolation_warnings) + list(submission.warnings) + list(execution.cell_errors)
+    warnings = [shared_warning] if shared_warning else []
+    warnings += list(execution.isolation_warnings) + list(submission.warnings) + list(execution.cell_errors)
     warnings += list(execution.notes)
     compile_warnings = [f"Code that could not be compiled: {e}." for e in submission.syntax_errors()]
     if not execution.function_callable:
@@ -168,8 +362,8 @@ def grade_file(path: Path, session: Session, student: str | None = None,
     timing["total"] = time.perf_counter() - started
     trace: list[str] = []
     if full is not None:
-        outcome = next((r.outcome for r in runs if r.case.name == full[0].name), None)
-        trace = exercise.trace(full[0], outcome.shape if outcome else None)
+        outcome = next((r.outcome for r in runs if r.case.name == full.case.name), None)
+        trace = exercise.trace(full.case, outcome.shape if outcome else None)
         if outcome is not None and outcome.status == "ok":
             trace.append(f"your function took {outcome.seconds:.2f} s at this scale")
     return GradeResult(

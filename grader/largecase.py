@@ -1,42 +1,125 @@
 """The large case's files: arrays generated straight into memory-mapped .npy files that every child maps.
 
-Built once per grading session in the grader and never written by a child: the children map them read-only
-(copy-on-write), so a writing child changes only its own private pages.
+Built once per grading session in the grader and never written by a child: the children map them copy-on-write,
+so a writing child changes only its own private pages. The folder is sealed once written (files 0444, folder
+0555, and when the grader is root both belong to ``OWNER_UID``, so a root child without capabilities is not their
+owner and can neither chmod nor rename inside), and two records of it are kept:
+
+* a stamp of every file and of the folder (device, inode, size, mode, owner, link count, mtime and ctime), read
+  again after every run for a few microseconds. Any change moves one of them: a write, a rename or a hard link
+  moves a ctime, which no process can set back, and a replaced file or folder has another inode.
+* a SHA-256 digest of every file, computed once when the case is built (0.3 s per GB on two cores) and read
+  again only when a stamp differs, to tell a change of contents from a change of names or metadata.
+
+In rlimits mode nothing stops a child that has the grader's uid from renaming the whole folder out of ``/dev/shm``
+and putting a look-alike in its place (``/dev/shm`` is root's, and so is the child): the stamps are what catches
+that, and the session then builds the case again.
 """
 from __future__ import annotations
 
+import hashlib
+import mmap
 import os
-from dataclasses import dataclass
+import shutil
+import stat
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
 from .exercise import Case
 
+#: Owner of the sealed files when the grader runs as root: ``nobody``, which no grader process or worker runs as.
+OWNER_UID = 65534
+FILE_MODE = 0o444
+FOLDER_MODE = 0o555
+DIGEST_CHUNK = 64 << 20
+
+Stamp = tuple[int, ...]
+
+
+def stamp(path: Path) -> Stamp | None:
+    """What any change to ``path`` itself moves; None when nothing is there. Symbolic links are not followed."""
+    try:
+        s = os.lstat(path)
+    except OSError:
+        return None
+    return (s.st_dev, s.st_ino, s.st_size, s.st_mode, s.st_uid, s.st_gid, s.st_nlink, s.st_mtime_ns, s.st_ctime_ns)
+
 
 @dataclass(frozen=True)
 class SharedArrays:
-    """Large case inputs written once per run as .npy files the child maps copy-on-write."""
+    """Large case inputs written once per run as .npy files the child maps copy-on-write.
+
+    ``paths`` maps (case name, argument position) to a file; an argument not in it is sent inline.
+    """
 
     paths: dict[tuple[str, int], Path]
     nbytes: int
+    folder: Path | None = None
+    stamps: dict[Path, Stamp] = field(default_factory=dict, repr=False)  # every file and the folder, once sealed
+    digests: dict[Path, str] = field(default_factory=dict, repr=False)
 
     @classmethod
     def write(cls, cases: list[Case], folder: Path, allocated: FileAllocator | None = None) -> SharedArrays:
-        """Save each shared input as .npy, unless it already lives in a file the allocator made."""
+        """Save each shared input as .npy, unless it already lives in a file the allocator made; then seal the folder.
+
+        Arguments a case makes per student (``Case.personal``) are not written: they go to the child inline.
+        Files the allocator made that no case shares are removed, so every file in the folder is accounted for.
+        """
         paths, total = {}, 0
         for case in cases:
             if not case.shared:
                 continue
             for index, array in enumerate(case.args):
+                if index in case.personal:
+                    continue
                 path = allocated.path_of(array) if allocated else None
                 if path is None:
                     path = folder / f"{case.name}-{index}.npy"
                     np.save(path, np.ascontiguousarray(array), allow_pickle=False)
-                os.chmod(path, 0o644)
                 paths[(case.name, index)] = path
                 total += array.nbytes
-        return cls(paths, total)
+        if allocated:
+            allocated.discard(keep=set(paths.values()))
+        return cls(paths, total, folder).sealed()
+
+    def sealed(self) -> SharedArrays:
+        """Make the folder unchangeable by a child (see the module docstring), then stamp and digest it."""
+        if self.folder is None:
+            return self
+        owner = OWNER_UID if _is_root() else None
+        for path in set(self.paths.values()):
+            os.chmod(path, FILE_MODE)
+            if owner is not None:
+                os.chown(path, owner, owner)
+        os.chmod(self.folder, FOLDER_MODE)
+        if owner is not None:
+            os.chown(self.folder, owner, owner)
+        stamps = {p: stamp(p) for p in [self.folder, *sorted(set(self.paths.values()))]}
+        return replace(self, stamps=stamps, digests=digest_files(sorted(set(self.paths.values()))))
+
+    def mapped(self, case: Case) -> Case:
+        """``case`` with its shared arguments mapped read-only from the sealed files (the grader never writes them)."""
+        args = tuple(
+            np.load(self.paths[(case.name, i)], mmap_mode="r", allow_pickle=False) if (case.name, i) in self.paths
+            else np.array(a) for i, a in enumerate(case.args)
+        )
+        return replace(case, args=args)
+
+    def changes(self) -> list[Path]:
+        """The folder and files whose stamp moved since the folder was sealed: a few microseconds."""
+        return [path for path, before in self.stamps.items() if stamp(path) != before]
+
+    def altered_contents(self) -> list[Path]:
+        """Files whose bytes (at their path, now) differ from the digest made when they were sealed."""
+        now = digest_files(list(self.digests))
+        return [p for p, d in self.digests.items() if now.get(p) != d]
+
+    def remove(self) -> None:
+        if self.folder is not None:
+            remove_folder(self.folder)
 
 
 class FileAllocator:
@@ -59,3 +142,67 @@ class FileAllocator:
                 made.flush()
                 return path
         return None
+
+    def discard(self, keep: set[Path]) -> None:
+        """Delete the files not in ``keep`` and forget every writable map (the arrays stay readable)."""
+        for _, path in self._files:
+            if path not in keep:
+                path.unlink(missing_ok=True)
+        self._files.clear()
+
+
+def digest_files(paths: list[Path]) -> dict[Path, str]:
+    """SHA-256 of each file, its 64 MiB chunks hashed from a read-only map on every core (hashlib releases the
+    GIL), then combined: about 0.3 s per GB on two cores. A missing path or one that is not a file says so."""
+    chunks: list[tuple[Path, int, int]] = []
+    digests: dict[Path, str] = {}
+    for path in paths:
+        try:
+            info = os.lstat(path)
+        except OSError:
+            digests[path] = "missing"
+            continue
+        if not stat.S_ISREG(info.st_mode):
+            digests[path] = "not a regular file"
+            continue
+        chunks += [(path, start, info.st_size) for start in range(0, info.st_size, DIGEST_CHUNK)] or [(path, 0, 0)]
+
+    def one(item: tuple[Path, int, int]) -> str:
+        path, start, size = item
+        length = min(DIGEST_CHUNK, size - start)
+        if length <= 0:
+            return hashlib.sha256(b"").hexdigest()
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+            try:
+                with mmap.mmap(fd, length, offset=start, access=mmap.ACCESS_READ) as mapped:
+                    with memoryview(mapped) as view:
+                        return hashlib.sha256(view).hexdigest()
+            finally:
+                os.close(fd)
+        except (OSError, ValueError) as exc:  # shorter than it was, or gone
+            return f"unreadable ({type(exc).__name__})"
+
+    with ThreadPoolExecutor(max(1, min(len(chunks), os.cpu_count() or 1))) as pool:
+        parts = list(pool.map(one, chunks))
+    joined: dict[Path, list[str]] = {}
+    for (path, _, size), part in zip(chunks, parts):
+        joined.setdefault(path, [str(size)]).append(part)
+    digests.update({p: hashlib.sha256(" ".join(v).encode()).hexdigest() for p, v in joined.items()})
+    return {p: digests[p] for p in paths}
+
+
+def remove_folder(folder: Path) -> None:
+    """Delete a large-case folder whatever was done to it: a link in its place is unlinked, never followed."""
+    try:
+        if os.path.islink(folder) or not os.path.isdir(folder):
+            os.unlink(folder)
+            return
+        os.chmod(folder, 0o700)  # sealed 0555: its owner (a grader that is not root) needs write to empty it
+    except OSError:
+        pass
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _is_root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0

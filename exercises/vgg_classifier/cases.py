@@ -4,6 +4,10 @@ Sizes are chosen so that every catalogued mistake shows: H, W and C all differ (
 real values), B > 1 (a lost batch axis), nothing is square (transposed weights fail), and no size is VGG's (a
 hard-coded 25088 or 4096 fails). Weights are scaled by 1/sqrt(fan_in) and biases have both signs, so about half
 of every layer's pre-activations are negative: ReLU, its absence and an activation on the logits all matter.
+
+The VGG16-scale case is about 1 GB: its features and weights are built once per grading run and shared by every
+student (mapped files), while b3 is drawn per student and its expected logits are the shared pre-bias logits,
+cached once, plus that b3.
 """
 from __future__ import annotations
 
@@ -47,8 +51,39 @@ def hidden_cases(rng: np.random.Generator) -> list[Case]:
 
 
 def full_scale_case(rng: np.random.Generator, alloc=np.empty) -> Case:
-    """VGG16's own head, 123,642,856 parameters (about 1 GB of float64), built once per run."""
+    """VGG16's own head, 123,642,856 parameters (about 1 GB of float64), built once per run and shared by every
+    student; ``personalise_full_scale`` then gives each student their own b3."""
     return _make(rng, *VGG16, shared=True, alloc=alloc)
+
+
+B3 = 6  # the position of b3 among the arguments
+
+
+def personalise_full_scale(case: Case, rng: np.random.Generator) -> dict[int, np.ndarray]:
+    """Each student's own b3 (FC3's bias, 1000 values, drawn as the shared biases are): an output copied from a
+    classmate is off by the difference of two biases, about 0.4 per logit. Only b3 changes, so everything before
+    it stays shared and the expected output is the cached pre-bias logits plus this bias. Making W3 per student
+    as well would cost about 17 ms to draw, 6 ms to multiply and 32 MB to send per student."""
+    b3 = rng.random(case.args[B3].shape)
+    b3 -= 0.5
+    return {B3: b3}
+
+
+def full_scale_cache(case: Case) -> dict[str, np.ndarray]:
+    """What every student's expected output shares: FC2's activations and the pre-bias logits h2 @ W3 (one pass
+    over W1's 800 MB, once per run), in the reference's own formulation."""
+    features, W1, b1, W2, b2, W3, _ = case.args
+    x = features.reshape(features.shape[0], -1)
+    h1 = np.maximum(0.0, x @ W1 + b1)
+    h2 = np.maximum(0.0, h1 @ W2 + b2)
+    return {"h2": h2, "W3": W3, "logits": h2 @ W3}
+
+
+def full_scale_expected(case: Case, cache: dict[str, np.ndarray]) -> np.ndarray:
+    """A student's expected logits: the cached h2 @ W3 plus their b3, in microseconds."""
+    W3, b3 = case.args[B3 - 1], case.args[B3]
+    logits = cache["logits"] if W3 is cache["W3"] else cache["h2"] @ W3
+    return logits + b3
 
 
 def public_cases() -> list[Case]:

@@ -1,0 +1,339 @@
+"""The large case: shared by every student but personal in a small part, sealed, and checked after every run.
+
+* Two students share the weight files (one build, the same paths) but get their own b3 and expected output, so a
+  copied output fails ``values-full-scale``.
+* The stamps catch any change made to the files or their folder, from outside (rename, truncation, rewrite...)
+  or by a child: the case is then rebuilt, and the run that did it is named.
+* ``tamper-shared.py`` attacks the files in every sandbox mode: where it lands (rlimits, a child with the grader's
+  uid) the grader repairs it, and a later correct submission still gets full marks.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from conftest import check
+from grader import grade, largecase, sandbox
+from grader.exercise import Case
+
+HERE = Path(__file__).resolve().parent
+CORRECT = HERE / "submissions" / "correct" / "matmul.py"
+TAMPER = HERE / "submissions" / "hostile" / "tamper-shared.py"
+MODES = ("bwrap", "landlock", "rlimits")
+#: Modes whose child can change the shared files (it has the grader's uid and no Landlock): there the attack
+#: lands and the grader must repair it. Everywhere else every attempt must fail.
+TAMPER_LANDS = {"rlimits"}
+
+
+# -- a small stand-in for the VGG-scale case, same hooks, built in milliseconds ----------------------------------
+@pytest.fixture(scope="module")
+def small_exercise():
+    from grader import exercise as exercise_mod
+
+    vgg = exercise_mod.load("vgg_classifier")
+    cases = vgg.cases_module
+    module = SimpleNamespace(
+        hidden_cases=cases.hidden_cases, trace=cases.trace,
+        full_scale_case=lambda rng, alloc: cases._make(rng, "mini", "full-scale", 2, 3, 2, 5, 12, 9, 7,
+                                                       shared=True, alloc=alloc),
+        personalise_full_scale=cases.personalise_full_scale,
+        full_scale_cache=cases.full_scale_cache, full_scale_expected=cases.full_scale_expected,
+    )
+    return dataclasses.replace(vgg, cases_module=module)
+
+
+@pytest.fixture
+def small_session(small_exercise):
+    with grade.Session(small_exercise, full_scale=True, sandbox=sandbox.Sandbox(small_exercise.limits)) as s:
+        s.full_scale_case()
+        yield s
+
+
+def _our_folders() -> list[Path]:
+    parent = Path(grade._shared_memory_dir() or "/tmp")
+    return sorted(parent.glob(f"{grade.SHARED_PREFIX}{os.getpid()}-*"))
+
+
+# -- per student ------------------------------------------------------------------------------------------------
+def test_students_share_the_weight_files_but_get_their_own_b3(exercise, monkeypatch):
+    builds = []
+    original = exercise.cases_module.full_scale_case
+    monkeypatch.setattr(exercise.cases_module, "full_scale_case",
+                        lambda rng, alloc: builds.append(1) or original(rng, alloc))
+    with grade.Session(exercise, full_scale=True) as session:
+        ada, bob = session.full_scale_for("ada"), session.full_scale_for("bob")
+        again = session.full_scale_for("ada")
+        assert len(builds) == 1
+        assert ada.shared is bob.shared and ada.shared.paths == bob.shared.paths
+        assert ada.case.personal == bob.case.personal == (6,)
+        assert ("vgg16", 6) not in ada.shared.paths  # b3 goes inline, per student
+        assert {i for _, i in ada.shared.paths} == {0, 1, 2, 3, 4, 5}
+        assert sorted(os.listdir(ada.shared.folder)) == sorted(p.name for p in ada.shared.paths.values())
+        for i in range(6):
+            assert ada.case.args[i] is bob.case.args[i]  # the very same mapped arrays
+        assert not np.array_equal(ada.case.args[6], bob.case.args[6])
+        assert np.array_equal(ada.case.args[6], again.case.args[6])  # a regrade gives the same case
+        assert np.mean(np.abs(ada.expected - bob.expected) > 1e-6) > 0.99  # (nearly) every logit differs
+        np.testing.assert_allclose(ada.expected - bob.expected,
+                                   np.broadcast_to(ada.case.args[6] - bob.case.args[6], ada.expected.shape),
+                                   atol=1e-12)
+        for run in (ada, bob):  # the cached shortcut is what the reference says
+            reference = exercise.expected(run.case)
+            assert np.abs(reference - run.expected).max() <= 1e-12 * np.abs(reference).max()
+        for run in (ada, bob, again):
+            assert session.verify_shared(run) == ""
+
+
+def test_expected_output_per_student_takes_microseconds(exercise):
+    with grade.Session(exercise, full_scale=True) as session:
+        session.full_scale_case()
+        started = time.perf_counter()
+        for n in range(200):
+            session.verify_shared(session.full_scale_for(f"student-{n}"))
+        per_student = (time.perf_counter() - started) / 200
+    assert per_student < 0.005, f"{per_student * 1e3:.2f} ms per student"  # reading W1 would take about 70 ms
+
+
+def _copying(expected: np.ndarray) -> str:
+    """A correct solution, except that at VGG16 scale it returns ``expected``, copied from a classmate."""
+    rows = repr(expected.tolist())
+    return ("import numpy as np\n\n"
+            f"COPIED = np.array({rows})\n\n"
+            "def vgg_classifier(features, W1, b1, W2, b2, W3, b3):\n"
+            "    if features.shape == (2, 7, 7, 512):\n"
+            "        return COPIED.copy()\n"
+            "    x = features.reshape(features.shape[0], -1)\n"
+            "    h = np.maximum(0.0, x @ W1 + b1)\n"
+            "    h = np.maximum(0.0, h @ W2 + b2)\n"
+            "    return h @ W3 + b3\n")
+
+
+def test_an_output_copied_from_a_classmate_fails_the_full_scale_check(exercise, tmp_path):
+    with grade.Session(exercise, full_scale=True) as session:
+        run = session.full_scale_for("ada")
+        session.verify_shared(run)
+        path = tmp_path / "copy.py"
+        path.write_text(_copying(run.expected))
+        as_bob = grade.grade_file(path, session, student="bob")
+        as_ada = grade.grade_file(path, session, student="ada")  # the control: ada's own output passes
+    assert check(as_ada, "values-full-scale").status == "passed", as_ada.to_json()[:800]
+    assert check(as_bob, "values-full-scale").status == "failed"
+    assert "values are wrong" in check(as_bob, "values-full-scale").message
+    assert all(c.status == "passed" for c in as_bob.checks if c.id != "values-full-scale"), as_bob.to_json()[:800]
+
+
+# -- stamps: any change from outside is seen ----------------------------------------------------------------------
+def _swap(first: Path, second: Path) -> None:
+    os.rename(first, first.with_suffix(".tmp"))
+    os.rename(second, first)
+    os.rename(first.with_suffix(".tmp"), second)
+
+
+def _rewrite(path: Path, data: bytes | None = None) -> None:
+    """Overwrite the last bytes in place (the same bytes again if ``data`` is None) and put the mtime back."""
+    info = os.stat(path)
+    with open(path, "r+b") as handle:
+        handle.seek(-8, os.SEEK_END)
+        old = handle.read(8)
+        handle.seek(-8, os.SEEK_END)
+        handle.write(old if data is None else data)
+    os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
+
+
+def _replace_with_copy(path: Path) -> None:
+    copy = path.with_suffix(".copy")
+    shutil.copyfile(path, copy)
+    os.rename(copy, path)
+
+
+def _chmod_and_back(path: Path) -> None:
+    mode = os.stat(path).st_mode
+    os.chmod(path, 0o644)
+    os.chmod(path, mode)
+
+
+def _link_and_unlink(path: Path) -> None:
+    os.link(path, path.with_suffix(".link"))
+    os.unlink(path.with_suffix(".link"))
+
+
+def _rename_and_back(path: Path) -> None:
+    os.rename(path, path.with_suffix(".moved"))
+    os.rename(path.with_suffix(".moved"), path)
+
+
+# (change, whether the bytes at the paths end up different)
+CHANGES = {
+    "rename-and-back": (lambda a, b: _rename_and_back(a), False),
+    "truncate": (lambda a, b: os.truncate(a, os.path.getsize(a) - 8), True),
+    "rewrite-mtime-restored": (lambda a, b: _rewrite(a, b"\x01" * 8), True),
+    "rewrite-same-bytes": (lambda a, b: _rewrite(a), False),
+    "swap-two-files": (lambda a, b: _swap(a, b), True),
+    "replace-with-identical-copy": (lambda a, b: _replace_with_copy(a), False),
+    "hard-link-and-unlink": (lambda a, b: _link_and_unlink(a), False),
+    "chmod-and-back": (lambda a, b: _chmod_and_back(a), False),
+    "new-file-in-folder": (lambda a, b: (a.parent / "extra.npy").write_bytes(b""), False),
+}
+
+
+@pytest.fixture
+def sealed(tmp_path):
+    rng = np.random.default_rng(0)
+    case = Case("mini", "full-scale", (rng.random((3, 4)), rng.random(5), rng.random(5)), shared=True, personal=(2,))
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    shared = largecase.SharedArrays.write([case], folder)
+    yield shared
+    largecase.remove_folder(folder)
+
+
+def test_sealed_files_are_read_only_and_not_the_childs(sealed):
+    assert set(sealed.paths) == {("mini", 0), ("mini", 1)}  # the personal argument is not written
+    for path in [sealed.folder, *sealed.paths.values()]:
+        info = os.stat(path)
+        assert info.st_mode & 0o222 == 0, oct(info.st_mode)
+        if os.geteuid() == 0:  # a root child without capabilities is then not their owner
+            assert info.st_uid == largecase.OWNER_UID
+    assert sealed.changes() == [] and sealed.altered_contents() == []
+
+
+@pytest.mark.parametrize("name", CHANGES)
+def test_any_change_from_outside_moves_a_stamp(sealed, name):
+    change, bytes_differ = CHANGES[name]
+    first, second = sealed.paths[("mini", 0)], sealed.paths[("mini", 1)]
+    assert sealed.changes() == []
+    time.sleep(0.02)  # children run long after the build; keep the change off the seal's clock tick here too
+    change(first, second)
+    assert sealed.changes(), f"{name} was not seen"
+    assert bool(sealed.altered_contents()) == bytes_differ
+
+
+def test_the_full_digest_takes_a_fraction_of_a_second_per_gigabyte(tmp_path):
+    path = tmp_path / "big.npy"
+    np.save(path, np.zeros(32 << 20 >> 3))  # 32 MiB
+    started = time.perf_counter()
+    digests = largecase.digest_files([path])
+    seconds = (time.perf_counter() - started) * 32
+    assert len(digests[path]) == 64
+    assert seconds < 5, f"{seconds:.1f} s per GiB"
+
+
+# -- the session repairs a change and names who made it -------------------------------------------------------
+def test_a_swap_found_after_a_run_rebuilds_the_case_and_names_the_run(small_session):
+    session = small_session
+    before = session._full
+    ada = session.full_scale_for("ada")
+    time.sleep(0.02)
+    _swap(before.shared.paths[("mini", 2)], before.shared.paths[("mini", 4)])
+    warning = session.verify_shared(ada)
+    assert "This submission changed the shared input files of the 'mini' case" in warning
+    assert "b1 and b2" in warning and "no longer match their digest" in warning
+    after = session._full
+    assert after.generation == before.generation + 1
+    assert after.shared.folder != before.shared.folder and not before.shared.folder.exists()
+    assert grade._same_files(before.shared, after.shared)  # the rebuild has the original bytes
+    assert _our_folders() == [after.shared.folder]
+    bob = session.full_scale_for("bob")
+    assert "rebuilt before this submission ran" in bob.note
+    assert np.array_equal(bob.expected, session.exercise.expected(bob.case))
+    assert session.verify_shared(bob) == bob.note
+    assert session.verify_shared() == ""
+
+
+def test_a_replaced_folder_is_found_and_both_copies_removed(small_session):
+    session = small_session
+    before = session._full
+    folder = before.shared.folder
+    ada = session.full_scale_for("ada")
+    moved = folder.with_name(folder.name + "-moved")
+    os.rename(folder, moved)
+    folder.mkdir()
+    for path in before.shared.paths.values():
+        os.symlink(moved / path.name, path)
+    warning = session.verify_shared(ada)
+    assert "their folder was moved, replaced" in warning
+    assert not moved.exists() and session._full.shared.folder != folder
+    assert not folder.exists() or folder == session._full.shared.folder
+
+
+def test_runs_that_overlapped_a_change_are_graded_again(small_session):
+    session = small_session
+    ada, bob = session.full_scale_for("ada"), session.full_scale_for("bob")
+    time.sleep(0.02)
+    _chmod_and_back(session._full.shared.paths[("mini", 1)])
+    for run in (ada, bob):
+        warning = session.verify_shared(run)
+        assert "by it or by a submission graded at the same time" in warning
+        assert run.compromised
+    carol = session.full_scale_for("carol")
+    assert not carol.compromised and session.verify_shared(carol).startswith("The shared input files")
+
+
+def test_a_change_between_runs_is_repaired_before_the_next_one(small_session):
+    session = small_session
+    session.verify_shared(session.full_scale_for("ada"))
+    time.sleep(0.02)
+    _rewrite(session._full.shared.paths[("mini", 3)], b"\x02" * 8)  # a process left behind, say
+    bob = session.full_scale_for("bob")
+    assert "between two runs" in bob.note and "W2" in bob.note
+    assert session._full.shared.changes() == [] and session._full.shared.altered_contents() == []
+    session.verify_shared(bob)
+
+
+# -- a hostile child in every mode ------------------------------------------------------------------------------
+def _unavailable(mode: str) -> str:
+    try:
+        sandbox.Sandbox(sandbox.Limits(), mode=mode)
+    except sandbox.SandboxUnavailable as exc:
+        return str(exc)
+    return ""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_child_that_tampers_with_the_shared_files_does_not_hurt_later_students(exercise, mode):
+    why = _unavailable(mode)
+    if why:
+        pytest.skip(why)
+    with grade.Session(exercise, full_scale=True, sandbox=sandbox.Sandbox(exercise.limits, mode=mode)) as session:
+        first = session.full_scale_case()[2]
+        bad = grade.grade_file(TAMPER, session, student="mallory")
+        good = grade.grade_file(CORRECT, session, student="ada")
+        final = session.verify_shared()
+        rebuilt = session._full.shared.folder != first.folder
+    assert not _our_folders(), "a large-case folder was left behind"
+    assert not list(Path("/dev/shm").glob("*-moved")) and not Path("/dev/shm/grader-hostile-link.npy").exists()
+    said = check(bad, "values-full-scale").message
+    assert good.status == "graded" and good.score == good.max_score, good.to_json()[:1500]
+    assert final == ""
+    if mode in TAMPER_LANDS:
+        assert "tampered" in said and "folder-replaced" in said, said
+        assert any("This submission changed the shared input files" in w for w in bad.warnings), bad.warnings
+        assert any("rebuilt before this submission ran" in w for w in good.warnings), good.warnings
+        assert rebuilt
+    else:
+        assert "contained: every attempt failed" in said, said
+        assert not any("shared input files" in w for w in bad.warnings + good.warnings)
+        assert not rebuilt
+
+
+def test_without_the_check_the_tampering_would_fail_the_next_student(exercise, monkeypatch):
+    """The control: the attack is real. With the stamps ignored, the swapped b1 and b2 cost a correct student."""
+    if _unavailable("rlimits"):
+        pytest.skip("rlimits mode unavailable")
+    monkeypatch.setattr(grade.Session, "_check", lambda self: "")
+    with grade.Session(exercise, full_scale=True, sandbox=sandbox.Sandbox(exercise.limits, mode="rlimits")) as s:
+        folder = s.full_scale_case()[2].folder
+        try:
+            grade.grade_file(TAMPER, s, student="mallory")
+            good = grade.grade_file(CORRECT, s, student="ada")
+        finally:  # nothing checked the files, so nothing removed what the attack left
+            for leftover in folder.parent.glob(folder.name + "?*"):
+                largecase.remove_folder(leftover)
+    assert check(good, "values-full-scale").status == "failed", good.to_json()[:800]
