@@ -63,7 +63,7 @@ class FullScaleRun:
 class _Built:
     """The large case as built once per session (and again only after a child changed its files)."""
 
-    case: Case  # the shared case, its shared arguments mapped read-only from the sealed files
+    case: Case  # the shared case, its shared arguments read-only views of the sealed files' arrays
     expected: np.ndarray  # the reference's output on it
     cache: object | None  # the exercise's intermediate for cheap per-student expected outputs
     shared: largecase.SharedArrays
@@ -222,7 +222,7 @@ class Session:
                 return None
             case = replace(case, personal=self.exercise.personalise_full_scale(case, seed).personal)
             shared = largecase.SharedArrays.write([case], folder, allocate)
-            case = shared.mapped(case)
+            case = shared.frozen(case)
         except BaseException:
             largecase.remove_folder(folder)
             raise

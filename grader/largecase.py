@@ -8,7 +8,7 @@ owner and can neither chmod nor rename inside), and two records of it are kept:
 * a stamp of every file and of the folder (device, inode, size, mode, owner, link count, mtime and ctime), read
   again after every run for a few microseconds. Any change moves one of them: a write, a rename or a hard link
   moves a ctime, which no process can set back, and a replaced file or folder has another inode.
-* a SHA-256 digest of every file, computed once when the case is built (0.3 s per GB on two cores) and read
+* a SHA-256 digest of every file, computed once when the case is built (0.4 s per GB on two cores) and read
   again only when a stamp differs, to tell a change of contents from a change of names or metadata.
 
 In rlimits mode nothing stops a child that has the grader's uid from renaming the whole folder out of ``/dev/shm``
@@ -100,13 +100,18 @@ class SharedArrays:
         stamps = {p: stamp(p) for p in [self.folder, *sorted(set(self.paths.values()))]}
         return replace(self, stamps=stamps, digests=digest_files(sorted(set(self.paths.values()))))
 
-    def mapped(self, case: Case) -> Case:
-        """``case`` with its shared arguments mapped read-only from the sealed files (the grader never writes them)."""
-        args = tuple(
-            np.load(self.paths[(case.name, i)], mmap_mode="r", allow_pickle=False) if (case.name, i) in self.paths
-            else np.array(a) for i, a in enumerate(case.args)
-        )
-        return replace(case, args=args)
+    def frozen(self, case: Case) -> Case:
+        """``case`` as the grader keeps it: its shared arguments as read-only views of the arrays written (already
+        in memory: mapping the files again would page-fault a gigabyte), the others as private copies."""
+        args = []
+        for i, array in enumerate(case.args):
+            if (case.name, i) in self.paths:
+                array = array.view(np.ndarray)
+                array.flags.writeable = False
+            else:
+                array = np.array(array)
+            args.append(array)
+        return replace(case, args=tuple(args))
 
     def changes(self) -> list[Path]:
         """The folder and files whose stamp moved since the folder was sealed: a few microseconds."""
@@ -153,7 +158,7 @@ class FileAllocator:
 
 def digest_files(paths: list[Path]) -> dict[Path, str]:
     """SHA-256 of each file, its 64 MiB chunks hashed from a read-only map on every core (hashlib releases the
-    GIL), then combined: about 0.3 s per GB on two cores. A missing path or one that is not a file says so."""
+    GIL), then combined: about 0.4 s per GB on two cores. A missing path or one that is not a file says so."""
     chunks: list[tuple[Path, int, int]] = []
     digests: dict[Path, str] = {}
     for path in paths:
