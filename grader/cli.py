@@ -10,6 +10,7 @@ from pathlib import Path
 from . import exercise as exercise_mod
 from .errors import GraderError, UsageError
 from .results import SCHEMA
+from .submission import MAX_BYTES
 
 
 class _Parser(argparse.ArgumentParser):
@@ -58,13 +59,67 @@ def _exercise_options(parser: argparse.ArgumentParser) -> None:
 
 def _exercise(args: argparse.Namespace) -> exercise_mod.Exercise:
     exercise_id = args.exercise
+    base = Path(args.exercises_dir or exercise_mod.DEFAULT_EXERCISES)
     if not exercise_id:
-        base = args.exercises_dir or exercise_mod.DEFAULT_EXERCISES
-        known = sorted(p.name for p in Path(base).glob("*") if (p / "exercise.toml").is_file())
+        known = exercise_mod.known_ids(base)
         if len(known) != 1:
             raise UsageError("Name the exercise with --exercise" + (f" (one of: {', '.join(known)})." if known else "."))
         exercise_id = known[0]
+    elif not exercise_mod.is_plain_id(exercise_id):
+        known = exercise_mod.known_ids(base)
+        raise UsageError(
+            f"--exercise takes an exercise id, not a path: got {_shown(exercise_id)}. An id is letters, digits, "
+            f"'_' and '-' only, the name of a folder in {base}"
+            + (f" (known exercises: {', '.join(known)})." if known else ".")
+            + " To use exercises kept elsewhere, give --exercises-dir DIR (and --solutions-dir DIR)."
+        )
     return exercise_mod.load(exercise_id, args.exercises_dir, args.solutions_dir)
+
+
+def _exercise_from_metadata(args: argparse.Namespace) -> str | None:
+    """The exercise id a notebook names in its metadata (``metadata.grader.exercise``), checked.
+
+    The notebook is the student's file, so what it names is accepted only as a plain id of a folder directly
+    under the exercises folder: a path there would make the grader import a file of the student's choosing as
+    the reference solution.
+    """
+    path = Path(args.path)
+    try:  # only a regular notebook of a gradable size is read (a pipe would block, a huge file would fill memory)
+        if path.suffix.lower() != ".ipynb" or path.is_symlink() or not path.is_file():
+            return None
+        if path.stat().st_size > MAX_BYTES[".ipynb"]:
+            return None
+    except OSError:
+        return None
+    from .notebook import exercise_of
+
+    try:
+        value = exercise_of(path)
+    except (RecursionError, MemoryError):  # absurdly nested JSON: not a notebook, and load() will say so
+        return None
+    if value is None:
+        return None
+    base = Path(args.exercises_dir or exercise_mod.DEFAULT_EXERCISES)
+    known = exercise_mod.known_ids(base)
+    choose = ("Give --exercise ID to choose the exercise" + (f" (one of: {', '.join(known)})." if known else "."))
+    if not exercise_mod.is_plain_id(value):
+        raise UsageError(
+            f"{path.name} names its exercise {_shown(value)} in its metadata (metadata.grader.exercise), which is "
+            f"not an exercise id: only a plain id (letters, digits, '_' and '-', no path) of a folder in {base} is "
+            f"accepted from a notebook. {choose}"
+        )
+    if value not in known:
+        raise UsageError(
+            f"{path.name} names the exercise {_shown(value)} in its metadata (metadata.grader.exercise), but there "
+            f"is no such exercise in {base}. {choose}"
+        )
+    return value
+
+
+def _shown(value: str) -> str:
+    """A value from the command line or a student's file, quoted and cut short, for an error message."""
+    text = repr(value)
+    return text if len(text) <= 200 else text[:197] + "..."
 
 
 def usage_document(message: str, kind: str = "usage") -> dict:
@@ -90,9 +145,8 @@ def main(argv: list[str] | None = None) -> int:
             return commands.grade(args, _exercise(args))
         if args.command == "check":
             from . import commands
-            from .notebook import exercise_of
 
-            args.exercise = args.exercise or exercise_of(args.path)
+            args.exercise = args.exercise or _exercise_from_metadata(args)
             return commands.check(args, _exercise(args))
         if args.command == "notebook":
             from . import commands

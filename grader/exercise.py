@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import re
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -201,14 +202,41 @@ class Exercise:
 
 
 def find(exercise_id: str, exercises_dir: Path | None = None) -> Path:
+    """The folder of exercise ``exercise_id``, directly under the exercises folder.
+
+    An id is a plain name (letters, digits, '_' and '-'), never a path: the reference solution found from it is
+    imported into the grader's own process, so a path such as '../x' or '/tmp/x' must not reach the file system.
+    """
     base = Path(exercises_dir) if exercises_dir else DEFAULT_EXERCISES
+    known = known_ids(base)
+    if not is_plain_id(exercise_id):
+        raise UsageError(
+            f"{exercise_id!r} is not an exercise id: an id is letters, digits, '_' and '-' only, the name of a "
+            f"folder in {base}" + (f" (known exercises: {', '.join(known)})." if known else ".")
+            + " To use exercises kept elsewhere, give --exercises-dir DIR (and --solutions-dir DIR)."
+        )
     folder = base / exercise_id
-    if not (folder / "exercise.toml").is_file():
-        known = sorted(p.name for p in base.glob("*") if (p / "exercise.toml").is_file()) if base.is_dir() else []
+    if exercise_id not in known:
         raise UsageError(
             f"Unknown exercise '{exercise_id}'" + (f"; known exercises: {', '.join(known)}." if known else ".")
         )
     return folder
+
+
+#: What an exercise id may be: a folder name, never a path (no separator, no '.' or '..', not absolute).
+PLAIN_ID = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def is_plain_id(value: object) -> bool:
+    return isinstance(value, str) and len(value) <= 100 and PLAIN_ID.fullmatch(value) is not None
+
+
+def known_ids(base: Path) -> list[str]:
+    """The exercises directly under ``base``: folders with a plain id as name and an ``exercise.toml``."""
+    try:
+        return sorted(p.name for p in Path(base).iterdir() if is_plain_id(p.name) and (p / "exercise.toml").is_file())
+    except OSError:
+        return []
 
 
 def load(exercise_id: str, exercises_dir: Path | None = None, solutions_dir: Path | None = None) -> Exercise:

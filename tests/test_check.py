@@ -1,6 +1,8 @@
 """``grader check``: public cases only, mistakes named, exit codes 0 / 1 / 2, plain text unless on a terminal."""
 from __future__ import annotations
 
+import json
+import os
 import re
 import shutil
 import subprocess
@@ -143,3 +145,67 @@ def test_exercise_is_read_from_the_notebook_metadata(tmp_path, capsys, monkeypat
     monkeypatch.setattr(cli, "_exercise", spy)
     check(capsys, copy)
     assert seen == ["vgg_classifier"]
+
+
+def _planted_exercise(tmp_path):
+    """An exercise folder and a 'reference solution' planted outside exercises/, as a hostile notebook would
+    name them: importing the solution leaves a canary file."""
+    canary = tmp_path / "solution-was-imported"
+    planted = tmp_path / "planted"
+    (planted / "evil").mkdir(parents=True)
+    (planted / "solutions").mkdir()
+    (planted / "evil" / "exercise.toml").write_text(
+        'id = "evil"\ntitle = "t"\nversion = "1"\nfunction = "f"\nparameters = ["x"]\n')
+    (planted / "evil" / "cases.py").write_text("def hidden_cases(rng):\n    return []\n")
+    solution = f"open({str(canary)!r}, 'w').write('ran in the grader')\ndef f(x):\n    return x\n"
+    (planted / "solutions" / "evil.py").write_text(solution)
+    (planted / "evil.py").write_text(solution)  # where '<id>.py' lands when the id is a path
+    return planted / "evil", canary
+
+
+@pytest.mark.parametrize("named", ["absolute", "relative", ".."])
+def test_a_notebook_cannot_name_a_path_as_its_exercise(tmp_path, capsys, named):
+    folder, canary = _planted_exercise(tmp_path)
+    value = {"absolute": str(folder), "relative": os.path.relpath(folder, ROOT / "exercises"), "..": ".."}[named]
+    notebook = json.loads(NOTEBOOK.read_text(encoding="utf-8"))
+    notebook["metadata"]["grader"] = {"exercise": value}
+    path = tmp_path / "mine.ipynb"
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    code, out, err = check(capsys, path)
+    assert code == 2 and out == ""
+    assert not canary.exists(), "the planted reference solution was imported"
+    assert "metadata.grader.exercise" in err and repr(value) in err
+    assert "not an exercise id" in err and "letters, digits, '_' and '-'" in err
+    assert "Give --exercise ID" in err and "vgg_classifier" in err
+    assert "Traceback" not in err
+
+
+def test_a_notebook_naming_an_unknown_exercise_is_a_usage_error(tmp_path, capsys):
+    notebook = json.loads(NOTEBOOK.read_text(encoding="utf-8"))
+    notebook["metadata"]["grader"] = {"exercise": "no_such_exercise"}
+    path = tmp_path / "mine.ipynb"
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    code, _, err = check(capsys, path)
+    assert code == 2
+    assert "names the exercise 'no_such_exercise' in its metadata" in err and "no such exercise" in err
+
+
+@pytest.mark.parametrize("command", ["check", "grade"])
+def test_exercise_option_takes_an_id_not_a_path(tmp_path, capsys, command):
+    folder, canary = _planted_exercise(tmp_path)
+    for value in (str(folder), os.path.relpath(folder, ROOT / "exercises"), "vgg_classifier/../vgg_classifier"):
+        code = cli.main([command, str(SUBMISSIONS / "correct" / "matmul.py"), "--exercise", value])
+        err = capsys.readouterr().err
+        assert code == 2, err
+        assert f"--exercise takes an exercise id, not a path: got {value!r}" in err
+        assert "--exercises-dir DIR" in err
+    assert not canary.exists()
+
+
+def test_exercises_dir_is_the_way_to_point_elsewhere(tmp_path, capsys):
+    folder, canary = _planted_exercise(tmp_path)
+    code = cli.main(["check", str(SUBMISSIONS / "correct" / "matmul.py"), "--exercise", "evil",
+                     "--exercises-dir", str(folder.parent), "--solutions-dir", str(folder.parent / "solutions")])
+    capsys.readouterr()
+    assert canary.exists()  # the instructor's own choice of folder is honoured
+    assert code == 2  # ... and this toy exercise has no public cases to check against
