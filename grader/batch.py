@@ -1,22 +1,12 @@
-"""Grade a whole class: find the submissions, grade them on worker threads, write each result as it comes.
-
-Layouts a folder may hold (any mix, several folders at once):
-
-* flat: ``class/alice.py``, ``class/bob.ipynb`` -> students ``alice``, ``bob`` (the file stem);
-* one folder per student: ``class/alice/anything.ipynb`` -> ``alice`` (the folder name; files found at any depth);
-* nbgrader: ``course/submitted/<student>/<assignment>/*.ipynb`` -> ``<student>``; give ``course`` or
-  ``course/submitted``.
-
-Hidden files and folders (``.ipynb_checkpoints`` among them) and ``__pycache__`` are ignored. Files that are not
-``.py`` or ``.ipynb`` inside a folder are skipped with a note; one given by name gets an error result. Two files
-that map to one student (or to one output folder) are never merged: that student gets an error result of kind
-``duplicate-student`` naming every file, and neither file is graded.
+"""Grade a whole class: grade the students ``classfolder`` found on worker threads, write each result as it comes.
 
 Each submission's code already runs in its own sandboxed child, so the workers are threads of this process
 sharing one ``Session``. Every grade is wrapped: whatever goes wrong becomes that student's error result (kind
 ``internal`` for a failure of the grader itself) and the batch goes on. With an output folder, a student's files
-are written as soon as the grade is known (atomically, ``result.json`` last, then the ``.grade-key`` sidecar), so
-an interrupted batch loses nothing finished, and a rerun skips every student whose sidecar still matches.
+are written to ``OUT/students/<folder>/`` as soon as the grade is known (atomically, ``result.json`` last, then
+the ``.grade-key`` sidecar), so an interrupted batch loses nothing finished, and a rerun skips every student
+whose sidecar still matches. On Ctrl-C, ``grade_all`` raises ``Interrupted`` carrying what finished, and
+``write_class_files`` writes the class files of those, marked incomplete.
 """
 from __future__ import annotations
 
@@ -25,124 +15,21 @@ import hashlib
 import json
 import os
 import queue
+import stat
 import threading
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
-from . import report
-from .errors import MissingFile
+from . import escape, gradebook, report
+from .classfolder import LAYOUTS, Entry, Plan, discover, display_ids  # noqa: F401  (the batch's public names)
 from .grade import Session, error_result, grade_file
 from .results import ErrorInfo, GradeResult
-from .submission import SUFFIXES
+from .submission import MAX_BYTES
 
 #: Written after ``result.json``: the inputs a result was graded from. A rerun skips the student if they match.
 KEY_FILE = ".grade-key.json"
-IGNORED_NAMES = {"__pycache__"}
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One student to grade: the file, and a problem that stops grading before it starts (duplicates)."""
-
-    path: Path
-    student: str
-    problem: tuple[str, str] | None = None  # (error kind, message)
-
-
-@dataclass(frozen=True)
-class Plan:
-    entries: tuple[Entry, ...]  # sorted by student id
-    notes: tuple[str, ...] = ()  # skipped files, for the person running the batch
-    single_file: bool = False  # exactly one path, a file: --json prints one document, not an array
-
-
-# -- discovery --------------------------------------------------------------------------------------------------
-def discover(paths: list[Path]) -> Plan:
-    found: list[tuple[str, Path]] = []
-    skipped: list[Path] = []
-    empty: list[tuple[str, Path]] = []
-    for path in paths:
-        path = Path(path)
-        if not path.exists():  # a typo in the command: a usage error (exit 2), not a student's error row
-            raise MissingFile(f"The path {path} does not exist.")
-        if not path.is_dir():  # a file: grade_file reports an unsupported or unreadable one as an error result
-            found.append((path.stem, path))
-            continue
-        root = path / "submitted" if (path / "submitted").is_dir() else path  # an nbgrader course folder
-        for child in sorted(root.iterdir()):
-            if _ignored(child.name):
-                continue
-            if child.is_file():
-                (found.append((child.stem, child)) if _supported(child) else skipped.append(child))
-            elif child.is_dir():
-                files, others = _walk(child)
-                skipped += others
-                if files:
-                    found += [(child.name, f) for f in files]
-                else:
-                    empty.append((child.name, child))
-    entries = _group(found)
-    for student, folder in empty:
-        if report.safe_name(student) not in {report.safe_name(e.student) for e in entries}:
-            entries.append(Entry(folder, student, ("no-submission",
-                                                   f"The folder {folder} holds no .py or .ipynb file to grade.")))
-    entries.sort(key=lambda e: e.student)
-    notes = []
-    if skipped:
-        shown = ", ".join(str(p) for p in skipped[:5]) + (f" and {len(skipped) - 5} more" if len(skipped) > 5 else "")
-        notes.append(f"Skipped {len(skipped)} file(s) that are not .py or .ipynb: {shown}.")
-    single = len(paths) == 1 and not Path(paths[0]).is_dir()
-    return Plan(tuple(entries), tuple(notes), single)
-
-
-def _ignored(name: str) -> bool:
-    return name.startswith(".") or name in IGNORED_NAMES
-
-
-def _supported(path: Path) -> bool:
-    return path.suffix.lower() in SUFFIXES
-
-
-def _walk(folder: Path) -> tuple[list[Path], list[Path]]:
-    files, others = [], []
-    for here, dirs, names in os.walk(folder):  # does not follow symlinked folders
-        dirs[:] = sorted(d for d in dirs if not _ignored(d))
-        for name in sorted(names):
-            if not _ignored(name):
-                (files if _supported(Path(name)) else others).append(Path(here) / name)
-    return files, others
-
-
-def _group(found: list[tuple[str, Path]]) -> list[Entry]:
-    """One entry per output folder; several files for one folder become one duplicate-student entry."""
-    groups: dict[str, list[tuple[str, Path]]] = {}
-    for student, path in found:
-        groups.setdefault(report.safe_name(student), []).append((student, path))
-    entries = []
-    for items in groups.values():
-        first: dict[str, tuple[str, Path]] = {}
-        for student, path in items:
-            first.setdefault(_same_file(path), (student, path))
-        unique = list(first.values())
-        student, path = unique[0]
-        if len(unique) == 1:
-            entries.append(Entry(path, student))
-            continue
-        names = ", ".join(str(p) for _, p in unique[:6]) + (f" and {len(unique) - 6} more" if len(unique) > 6 else "")
-        entries.append(Entry(path, student, ("duplicate-student",
-                                             f"{len(unique)} files map to student '{student}': {names}. None of "
-                                             "them was graded: keep one submission per student and grade again.")))
-    return entries
-
-
-def _same_file(path: Path) -> str:
-    """The same file given twice (``class/ana.py`` and ``class/./ana.py``) is one submission."""
-    try:
-        return str(path.resolve())
-    except OSError:
-        return str(path)
 
 
 # -- resume -----------------------------------------------------------------------------------------------------
@@ -150,20 +37,42 @@ def grade_key(entry: Entry, session: Session) -> dict | None:
     """What a result depends on besides the grader's code; None when it cannot be known (file unreadable)."""
     if entry.problem is not None:
         return None
-    try:
-        digest = hashlib.sha256(entry.path.read_bytes()).hexdigest()
-    except OSError:
+    data = _read_regular(entry.path)
+    if data is None:
         return None
     exercise = session.exercise
     return {
         "student": entry.student,
-        "submission": str(entry.path),
-        "submission_sha256": digest,
+        "folder": entry.folder,
+        "submission": shown_path(entry.path),
+        "submission_sha256": hashlib.sha256(data).hexdigest(),
         "exercise_version": f"{exercise.version}+{exercise.fingerprint}",
         "full_scale": bool(session.full_scale),
         "secret_sha256": hashlib.sha256(session.secret.encode()).hexdigest(),  # never the secret itself
         "grader": grader_fingerprint(),
     }
+
+
+def _read_regular(path: Path) -> bytes | None:
+    """The bytes of a regular file, never through a link and never blocking on a pipe; None otherwise."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_size > max(MAX_BYTES.values()):
+            return None
+        try:
+            return handle.read()
+        except OSError:
+            return None
+
+
+def shown_path(path: Path) -> str:
+    """A path as results and reports show it: undecodable bytes as U+FFFD, hidden characters escaped."""
+    return escape.terminal(str(path), 1000)
 
 
 @functools.lru_cache(maxsize=1)
@@ -181,7 +90,7 @@ def stored_result(entry: Entry, key: dict | None, out: Path) -> GradeResult | No
     """The result in ``out`` if it was graded from exactly ``key``; None if it must be (re)graded."""
     if key is None:
         return None
-    folder = Path(out) / report.safe_name(entry.student)
+    folder = report.student_folder(out, entry.folder)
     try:
         if json.loads((folder / KEY_FILE).read_text(encoding="utf-8")) != key:
             return None
@@ -195,38 +104,63 @@ def stored_result(entry: Entry, key: dict | None, out: Path) -> GradeResult | No
 
 # -- grading ----------------------------------------------------------------------------------------------------
 def grade_entry(entry: Entry, session: Session) -> GradeResult:
-    """Grade one entry; never raises (short of KeyboardInterrupt): any failure becomes an error result."""
+    """Grade one entry; never raises (short of KeyboardInterrupt): any failure becomes an error result.
+
+    The result carries the entry's shown id and path, and no lone surrogate anywhere, so every writer can
+    encode it.
+    """
     started = time.perf_counter()
     full = session.full_scale
     if entry.problem is not None:
         kind, message = entry.problem
-        return error_result(session.exercise, entry.path, entry.student, kind, message, started, full_scale=full)
-    try:
-        return grade_file(entry.path, session, entry.student)
-    except Exception as exc:  # a bug or an exhausted resource in the grader: this student only
-        return error_result(session.exercise, entry.path, entry.student, "internal",
-                            f"The grader itself failed on this submission ({type(exc).__name__}: {exc}). "
-                            "This is not the student's fault; report it to the course staff.",
-                            started, full_scale=full)
+        result = error_result(session.exercise, entry.path, entry.student, kind, message, started, full_scale=full)
+    else:
+        try:
+            result = grade_file(entry.path, session, entry.student)
+        except Exception as exc:  # a bug or an exhausted resource in the grader: this student only
+            result = error_result(session.exercise, entry.path, entry.student, "internal",
+                                  f"The grader itself failed on this submission ({type(exc).__name__}: "
+                                  f"{escape.terminal(exc)}). This is not the student's fault; report it to the "
+                                  "course staff.", started, full_scale=full)
+    return readable_result(replace(result, student=entry.student, submission=shown_path(entry.path)))
+
+
+def readable_result(result: GradeResult) -> GradeResult:
+    """``result`` with every lone surrogate (from a file name or a message) replaced by U+FFFD."""
+    if not escape.has_surrogate(result.to_json(indent=None)):
+        return result
+    return GradeResult.from_dict(_readable(result.to_dict()))
+
+
+def _readable(value):
+    if isinstance(value, str):
+        return escape.readable(value)
+    if isinstance(value, (list, tuple)):
+        return [_readable(v) for v in value]
+    if isinstance(value, dict):
+        return {_readable(k): _readable(v) for k, v in value.items()}
+    return value
 
 
 Writer = Callable[[GradeResult, Path], None]
 
 
-def write_outputs(result: GradeResult, out: Path, key: dict | None, extra: Writer | None = None) -> GradeResult:
+def write_outputs(result: GradeResult, folder: Path, key: dict | None, extra: Writer | None = None, *,
+                  private: bool = False) -> GradeResult:
     """Write one student's files; the sidecar goes last, so only a complete set is ever skipped on a rerun."""
-    folder = Path(out) / report.safe_name(result.student)
+    folder = Path(folder)
     (folder / KEY_FILE).unlink(missing_ok=True)
     try:
         if extra is not None:
             extra(result, folder)
-        report.write_student(result, out)
+        report.write_student(result, folder, private=private)  # result.json last
     except Exception as exc:  # a report that cannot be rendered or written must not cost the result itself
-        result = error_result_from(result, f"Its reports could not be written ({type(exc).__name__}: {exc}).")
-        report.write_atomic(folder / "result.json", result.to_json() + "\n")
+        result = error_result_from(result, f"Its reports could not be written ({type(exc).__name__}: "
+                                           f"{escape.terminal(exc)}).")
+        report.write_atomic(folder / "result.json", result.to_json() + "\n", private=private)
         return result
-    if key is not None:
-        report.write_atomic(folder / KEY_FILE, json.dumps(key, indent=1) + "\n")
+    if key is not None:  # owner-only whatever --private says: it holds a hash of the course secret
+        report.write_atomic(folder / KEY_FILE, json.dumps(key, indent=1) + "\n", private=True)
     return result
 
 
@@ -242,6 +176,14 @@ class Outcome:
     reused: bool  # read back from OUT, not graded in this run
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during ``grade_all``: ``outcomes`` holds every student finished by then, in the entries' order."""
+
+    def __init__(self, outcomes: list[Outcome]) -> None:
+        super().__init__("interrupted")
+        self.outcomes = outcomes
+
+
 def grade_all(
     entries: list[Entry] | tuple[Entry, ...],
     session: Session,
@@ -252,15 +194,36 @@ def grade_all(
     extra_writer: Writer | None = None,
     on_outcome: Callable[[Outcome], None] | None = None,
     on_start: Callable[[int, int], None] | None = None,
+    private: bool = False,
 ) -> list[Outcome]:
     """Grade every entry on ``jobs`` threads; return one outcome per entry, in the entries' order.
 
     With ``out``, up-to-date results are read back instead of regraded (unless ``force``) and each new result is
-    written as soon as it is known. ``on_start(to_grade, reused)`` is called once the plan is known and
-    ``on_outcome`` once per entry, both on the calling thread.
+    written as soon as it is known, in ``OUT/students/<entry.folder>/``. ``on_start(to_grade, reused)`` is called
+    once the plan is known and ``on_outcome`` once per entry, both on the calling thread. Ctrl-C raises
+    ``Interrupted`` with the outcomes finished so far.
     """
     outcomes: dict[int, Outcome] = {}
+    done: queue.Queue = queue.Queue()
+    try:
+        return _grade_all(entries, session, outcomes, done, jobs=jobs, out=out, force=force,
+                          extra_writer=extra_writer, on_outcome=on_outcome, on_start=on_start, private=private)
+    except KeyboardInterrupt:
+        while True:  # results the workers finished (and wrote) but the loop had not taken yet
+            try:
+                index, outcome = done.get_nowait()
+            except queue.Empty:
+                break
+            outcomes.setdefault(index, outcome)
+        raise Interrupted([outcomes[i] for i in sorted(outcomes)]) from None
+
+
+def _grade_all(entries, session, outcomes, done, *, jobs, out, force, extra_writer, on_outcome, on_start,
+               private) -> list[Outcome]:
     todo: list[tuple[int, Entry, dict | None]] = []
+    if out is not None:
+        report.make_folder(Path(out) / report.STUDENTS, private=private)
+        os.chmod(Path(out) / report.STUDENTS, report.PRIVATE_FOLDER_MODE if private else report.FOLDER_MODE)
     for index, entry in enumerate(entries):
         key = grade_key(entry, session) if out is not None else None
         stored = None if force or out is None else stored_result(entry, key, out)
@@ -275,7 +238,6 @@ def grade_all(
             on_outcome(outcomes[index])
     if todo and any(e.problem is None for _, e, _ in todo):
         session.full_scale_case()  # build the shared VGG-scale case once, here, before threads race for it
-    done: queue.Queue = queue.Queue()
     pending: queue.Queue = queue.Queue()
     for item in todo:
         pending.put(item)
@@ -290,9 +252,11 @@ def grade_all(
             result = grade_entry(entry, session)
             try:
                 if out is not None:
-                    result = write_outputs(result, out, key, extra_writer)
+                    result = write_outputs(result, report.student_folder(out, entry.folder), key, extra_writer,
+                                           private=private)
             except BaseException as exc:  # the disk itself failed: keep the result, say why it is not on disk
-                result = error_result_from(result, f"Its result could not be written ({type(exc).__name__}: {exc}).")
+                result = error_result_from(result, f"Its result could not be written ({type(exc).__name__}: "
+                                                   f"{escape.terminal(exc)}).")
             done.put((index, Outcome(entry, result, False)))
 
     # Daemon threads: on Ctrl-C the main thread returns at once; a half-graded submission is simply regraded
@@ -316,6 +280,17 @@ def grade_all(
     finally:
         stop.set()
     return [outcomes[i] for i in range(len(entries))]
+
+
+# -- class files ------------------------------------------------------------------------------------------------
+def write_class_files(plan: Plan, outcomes: list[Outcome], out: Path, exercise_id: str, *,
+                      private: bool = False) -> list[str]:
+    """gradebook.csv, junit.xml and summary.html for ``outcomes``; entries without one are ``pending`` (the batch
+    was stopped), which marks the files incomplete. Returns one line per file that could not be written."""
+    finished = {o.entry.student for o in outcomes}
+    pending = [gradebook.Pending(e.student, shown_path(e.path)) for e in plan.entries if e.student not in finished]
+    return gradebook.write_class([o.result for o in outcomes], out, exercise_id, plan.notes, pending=pending,
+                                 folders=plan.folders, left_out=plan.left_out, private=private)
 
 
 def default_jobs() -> int:

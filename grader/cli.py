@@ -37,6 +37,11 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--force", action="store_true", help="regrade even when a result is up to date")
     grade.add_argument("--quiet", "-q", action="store_true", help="no progress output")
     grade.add_argument("--fail-under", type=float, metavar="SCORE", help="exit 1 if any score is below SCORE")
+    grade.add_argument("--layout", choices=("auto", "plain", "nbgrader"), default="auto",
+                       help="plain: each file or folder is a student; nbgrader: COURSE/submitted/<student>/...; "
+                            "auto (default): nbgrader when the folder holds only submitted/ and nbgrader's files")
+    grade.add_argument("--private", action="store_true",
+                       help="write the outputs for the owner only (files 0600, folders 0700; default 0644/0755)")
 
     check = sub.add_parser("check", help="run the public checks on your own submission and name the mistakes")
     check.add_argument("path", type=Path, metavar="NOTEBOOK_OR_PY")

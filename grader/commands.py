@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import batch, gradebook
+from . import batch, escape, gradebook, report
 from .errors import UsageError
 from .exercise import Exercise
 from .grade import DEFAULT_SECRET, Session
@@ -15,30 +15,47 @@ from .progress import Progress
 
 def grade(args: argparse.Namespace, exercise: Exercise) -> int:
     if args.out:
-        _check_writable(Path(args.out))
-    plan = batch.discover(args.paths)
+        _check_writable(Path(args.out), bool(getattr(args, "private", False)))
+    plan = batch.discover(args.paths, getattr(args, "layout", "auto"))
     if not plan.entries:
-        raise UsageError("No .py or .ipynb submission was found in " + ", ".join(str(p) for p in args.paths) + ".")
+        raise UsageError("No .py or .ipynb submission was found in "
+                         + ", ".join(escape.terminal(p) for p in args.paths) + "."
+                         + "".join(f" {escape.terminal(note)}" for note in plan.notes))
     progress = Progress("none" if args.quiet else "auto")
     for note in plan.notes:
         progress.note(note)
     jobs = args.jobs if args.jobs and args.jobs > 0 else batch.default_jobs()
-    with Session(exercise, full_scale=args.full_scale, secret=args.secret or DEFAULT_SECRET) as session:
-        try:
-            outcomes = batch.grade_all(
-                plan.entries, session, jobs=jobs, out=args.out, force=args.force,
-                extra_writer=gradebook.write_gradescope,
-                on_start=progress.start,
-                on_outcome=lambda o: progress.advance(o.result, o.reused),
-            )
-        finally:
-            progress.close()
+    private = bool(getattr(args, "private", False))
+    try:
+        with Session(exercise, full_scale=args.full_scale, secret=args.secret or DEFAULT_SECRET) as session:
+            try:
+                outcomes = batch.grade_all(
+                    plan.entries, session, jobs=jobs, out=args.out, force=args.force,
+                    extra_writer=lambda result, folder: gradebook.write_gradescope(result, folder, private=private),
+                    on_start=progress.start,
+                    on_outcome=lambda o: progress.advance(o.result, o.reused),
+                    private=private,
+                )
+            finally:
+                progress.close()
+    except batch.Interrupted as stopped:  # the class files of what finished, marked incomplete; then exit 130
+        if args.out:
+            for problem in batch.write_class_files(plan, stopped.outcomes, args.out, exercise.id, private=private):
+                print(f"grader: {problem}", file=sys.stderr)
+            print(f"grader: {len(stopped.outcomes)} of {len(plan.entries)} students were graded before the stop; "
+                  f"the class files in {escape.terminal(args.out)} list them, marked incomplete", file=sys.stderr)
+        raise
     results = [o.result for o in outcomes]
-    if args.out:
-        gradebook.write_class(results, args.out, exercise.id, plan.notes)
+    unwritten = batch.write_class_files(plan, outcomes, args.out, exercise.id, private=private) if args.out else []
+    for problem in unwritten:
+        print(f"grader: {problem}; the other class files were written", file=sys.stderr)
     step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if step_summary and results:
-        gradebook.append_step_summary(results, Path(step_summary))
+        try:
+            gradebook.append_step_summary(results, Path(step_summary))
+        except OSError as exc:
+            unwritten.append(f"the GitHub step summary could not be written ({escape.terminal(exc)})")
+            print(f"grader: {unwritten[-1]}", file=sys.stderr)
     if args.json:
         if plan.single_file and len(results) == 1:
             print(results[0].to_json())
@@ -49,15 +66,17 @@ def grade(args: argparse.Namespace, exercise: Exercise) -> int:
             print(summary_line(result))
         if args.out and len(results) > 1:
             print(f"Class summary: {Path(args.out) / 'summary.html'}", file=sys.stderr)
+    if unwritten:
+        return 3
     if args.fail_under is not None and any(r.score < args.fail_under for r in results):
         return 1
     return 0
 
 
-def _check_writable(out: Path) -> None:
+def _check_writable(out: Path, private: bool = False) -> None:
     """Fail before grading anything when the output folder cannot be written."""
     try:
-        out.mkdir(parents=True, exist_ok=True)
+        report.make_folder(out, private=private)
         probe = out / ".grader-write-test"
         probe.write_text("")
         probe.unlink()
@@ -66,10 +85,12 @@ def _check_writable(out: Path) -> None:
 
 
 def summary_line(result) -> str:
+    """One terminal line per student: whatever the id or the message holds, no control character is printed."""
+    student = escape.terminal(result.student)
     if result.status == "error":
-        return f"{result.student}: not graded ({result.error.kind}): {result.error.message}"
-    mistakes = ", ".join(d.id for d in result.diagnoses)
-    return f"{result.student}: {result.score:g}/{result.max_score:g}" + (f"  [{mistakes}]" if mistakes else "")
+        return f"{student}: not graded ({escape.terminal(result.error.kind)}): {escape.terminal(result.error.message)}"
+    mistakes = escape.terminal(", ".join(d.id for d in result.diagnoses))
+    return f"{student}: {result.score:g}/{result.max_score:g}" + (f"  [{mistakes}]" if mistakes else "")
 
 
 def check(args: argparse.Namespace, exercise: Exercise) -> int:

@@ -2,7 +2,9 @@
 ``summary.html``, per-student ``gradescope.json``, and the GitHub Actions step summary.
 
 Python computes numbers; wording and layout for people live in ``templates/summary.html.j2`` (and the per-student
-Markdown report, reused for Gradescope and GitHub).
+Markdown report, reused for Gradescope and GitHub). Every text a student could have chosen goes through the
+helper of ``escape`` for its format. Each class file is written on its own, so one that fails costs no other.
+A batch stopped early writes them too: students not graded yet are ``pending`` rows and the files say so.
 """
 from __future__ import annotations
 
@@ -14,76 +16,134 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
-from . import report
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+from urllib.parse import quote
+
+from . import escape, report
 from .results import GradeResult
 
-GRADEBOOK_COLUMNS = ("student", "submission", "score", "max_score", "status", "diagnoses")
+GRADEBOOK_COLUMNS = ("student", "submission", "score", "max_score", "status", "diagnoses", "report")
 TIMEOUT_KINDS = {"timeout"}
+CLASS_FILES = ("gradebook.csv", "junit.xml", "summary.html")
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A student the batch did not reach before it was stopped: listed, marked, graded by the next run."""
+
+    student: str
+    submission: str
+
+
+def report_link(folder: str) -> str:
+    """The relative URL of a student's report from OUT, safe whatever the folder name holds."""
+    return f"{report.STUDENTS}/{quote(folder, safe='')}/report.html"
+
+
+def _folders(results: Sequence[GradeResult], pending: Sequence[Pending],
+             folders: Mapping[str, str] | None) -> dict[str, str]:
+    known = dict(folders or {})
+    missing = [r.student for r in results if r.student not in known] + [p.student for p in pending
+                                                                         if p.student not in known]
+    if missing:
+        computed = report.folder_names([*known, *missing])
+        known.update((student, computed[student]) for student in missing)
+    return known
 
 
 # -- gradebook.csv ----------------------------------------------------------------------------------------------
-def render_csv(results: list[GradeResult]) -> str:
+def render_csv(results: list[GradeResult], pending: Sequence[Pending] = (),
+               folders: Mapping[str, str] | None = None) -> str:
+    """One row per student; a student not graded yet has status ``pending`` and no score."""
+    folders = _folders(results, pending, folders)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(GRADEBOOK_COLUMNS)
-    for r in sorted(results, key=lambda r: r.student):
-        writer.writerow([r.student, r.submission, f"{r.score:g}", f"{r.max_score:g}", r.status,
-                         ";".join(d.id for d in r.diagnoses)])
+    rows = [(r.student, [r.submission, f"{r.score:g}", f"{r.max_score:g}", r.status,
+                         ";".join(d.id for d in r.diagnoses)]) for r in results]
+    rows += [(p.student, [p.submission, "", "", "pending", ""]) for p in pending]
+    for student, (submission, score, max_score, status, diagnoses) in sorted(rows, key=lambda row: row[0]):
+        writer.writerow([escape.csv_cell(student), escape.csv_cell(submission), score, max_score,
+                         escape.csv_cell(status), escape.csv_cell(diagnoses),
+                         escape.csv_cell(f"{report.STUDENTS}/{folders[student]}/report.html")])
     return buffer.getvalue()
 
 
 # -- junit.xml --------------------------------------------------------------------------------------------------
-def render_junit(results: list[GradeResult], exercise_id: str) -> str:
-    """A testsuite per student, a testcase per check; failed checks fail, checks not graded are errors."""
-    root = ET.Element("testsuites", name=f"grader {exercise_id}")
+def render_junit(results: list[GradeResult], exercise_id: str, pending: Sequence[Pending] = ()) -> str:
+    """A testsuite per student, a testcase per check; failed checks fail, checks not graded are errors.
+
+    A student not graded yet (the batch was stopped) has one skipped testcase saying so.
+    """
+    x = escape.xml_text
+    root = ET.Element("testsuites", name=x(f"grader {exercise_id}"))
     totals = Counter()
     for r in sorted(results, key=lambda r: r.student):
-        suite = ET.SubElement(root, "testsuite", name=r.student)
+        suite = ET.SubElement(root, "testsuite", name=x(r.student))
         properties = ET.SubElement(suite, "properties")
         for name, value in (("submission", r.submission), ("score", f"{r.score:g}"),
                             ("max_score", f"{r.max_score:g}"), ("status", r.status),
                             ("diagnoses", ";".join(d.id for d in r.diagnoses))):
-            ET.SubElement(properties, "property", name=name, value=value)
+            ET.SubElement(properties, "property", name=name, value=x(value))
         counts = Counter()
         checks = list(r.checks)
+        classname = x(f"{exercise_id}.{r.student}")
+        kind = x(r.error.kind if r.error else "error")
         for check in checks:
-            case = ET.SubElement(suite, "testcase", classname=f"{exercise_id}.{r.student}", name=check.id,
-                                 time="0")
+            case = ET.SubElement(suite, "testcase", classname=classname, name=x(check.id), time="0")
             counts["tests"] += 1
             if check.status == "failed" or check.status == "timeout":
-                failure = ET.SubElement(case, "failure", type=check.status, message=check.message)
-                failure.text = f"{check.title}: {check.points:g}/{check.max_points:g}. {check.message}"
+                failure = ET.SubElement(case, "failure", type=x(check.status), message=x(check.message))
+                failure.text = x(f"{check.title}: {check.points:g}/{check.max_points:g}. {check.message}")
                 counts["failures"] += 1
             elif check.status == "error":
-                error = ET.SubElement(case, "error", type=r.error.kind if r.error else "error", message=check.message)
-                error.text = check.message
+                error = ET.SubElement(case, "error", type=kind, message=x(check.message))
+                error.text = x(check.message)
                 counts["errors"] += 1
         if r.status == "error" and not any(c.status == "error" for c in checks):
-            case = ET.SubElement(suite, "testcase", classname=f"{exercise_id}.{r.student}", name="grade", time="0")
-            error = ET.SubElement(case, "error", type=r.error.kind if r.error else "error",
-                                  message=r.error.message if r.error else "")
-            error.text = r.error.message if r.error else ""
+            case = ET.SubElement(suite, "testcase", classname=classname, name="grade", time="0")
+            message = x(r.error.message if r.error else "")
+            error = ET.SubElement(case, "error", type=kind, message=message)
+            error.text = message
             counts["tests"] += 1
             counts["errors"] += 1
         if r.diagnoses:
             out = ET.SubElement(suite, "system-out")
-            out.text = "\n".join(f"{d.id}: {d.title}" for d in r.diagnoses)
-        seconds = f"{r.timing.get('total', 0.0):.3f}"
-        suite.set("tests", str(counts["tests"]))
-        suite.set("failures", str(counts["failures"]))
-        suite.set("errors", str(counts["errors"]))
-        suite.set("skipped", "0")
-        suite.set("time", seconds)
+            out.text = x("\n".join(f"{d.id}: {d.title}" for d in r.diagnoses))
+        _totals(suite, counts, f"{r.timing.get('total', 0.0):.3f}")
         totals.update(counts)
-    for name in ("tests", "failures", "errors"):
+    for p in sorted(pending, key=lambda p: p.student):
+        suite = ET.SubElement(root, "testsuite", name=x(p.student))
+        properties = ET.SubElement(suite, "properties")
+        for name, value in (("submission", p.submission), ("status", "pending")):
+            ET.SubElement(properties, "property", name=name, value=x(value))
+        case = ET.SubElement(suite, "testcase", classname=x(f"{exercise_id}.{p.student}"), name="grade", time="0")
+        ET.SubElement(case, "skipped", message=INCOMPLETE_NOTE)
+        counts = Counter(tests=1, skipped=1)
+        _totals(suite, counts, "0.000")
+        totals.update(counts)
+    for name in ("tests", "failures", "errors", "skipped"):
         root.set(name, str(totals[name]))
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
+INCOMPLETE_NOTE = "not graded yet: the batch was stopped before it; run the same command again to finish"
+
+
+def _totals(suite: ET.Element, counts: Counter, seconds: str) -> None:
+    for name in ("tests", "failures", "errors", "skipped"):
+        suite.set(name, str(counts[name]))
+    suite.set("time", seconds)
+
+
 # -- gradescope.json --------------------------------------------------------------------------------------------
 def gradescope_document(result: GradeResult) -> dict:
-    """Gradescope's autograder ``results.json``: the Markdown report as output, a test per check."""
+    """Gradescope's autograder ``results.json``: the Markdown report as output, a test per check.
+
+    A test's output is shown as plain text (``output_format: text``), so it is only cleaned of hidden characters.
+    """
     return {
         "score": result.score,
         "execution_time": round(result.timing.get("total", 0.0), 3),
@@ -98,28 +158,36 @@ def gradescope_document(result: GradeResult) -> dict:
                 "score": check.points,
                 "max_score": check.max_points,
                 "status": "passed" if check.status == "passed" else "failed",
-                "output": check.message,
+                "output": escape.terminal(check.message, 4000),
+                "output_format": "text",
                 "visibility": "visible",
             }
             for check in result.checks
         ],
         "extra_data": {
-            "student": result.student,
+            "student": escape.terminal(result.student),
             "status": result.status,
-            "error_kind": result.error.kind if result.error else None,
+            "error_kind": escape.terminal(result.error.kind) if result.error else None,
             "diagnoses": [d.id for d in result.diagnoses],
         },
     }
 
 
-def write_gradescope(result: GradeResult, folder: Path) -> None:
+def write_gradescope(result: GradeResult, folder: Path, *, private: bool = False) -> None:
     report.write_atomic(Path(folder) / "gradescope.json",
-                        json.dumps(gradescope_document(result), indent=2, ensure_ascii=False) + "\n")
+                        json.dumps(gradescope_document(result), indent=2, ensure_ascii=False) + "\n",
+                        private=private)
 
 
 # -- summary.html -----------------------------------------------------------------------------------------------
-def class_summary(results: list[GradeResult], exercise_id: str, notes: tuple[str, ...] = ()) -> dict:
-    """Numbers for the class page: distribution, pass rate per check, mistakes, students to look at first."""
+def class_summary(results: list[GradeResult], exercise_id: str, notes: Sequence[str] = (), *,
+                  pending: Sequence[Pending] = (), folders: Mapping[str, str] | None = None,
+                  left_out: Sequence[tuple[str, str]] = ()) -> dict:
+    """Numbers for the class page: distribution, pass rate per check, mistakes, students to look at first.
+
+    ``left_out`` lists the entries of the class folder that were not graded, each with why.
+    """
+    folders = _folders(results, pending, folders)
     results = sorted(results, key=lambda r: r.student)
     graded = [r for r in results if r.status == "graded"]
     errors = [r for r in results if r.status == "error"]
@@ -172,25 +240,42 @@ def class_summary(results: list[GradeResult], exercise_id: str, notes: tuple[str
         "timeouts": timeouts,
         "lowest": lowest,
         "notes": list(notes),
-        "folders": {r.student: report.safe_name(r.student) for r in results},
+        "links": {student: report_link(folder) for student, folder in folders.items()},
+        "pending": sorted(pending, key=lambda p: p.student),
+        "incomplete_note": INCOMPLETE_NOTE,
+        "left_out": list(left_out),
     }
 
 
-def render_summary(results: list[GradeResult], exercise_id: str, notes: tuple[str, ...] = ()) -> str:
-    data = class_summary(results, exercise_id, notes)
+def render_summary(results: list[GradeResult], exercise_id: str, notes: Sequence[str] = (), **more) -> str:
+    data = class_summary(results, exercise_id, notes, **more)
     return report.environment(True).get_template("summary.html.j2").render(s=data)
 
 
 # -- everything at once -----------------------------------------------------------------------------------------
-def write_class(results: list[GradeResult], out: Path, exercise_id: str, notes: tuple[str, ...] = ()) -> None:
+def write_class(results: list[GradeResult], out: Path, exercise_id: str, notes: Sequence[str] = (), *,
+                pending: Sequence[Pending] = (), folders: Mapping[str, str] | None = None,
+                left_out: Sequence[tuple[str, str]] = (), private: bool = False) -> list[str]:
+    """Write every class file, each on its own; return one line per file that could not be written."""
     out = Path(out)
-    report.write_atomic(out / "gradebook.csv", render_csv(results))
-    report.write_atomic(out / "junit.xml", render_junit(results, exercise_id))
-    report.write_atomic(out / "summary.html", render_summary(results, exercise_id, notes))
+    folders = _folders(results, pending, folders)
+    renderers = {
+        "gradebook.csv": lambda: render_csv(results, pending, folders),
+        "junit.xml": lambda: render_junit(results, exercise_id, pending),
+        "summary.html": lambda: render_summary(results, exercise_id, notes, pending=pending, folders=folders,
+                                               left_out=left_out),
+    }
+    problems = []
+    for name in CLASS_FILES:
+        try:
+            report.write_atomic(out / name, renderers[name](), private=private)
+        except Exception as exc:  # noqa: BLE001  (one class file lost, never the others)
+            problems.append(f"{name} could not be written ({type(exc).__name__}: {escape.terminal(exc, 300)})")
+    return problems
 
 
 def append_step_summary(results: list[GradeResult], path: Path) -> None:
     """GitHub Actions: append every student's Markdown report to ``$GITHUB_STEP_SUMMARY``."""
     text = "\n".join(report.render_markdown(r) for r in sorted(results, key=lambda r: r.student))
-    with open(path, "a", encoding="utf-8") as handle:
+    with open(path, "a", encoding="utf-8", errors="replace") as handle:
         handle.write(text if text.endswith("\n") else text + "\n")

@@ -1,18 +1,20 @@
 """Progress of a batch on stderr: a bar on a terminal, one plain line per submission otherwise, or nothing.
 
-stdout is never touched, so ``--json`` output stays clean whatever the mode.
+stdout is never touched, so ``--json`` output stays clean whatever the mode. Ids and notes come from file names,
+so they are printed through ``escape.terminal``: no escape sequence, BEL or line break reaches the terminal.
 """
 from __future__ import annotations
 
 import sys
 from typing import TextIO
 
+from . import escape
 from .results import GradeResult
 
 
 def short(result: GradeResult) -> str:
     if result.status == "error":
-        return f"not graded ({result.error.kind})" if result.error else "not graded"
+        return f"not graded ({escape.terminal(result.error.kind, 60)})" if result.error else "not graded"
     return f"{result.score:g}/{result.max_score:g}"
 
 
@@ -31,6 +33,7 @@ class Progress:
     def note(self, text: str) -> None:
         if self.mode == "none":
             return
+        text = escape.terminal(text, 2000)
         if self.bar is not None:
             self.bar.write(text, file=self.stream)
         else:
@@ -52,10 +55,11 @@ class Progress:
             return  # counted in start()
         self.count += 1
         if self.bar is not None:
-            self.bar.set_postfix_str(f"{result.student}: {short(result)}", refresh=False)
+            self.bar.set_postfix_str(f"{escape.terminal(result.student, 60)}: {short(result)}", refresh=False)
             self.bar.update(1)
         elif self.mode == "lines":
-            print(f"[{self.count}/{self.total}] {result.student}: {short(result)}", file=self.stream, flush=True)
+            print(f"[{self.count}/{self.total}] {escape.terminal(result.student)}: {short(result)}", file=self.stream,
+                  flush=True)
 
     def close(self) -> None:
         if self.bar is not None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import batch, cli
+from grader import batch, classfolder, cli
 from grader.batch import Entry
 
 from conftest import SUBMISSIONS
@@ -47,7 +47,8 @@ def comparable(doc: dict) -> dict:
 
 
 def out_docs(out: Path) -> dict[str, dict]:
-    return {p.parent.name: comparable(json.loads(p.read_text())) for p in sorted(out.glob("*/result.json"))}
+    return {p.parent.name: comparable(json.loads(p.read_text()))
+            for p in sorted(out.glob("students/*/result.json"))}
 
 
 # -- layouts ----------------------------------------------------------------------------------------------------
@@ -62,7 +63,10 @@ def test_flat_folder_ignores_hidden_checkpoints_and_notes_unsupported(tmp_path):
     plan = batch.discover([folder])
     assert [(e.student, e.path.name) for e in plan.entries] == [("ana", "ana.py"), ("ben", "ben.ipynb")]
     assert all(e.problem is None for e in plan.entries)
-    assert len(plan.notes) == 1 and "notes.txt" in plan.notes[0]
+    left = {Path(p).name: why for p, why in plan.left_out}  # every entry left out, with why
+    assert left == {".hidden.py": classfolder.HIDDEN, ".ipynb_checkpoints": classfolder.HIDDEN,
+                    "__pycache__": classfolder.HIDDEN, "notes.txt": classfolder.NOT_A_SUBMISSION}
+    assert any("notes.txt" in n for n in plan.notes) and any(".hidden.py" in n for n in plan.notes)
     assert not plan.single_file
 
 
@@ -136,7 +140,7 @@ def test_an_exception_in_the_grader_becomes_an_internal_error_row(tmp_path, sess
     results = [o.result for o in batch.grade_all(plan.entries, session, jobs=2, out=tmp_path / "out")]
     assert results[0].status == "error" and results[0].error.kind == "internal" and "boom" in results[0].error.message
     assert results[1].passed_all
-    assert (tmp_path / "out" / "ana" / "result.json").is_file()
+    assert (tmp_path / "out" / "students" / "ana" / "result.json").is_file()
 
 
 def test_jobs_two_gives_the_same_results_as_jobs_one(tmp_path, session):
@@ -157,7 +161,7 @@ def test_resume_skips_up_to_date_results_and_regrades_changed_files(tmp_path, se
     reused = {o.result.student: o.reused for o in second}
     # the unreadable notebook has no stored hash to trust and are regraded (it costs nothing)
     assert reused == {"ana": True, "ben": False, "cam": True, "dee": True, "eli": True, "fay": True, "gus": False}
-    ben = json.loads((out / "ben" / "result.json").read_text())
+    ben = json.loads((out / "students" / "ben" / "result.json").read_text())
     assert "missing-relu" in {d["id"] for d in ben["diagnoses"]}
     forced = batch.grade_all(batch.discover([folder]).entries, session, jobs=2, out=out, force=True)
     assert not any(o.reused for o in forced)
@@ -179,8 +183,8 @@ def test_deleted_results_are_regraded_identically(tmp_path, session):
     out = tmp_path / "out"
     batch.grade_all(batch.discover([folder]).entries, session, jobs=2, out=out)
     complete = out_docs(out)
-    (out / "cam" / "result.json").unlink()  # as if the batch had stopped before these were written
-    shutil.rmtree(out / "eli")
+    (out / "students" / "cam" / "result.json").unlink()  # as if the batch had stopped before these were written
+    shutil.rmtree(out / "students" / "eli")
     again = batch.grade_all(batch.discover([folder]).entries, session, jobs=2, out=out)
     assert {o.result.student for o in again if not o.reused} >= {"cam", "eli"}
     assert out_docs(out) == complete
@@ -203,13 +207,13 @@ def test_sigkill_mid_batch_then_rerun_matches_an_uninterrupted_run(tmp_path):
     process = subprocess.Popen(command + ["--out", str(out)], env=env, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 60
-    while not (out / "ana" / "result.json").exists() and time.monotonic() < deadline:
+    while not (out / "students" / "ana" / "result.json").exists() and time.monotonic() < deadline:
         time.sleep(0.01)
     process.send_signal(signal.SIGKILL)
     process.wait(timeout=10)
-    written = set(p.parent.name for p in out.glob("*/result.json"))
+    written = set(p.parent.name for p in out.glob("students/*/result.json"))
     assert "ana" in written and "zed" not in written
-    for doc in map(lambda p: json.loads(p.read_text()), out.glob("*/result.json")):
+    for doc in map(lambda p: json.loads(p.read_text()), out.glob("students/*/result.json")):
         assert doc["schema"] == "grader.result/1"  # everything on disk is whole
 
     subprocess.run(command + ["--out", str(out)], check=True, env=env, capture_output=True, timeout=120)

@@ -64,7 +64,7 @@ def test_unknown_exercise_is_a_usage_error():
 def test_out_writes_result_and_reports(tmp_path):
     proc = grader("grade", SUBMISSIONS / "buggy" / "missing-bias.py", "--out", tmp_path, "--no-full-scale")
     assert proc.returncode == 0, proc.stderr
-    folder = tmp_path / "missing-bias"
+    folder = tmp_path / "students" / "missing-bias"
     result = json.loads((folder / "result.json").read_text())
     assert result["student"] == "missing-bias"
     assert (folder / "report.html").is_file() and (folder / "report.md").is_file()

@@ -44,7 +44,7 @@ def graded(tmp_path_factory):
 
 
 def results(out: Path) -> dict[str, GradeResult]:
-    return {p.parent.name: GradeResult.from_json(p.read_text()) for p in out.glob("*/result.json")}
+    return {p.parent.name: GradeResult.from_json(p.read_text()) for p in out.glob("students/*/result.json")}
 
 
 def test_json_array_on_stdout_for_a_folder(graded):
@@ -57,7 +57,7 @@ def test_json_array_on_stdout_for_a_folder(graded):
 def test_gradebook_csv(graded):
     _, out, _, _, _ = graded
     rows = list(csv.DictReader((out / "gradebook.csv").open(newline="")))
-    assert list(rows[0]) == ["student", "submission", "score", "max_score", "status", "diagnoses"]
+    assert list(rows[0]) == ["student", "submission", "score", "max_score", "status", "diagnoses", "report"]
     assert [r["student"] for r in rows] == ["ana", "ben", "cam", "dee", "eli"]
     by = {r["student"]: r for r in rows}
     assert by["ana"]["score"] == by["ana"]["max_score"] and by["ana"]["status"] == "graded"
@@ -65,6 +65,7 @@ def test_gradebook_csv(graded):
     assert by["ben"]["diagnoses"] == "missing-bias" and float(by["ben"]["score"]) < float(by["ben"]["max_score"])
     assert by["dee"]["status"] == "error" and by["dee"]["score"] == "0"
     assert by["cam"]["submission"].endswith("cam.py")
+    assert by["cam"]["report"] == "students/cam/report.html" and (out / by["cam"]["report"]).is_file()
 
 
 def test_junit_xml_has_a_suite_per_student_and_a_case_per_check(graded):
@@ -94,7 +95,7 @@ def test_gradescope_json(graded):
     _, out, _, _, _ = graded
     docs = results(out)
     for student in ("ana", "ben", "dee"):
-        gs = json.loads((out / student / "gradescope.json").read_text())
+        gs = json.loads((out / "students" / student / "gradescope.json").read_text())
         assert gs["score"] == docs[student].score
         assert isinstance(gs["output"], str) and student in gs["output"]
         assert len(gs["tests"]) == len(docs[student].checks)
@@ -113,7 +114,7 @@ def test_summary_html_is_self_contained(graded):
     assert links and not [l for l in links if "http" in l or l.startswith("//")]
     assert "@import" not in html and "url(" not in html
     for student in ("ana", "ben", "cam", "dee", "eli"):
-        assert f'href="{student}/report.html"' in html
+        assert f'href="students/{student}/report.html"' in html
     assert "missing-bias" in html and "flatten-order" in html  # the mistakes table
     assert "not-json" in html  # the students to look at first
 
@@ -145,7 +146,7 @@ def test_fail_under_exit_codes(graded, tmp_path):
     folder, out, code, _, _ = graded
     assert code == 1  # dee could not be graded: score 0 < 1
     ana = str(folder / "ana.py")
-    full = json.loads((out / "ana" / "result.json").read_text())["max_score"]
+    full = json.loads((out / "students" / "ana" / "result.json").read_text())["max_score"]
     assert cli.main(["grade", ana, *BASE, "-q", "--fail-under", str(full)]) == 0
     assert cli.main(["grade", ana, *BASE, "-q", "--fail-under", str(full + 0.5)]) == 1
     assert cli.main(["grade", str(folder / "ben.py"), *BASE, "-q"]) == 0
@@ -156,7 +157,7 @@ def test_github_step_summary_is_appended(graded):
     text = step.read_text()
     assert text.startswith("# Earlier step\n")
     for student in ("ana", "ben", "cam", "dee", "eli"):
-        assert f"feedback for {student}" in text
+        assert f"feedback for `{student}`" in text
 
 
 def test_one_file_prints_one_document_and_progress_stays_off_stdout(graded, capsys):

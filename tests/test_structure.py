@@ -10,7 +10,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "grader"
 #: Stages in the order data flows; a module may import only from its own rank or earlier ones.
 RANKS = {
-    "errors": 0, "results": 0, "slots": 0, "runner": 0, "text": 0,
+    "errors": 0, "results": 0, "slots": 0, "runner": 0, "text": 0, "escape": 0,
     "sandbox": 1, "memory": 1,
     "largecase": 2.5,
     "exercise": 2, "submission": 2,
@@ -20,7 +20,7 @@ RANKS = {
     "diagnose": 6,
     "grade": 7,
     "report": 8,
-    "batch": 9, "gradebook": 9, "progress": 9, "notebook": 9, "selfcheck": 9,
+    "batch": 9, "classfolder": 9, "gradebook": 9, "progress": 9, "notebook": 9, "selfcheck": 9,
     "commands": 10, "cli": 11, "__init__": 12, "__main__": 12,
 }
 MODULES = sorted(p for p in PACKAGE.glob("*.py"))

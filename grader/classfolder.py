@@ -1,0 +1,307 @@
+"""Find the students in a class folder: a class folder is hostile input (an LMS download, a zip the students'
+files went into), so discovery is explicit and never follows a link.
+
+Layouts (``--layout``):
+
+* ``plain``: each entry of the folder is one student: a file ``class/alice.py`` is ``alice`` (the stem), a folder
+  ``class/alice/`` is ``alice`` (its files found at any depth);
+* ``nbgrader``: ``course/submitted/<student>/<assignment>/*.ipynb`` -> ``<student>``; give ``course`` or
+  ``course/submitted``;
+* ``auto`` (the default): ``nbgrader`` when the folder holds ``submitted/`` and nothing else but nbgrader's own
+  files (``source/``, ``release/``, ``gradebook.db``...), ``plain`` otherwise.
+
+Every entry left out is listed with why (``Plan.left_out``): hidden files and folders, ``__pycache__``,
+``__MACOSX``, files that are not ``.py`` or ``.ipynb``, links. A symbolic link where a submission or a student's
+folder is expected is refused with an error row, so a link cannot point the grader at ``solutions/``; every file
+graded resolves inside the folder given.
+
+One student, one id, one folder: files are grouped by the id as given (``raw``), so ``alice..py`` and
+``alice.py`` are two students. ``Entry.student`` is the id as shown everywhere: undecodable bytes become U+FFFD,
+invisible and bidirectional-control characters are written as escapes (``alice\\u200b``), and two ids that
+would still read the same get a short hash. ``Entry.folder`` (``OUT/students/<folder>``) is unique in the class.
+Two files for one id are never merged: that student gets a ``duplicate-student`` error row naming every file.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import escape, report
+from .errors import MissingFile, UsageError
+from .submission import SUFFIXES
+
+IGNORED_NAMES = {"__pycache__", "__MACOSX"}
+LAYOUTS = ("auto", "plain", "nbgrader")
+#: What an nbgrader course folder holds besides ``submitted/``.
+NBGRADER_COURSE = {"source", "release", "autograded", "feedback", "exchange", "gradebook.db", "nbgrader_config.py"}
+ID_CHARS = 120  # an id longer than this is shown cut (and so gets a hash)
+HIDDEN = "hidden (a name starting with '.', __pycache__ or __MACOSX)"
+NOT_A_SUBMISSION = "not a .py or .ipynb file"
+A_LINK = "a symbolic link, never followed"
+NOT_REGULAR = "not a regular file or folder (a pipe, a socket or a device)"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One student to grade: the file, and a problem that stops grading before it starts (duplicates, links).
+
+    ``student`` is the id as shown (printable, unique in the batch), ``raw`` the id as given (the file stem or
+    folder name), ``folder`` the name of the student's folder under ``OUT/students/``.
+    """
+
+    path: Path
+    student: str
+    problem: tuple[str, str] | None = None  # (error kind, message)
+    folder: str = ""
+    raw: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.raw:
+            object.__setattr__(self, "raw", self.student)
+        if not self.folder:
+            object.__setattr__(self, "folder", report.folder_name(self.student))
+
+
+@dataclass(frozen=True)
+class Plan:
+    entries: tuple[Entry, ...]  # sorted by student id
+    notes: tuple[str, ...] = ()  # for the person running the batch: what was left out, which layout
+    single_file: bool = False  # exactly one path, a file: --json prints one document, not an array
+    left_out: tuple[tuple[str, str], ...] = ()  # (entry as shown, why), every one of them
+    layout: str = "plain"
+
+    @property
+    def folders(self) -> dict[str, str]:
+        return {e.student: e.folder for e in self.entries}
+
+
+@dataclass(frozen=True)
+class _Found:
+    raw: str
+    path: Path
+    problem: tuple[str, str] | None = None
+
+
+# -- discovery --------------------------------------------------------------------------------------------------
+def discover(paths: list[Path], layout: str = "auto") -> Plan:
+    if layout not in LAYOUTS:
+        raise UsageError(f"Unknown layout '{escape.terminal(layout, 40)}': use one of {', '.join(LAYOUTS)}.")
+    found: list[_Found] = []
+    empty: list[tuple[str, Path]] = []
+    left: list[tuple[Path, str]] = []
+    notes: list[str] = []
+    used = set()
+    for path in map(Path, paths):
+        if not os.path.lexists(path):  # a typo in the command: a usage error (exit 2), not a student's error row
+            raise MissingFile(f"The path {escape.terminal(path)} does not exist.")
+        if not path.is_dir():  # a file: grade_file reports an unsupported or unreadable one as an error result
+            found.append(_Found(path.stem, path, _link_problem(path) if path.is_symlink() else None))
+            continue
+        root, used_layout = _root(path, layout, left, notes)
+        used.add(used_layout)
+        _scan(root, found, empty, left)
+    entries = _entries(found, empty)
+    by_reason: dict[str, list[str]] = {}
+    shown_left = tuple((escape.terminal(p, 300), why) for p, why in left)
+    for shown, why in shown_left:
+        by_reason.setdefault(why, []).append(shown)
+    for why, shown in by_reason.items():
+        listed = ", ".join(shown[:5]) + (f" and {len(shown) - 5} more" if len(shown) > 5 else "")
+        notes.append(f"Left out {len(shown)} entr{'y' if len(shown) == 1 else 'ies'}, {why}: {listed}.")
+    single = len(paths) == 1 and not Path(paths[0]).is_dir()
+    return Plan(tuple(entries), tuple(notes), single, shown_left, "nbgrader" if "nbgrader" in used else "plain")
+
+
+def _root(path: Path, layout: str, left: list[tuple[Path, str]], notes: list[str]) -> tuple[Path, str]:
+    """The folder whose entries are the students, and the layout that says so."""
+    submitted = path / "submitted"
+    has_submitted = submitted.is_dir() and not submitted.is_symlink()
+    try:
+        names = sorted(os.listdir(path))
+    except OSError as exc:
+        raise UsageError(f"Cannot read the folder {escape.terminal(path)}: {exc.strerror or exc}.") from None
+    course = has_submitted and all(_ignored(n) or n in NBGRADER_COURSE or n == "submitted" for n in names)
+    if layout == "nbgrader" and not has_submitted:
+        if path.resolve().name == "submitted" or path.name == "submitted":
+            return path, "nbgrader"
+        raise UsageError(f"--layout nbgrader needs an nbgrader course folder (holding submitted/) or its "
+                         f"submitted folder; {escape.terminal(path)} is neither.")
+    if layout == "nbgrader" or (layout == "auto" and course):
+        left += [(path / n, "not in submitted/ (nbgrader layout)") for n in names if n != "submitted"]
+        notes.append(f"nbgrader layout: the students are the folders of {escape.terminal(submitted)}.")
+        return submitted, "nbgrader"
+    if has_submitted:
+        notes.append(f"{escape.terminal(submitted)} was graded as the folder of a student named 'submitted', "
+                     "since the folder holds other students too; if it is an nbgrader course, grade it with "
+                     "--layout nbgrader.")
+    return path, "plain"
+
+
+def _scan(root: Path, found: list[_Found], empty: list[tuple[str, Path]], left: list[tuple[Path, str]]) -> None:
+    """The entries of ``root``: each one a student (a file, or a folder) or a line of ``left``."""
+    base = os.path.realpath(root)
+    try:
+        items = sorted(os.scandir(root), key=lambda item: item.name)
+    except OSError as exc:
+        raise UsageError(f"Cannot read the folder {escape.terminal(root)}: {exc.strerror or exc}.") from None
+    for item in items:
+        path = Path(item.path)
+        if _ignored(item.name):
+            left.append((path, HIDDEN))
+        elif item.is_symlink():
+            if os.path.isdir(path):  # a student "folder" that is a link: refused like a linked file
+                found.append(_Found(item.name, path, ("unsupported-file-type",
+                                    f"{escape.terminal(item.name)} is a symbolic link to a folder; a student's "
+                                    "folder must be a real folder, and no link in a class folder is followed.")))
+            elif _supported(path):
+                found.append(_Found(path.stem, path, _link_problem(path)))
+            else:
+                left.append((path, A_LINK))
+        elif item.is_dir(follow_symlinks=False):
+            files = _walk(path, base, left)
+            if files:
+                found += [_Found(item.name, f, problem) for f, problem in files]
+            else:
+                empty.append((item.name, path))
+        elif _supported(path):
+            found.append(_Found(path.stem, path, _inside(path, base) or _regular_problem(item)))
+        else:
+            left.append((path, NOT_A_SUBMISSION if item.is_file(follow_symlinks=False) else NOT_REGULAR))
+
+
+def _walk(folder: Path, base: str, left: list[tuple[Path, str]]) -> list[tuple[Path, tuple[str, str] | None]]:
+    """A student's files at any depth, never through a link; what is not a submission goes to ``left``."""
+    files: list[tuple[Path, tuple[str, str] | None]] = []
+    stack = [folder]
+    while stack:
+        here = stack.pop()
+        try:
+            items = sorted(os.scandir(here), key=lambda item: item.name)
+        except OSError as exc:
+            left.append((here, f"cannot be read ({exc.strerror or exc})"))
+            continue
+        folders = []
+        for item in items:
+            path = Path(item.path)
+            if _ignored(item.name):
+                left.append((path, HIDDEN))
+            elif item.is_symlink():
+                if _supported(path) and not os.path.isdir(path):
+                    files.append((path, _link_problem(path)))  # refused: the student gets a row saying why
+                else:
+                    left.append((path, A_LINK))
+            elif item.is_dir(follow_symlinks=False):
+                folders.append(path)
+            elif _supported(path):
+                files.append((path, _inside(path, base) or _regular_problem(item)))
+            else:
+                left.append((path, NOT_A_SUBMISSION if item.is_file(follow_symlinks=False) else NOT_REGULAR))
+        stack += reversed(folders)
+    return sorted(files)
+
+
+def _link_problem(path: Path) -> tuple[str, str]:
+    return ("unsupported-file-type",
+            f"{escape.terminal(path.name)} is a symbolic link; a submission must be a regular file.")
+
+
+def _regular_problem(item: os.DirEntry) -> tuple[str, str] | None:
+    if item.is_file(follow_symlinks=False):
+        return None
+    return ("unsupported-file-type",
+            f"{escape.terminal(item.name)} is not a regular file (a pipe or a device?).")
+
+
+def _inside(path: Path, base: str) -> tuple[str, str] | None:
+    """Nothing graded may resolve outside the class folder (a link in a parent swapped in meanwhile, say)."""
+    real = os.path.realpath(path)
+    if real == base or real.startswith(base.rstrip(os.sep) + os.sep):
+        return None
+    return ("unsupported-file-type",
+            f"{escape.terminal(path.name)} resolves outside the class folder; it was not read.")
+
+
+def _ignored(name: str) -> bool:
+    return name.startswith(".") or name in IGNORED_NAMES
+
+
+def _supported(path: Path) -> bool:
+    return path.suffix.lower() in SUFFIXES
+
+
+def _entries(found: list[_Found], empty: list[tuple[str, Path]]) -> list[Entry]:
+    """One entry per raw id; several files for one id become one duplicate-student entry."""
+    groups: dict[str, list[_Found]] = {}
+    for item in found:
+        groups.setdefault(item.raw, []).append(item)
+    for raw, folder in empty:
+        if raw not in groups:
+            groups[raw] = [_Found(raw, folder, ("no-submission", f"The folder {escape.terminal(folder)} holds no "
+                                                                 ".py or .ipynb file to grade."))]
+    shown = display_ids(list(groups))
+    folders = report.folder_names(shown.values())
+    entries = []
+    for raw, items in groups.items():
+        first: dict[object, _Found] = {}
+        for item in items:
+            first.setdefault(_same_file(item.path), item)
+        unique = list(first.values())
+        student = shown[raw]
+        if len(unique) == 1:
+            entries.append(Entry(unique[0].path, student, unique[0].problem, folders[student], raw))
+            continue
+        names = ", ".join(escape.terminal(i.path, 300) for i in unique[:6])
+        names += f" and {len(unique) - 6} more" if len(unique) > 6 else ""
+        entries.append(Entry(unique[0].path, student, ("duplicate-student",
+                             f"{len(unique)} files map to student '{student}': {names}. None of them was graded: "
+                             "keep one submission per student and grade again."), folders[student], raw))
+    entries.sort(key=lambda e: e.student)
+    return entries
+
+
+def display_ids(raws: list[str]) -> dict[str, str]:
+    """Each raw id as shown: printable, at most ``ID_CHARS`` long, and unique even to the eye.
+
+    Undecodable bytes show as U+FFFD and hidden characters as escapes; two ids that would still read the same
+    (``caf\\xe9`` and ``caf\\xe8`` both give ``caf\ufffd``; NFKC-equal ids) each get a hash of the raw id.
+    """
+    level = {raw: 0 for raw in raws}
+    for _ in range(3):
+        shown = {raw: _display(raw, level[raw]) for raw in raws}
+        groups: dict[str, list[str]] = {}
+        for raw, text in shown.items():
+            groups.setdefault(unicodedata.normalize("NFKC", text), []).append(raw)
+        clashing = [raw for group in groups.values() if len(group) > 1 for raw in group]
+        if not clashing:
+            return shown
+        for raw in clashing:
+            level[raw] = min(level[raw] + 1, 2)
+    return {raw: _display(raw, 2) for raw in raws}
+
+
+def _display(raw: str, level: int) -> str:
+    text = escape.terminal(raw, ID_CHARS)
+    if level == 0:
+        return text
+    digest = hashlib.sha256(raw.encode("utf-8", "surrogateescape" if _escaped_bytes(raw) else "surrogatepass"))
+    return f"{text} #{digest.hexdigest()[:8] if level == 1 else digest.hexdigest()}"
+
+
+def _escaped_bytes(raw: str) -> bool:
+    try:
+        raw.encode("utf-8", "surrogateescape")
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
+def _same_file(path: Path) -> object:
+    """The same file given twice (``class/ana.py`` and ``class/./ana.py``) is one submission; links not followed."""
+    try:
+        info = os.lstat(path)
+        return (info.st_dev, info.st_ino)
+    except OSError:
+        return os.path.abspath(path)

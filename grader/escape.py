@@ -1,0 +1,100 @@
+"""One escaping helper per output format, used by every writer for text a class folder or a submission chose.
+
+Student ids, paths and messages may hold anything: lone surrogates (undecodable file names), control characters,
+invisible and bidirectional-control characters, Markdown, HTML, spreadsheet formulas. ``text.clean`` makes them
+one printable line where they enter; each writer then escapes for its own format here, so a value that was
+never cleaned (an older result.json, a message built from a file name) is still safe:
+
+* ``terminal``: control and invisible characters shown as escapes;
+* ``md_code`` / ``md_cell`` / ``md_fence``: Markdown code spans and fenced blocks that nothing can close early;
+* ``csv_cell``: no formula (a cell starting with ``= + - @``, tab or CR gets a leading quote);
+* ``xml_text``: only characters XML 1.0 allows;
+* ``html_text``: for Jinja's ``finalize``; HTML escaping itself stays with autoescape.
+"""
+from __future__ import annotations
+
+import re
+
+from .text import clean
+
+#: Characters XML 1.0 forbids: C0 controls but tab, LF and CR; surrogates; U+FFFE and U+FFFF.
+_XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_BACKTICKS = re.compile("`+")
+
+
+def readable(value: object) -> str:
+    """``value`` as text with every lone surrogate (an undecodable byte of a file name) shown as U+FFFD."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", errors="replace")
+    try:
+        text = value if isinstance(value, str) else str(value)
+    except Exception:  # noqa: BLE001  (a hostile __str__)
+        return "<unprintable>"
+    return _SURROGATE.sub("\ufffd", text)
+
+
+def terminal(value: object, limit: int = 500) -> str:
+    """One line for a terminal: escape sequences, BEL, NUL, bidi controls and line breaks shown as escapes."""
+    return clean(readable(value), limit)
+
+
+def md_code(value: object, limit: int = 2000, *, table: bool = False) -> str:
+    """An inline code span holding ``value`` literally: nothing in it is a link, an image, HTML or emphasis.
+
+    The fence is one backtick longer than any run inside, so the text cannot close the span; line breaks are
+    escaped, so it cannot end the paragraph. In a table cell (``table``) pipes are escaped as GFM requires.
+    """
+    text = clean(readable(value), limit)
+    if not text:
+        return ""
+    if table:
+        text = text.replace("|", "\\|")
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text[0] in "` " or text[-1] in "` " else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def md_cell(value: object, limit: int = 2000) -> str:
+    """``md_code`` for a table cell."""
+    return md_code(value, limit, table=True)
+
+
+def md_fence(lines: list[str] | tuple[str, ...], limit: int = 500) -> str:
+    """A fenced code block of ``lines``: the fence is longer than any backtick run, so no line can close it."""
+    body = [clean(readable(line), limit) for line in lines]
+    longest = max((len(run) for line in body for run in _BACKTICKS.findall(line)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return "\n".join([fence, *body, fence])
+
+
+def md_text(value: object, limit: int = 2000) -> str:
+    """Prose with every ASCII punctuation character backslash-escaped (CommonMark allows it for all of them)."""
+    text = clean(readable(value), limit)
+    return re.sub(r"([!-/:-@\[-`{-~])", r"\\\1", text)
+
+
+def csv_cell(value: object, limit: int = 2000) -> str:
+    """A spreadsheet cell that is never evaluated: a leading quote before ``= + - @``, tab or CR."""
+    text = clean(readable(value), limit)
+    if text.startswith(_FORMULA_START) or text.lstrip().startswith(_FORMULA_START):
+        return "'" + text
+    return text
+
+
+def xml_text(value: object, limit: int = 4000) -> str:
+    """Text for an XML attribute or element: controls shown as escapes, and nothing XML 1.0 forbids."""
+    return _XML_FORBIDDEN.sub("", clean(readable(value), limit, keep_newlines=True))
+
+
+def html_text(value: object) -> object:
+    """Jinja ``finalize`` for the HTML templates: strings lose hidden characters (autoescape does the rest)."""
+    if isinstance(value, str) and not hasattr(value, "__html__"):
+        return clean(readable(value), 100_000, keep_newlines=True)
+    return value
+
+
+def has_surrogate(text: str) -> bool:
+    return _SURROGATE.search(text) is not None
