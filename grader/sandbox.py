@@ -9,8 +9,11 @@ Layers, each closing what the others leave open (see ``../shared/notes/sandbox.m
 * ``bwrap`` (Linux, root, bubblewrap installed): new pid, net, ipc, uts and cgroup namespaces, every capability
   dropped, a read-only view of only the system libraries, the Python prefix, numpy, the runner and the shared
   inputs, size-capped tmpfs for ``/tmp`` and ``/dev/shm``; the child dies with the grader.
-* ``worker-uid``: inside bubblewrap the child runs as an unprivileged uid of its own per worker slot
-  (``setpriv``), so the ``processes`` limit holds and nothing root-owned is readable.
+* ``worker-uid``: the child runs as an unprivileged uid of its own per worker slot (``setpriv`` inside
+  bubblewrap; in Landlock mode as root, ``confine`` switches after opening the folders it imports from), so the
+  ``processes`` limit holds and nothing root-owned is readable.
+* ``seccomp`` (Linux x86_64 and aarch64, bwrap and landlock modes): the child refuses itself keyrings, nested
+  namespaces, System V and POSIX IPC, sockets, ptrace and the mount calls (``runner/seccomp.py``).
 * ``landlock`` (Linux >= 5.13, no privilege needed): the child restricts itself to reading the allow-listed
   paths and writing its scratch folder; TCP denied (ABI 4), signals and abstract sockets scoped (ABI 6).
 * ``cgroup`` (cgroup v1 ``memory`` and ``pids`` writable): a cap per run on memory really used and on tasks, the
@@ -36,6 +39,7 @@ from pathlib import Path
 
 import numpy
 
+from . import bwrap
 from . import memory as memory_mod
 from . import slots
 from .runner import confine as runner_confine
@@ -106,28 +110,6 @@ def landlock_abi() -> int:
     return _probe("landlock", landlock.abi_version)
 
 
-def _bwrap_usable() -> str:
-    """Empty when bubblewrap with a worker uid works here, else why not."""
-    if not sys.platform.startswith("linux"):
-        return "bubblewrap needs Linux"
-    if os.geteuid() != 0:
-        return "the grader does not run as root, so it cannot give the child a worker uid"
-    for tool in ("bwrap", "setpriv"):
-        if shutil.which(tool) is None:
-            return f"{tool} is not installed (apt-get install bubblewrap)"
-    try:
-        done = subprocess.run(
-            ["bwrap", "--cap-drop", "ALL", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/",
-             "--proc", "/proc", "--dev", "/dev", "true"],
-            capture_output=True, timeout=20, env={"PATH": "/usr/bin:/bin"},
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return f"bubblewrap could not start ({exc})"
-    if done.returncode != 0:
-        return f"bubblewrap could not create namespaces ({done.stderr.decode(errors='replace').strip()[:200]})"
-    return ""
-
-
 def _is_root() -> bool:
     return sys.platform.startswith("linux") and os.geteuid() == 0
 
@@ -181,7 +163,7 @@ class Sandbox:
     # -- choosing the layers ------------------------------------------------------------------------------------
     def _choose(self, requested: str, warnings: list[str]) -> str:
         if requested in ("auto", "bwrap"):
-            why = _probe("bwrap", _bwrap_usable)
+            why = _probe("bwrap", bwrap.usable)
             if not why:
                 return "bwrap"
             if requested == "bwrap":
@@ -276,51 +258,10 @@ class Sandbox:
 
     # -- launching -----------------------------------------------------------------------------------------------
     def _bwrap_argv(self, slot: slots.Slot, readable: tuple[Path, ...]) -> list[str]:
-        argv = ["bwrap", "--cap-drop", "ALL"]
-        argv += [arg for cap in ("CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP") for arg in ("--cap-add", cap)]
-        argv += ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-                 "--die-with-parent", "--new-session", "--hostname", "sandbox"]
-        made: set[str] = {"/"}
-
-        def mkdirs(path: str) -> None:  # bubblewrap would create missing parents with mode 0700
-            parts = Path(path).parts
-            for depth in range(2, len(parts) + 1):
-                folder = str(Path(*parts[:depth]))
-                if folder not in made:
-                    made.add(folder)
-                    argv.extend(["--perms", "0755", "--dir", folder])
-
-        def ro_bind(source: str, target: str) -> None:
-            mkdirs(str(Path(target).parent))
-            argv.extend(["--ro-bind", source, target])
-            made.add(target)
-
-        ro_bind("/usr", "/usr")
-        for name in ("lib", "lib64", "lib32", "libx32", "bin", "sbin"):
-            path = f"/{name}"
-            if os.path.islink(path):
-                argv.extend(["--symlink", os.readlink(path), path])
-            elif os.path.isdir(path):
-                ro_bind(path, path)
-        for path in ETC_FILES:
-            if os.path.exists(path):
-                ro_bind(os.path.realpath(path), path)
-        if not (self.prefix + "/").startswith("/usr/"):
-            ro_bind(self.prefix, self.prefix)
-        if not self.python.startswith((self.prefix + "/", "/usr/")):
-            ro_bind(self.python, self.python)
-        for source in self._numpy_dirs():
-            ro_bind(source, f"{CHILD_SITE}/{Path(source).name}")
-        ro_bind(str(RUNNER_DIR), CHILD_RUNNER)
-        for path in readable:
-            ro_bind(os.path.realpath(path), str(self.visible_path(path)))
-        argv += ["--proc", "/proc", "--dev", "/dev"]
-        argv += ["--perms", "01777", "--size", str(TMP_MIB * MIB), "--tmpfs", "/tmp"]
-        argv += ["--perms", "01777", "--size", str(SHM_MIB * MIB), "--tmpfs", "/dev/shm"]
-        argv += ["--remount-ro", "/", "--chdir", "/tmp", "--"]
-        argv += ["setpriv", f"--reuid={slot.uid}", f"--regid={slot.uid}", "--clear-groups", "--inh-caps=-all",
-                 "--bounding-set=-all", "--no-new-privs", "--"]
-        return argv
+        binds = [(source, f"{CHILD_SITE}/{Path(source).name}") for source in self._numpy_dirs()]
+        binds.append((str(RUNNER_DIR), CHILD_RUNNER))
+        binds += [(os.path.realpath(path), str(self.visible_path(path))) for path in readable]
+        return bwrap.argv(self.python, self.prefix, binds, ETC_FILES, slot.uid, TMP_MIB * MIB, SHM_MIB * MIB)
 
     def spawn(self, readable: tuple[Path, ...] = (), inherit: tuple[int, ...] = ()) -> Launched:
         """Start a child that may read ``readable`` (shared inputs) besides Python and the runner, and that

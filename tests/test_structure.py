@@ -11,7 +11,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "grader"
 #: Stages in the order data flows; a module may import only from its own rank or earlier ones.
 RANKS = {
     "errors": 0, "results": 0, "slots": 0, "runner": 0, "text": 0, "escape": 0,
-    "sandbox": 1, "memory": 1,
+    "sandbox": 1, "memory": 1, "bwrap": 0,
     "largecase": 2.5,
     "exercise": 2, "submission": 2,
     "outcomes": 3, "channel": 3,
