@@ -24,6 +24,13 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _BACKTICKS = re.compile("`+")
 
 
+def _clean(text: str, limit: int, keep_newlines: bool = False) -> str:
+    """``text.clean``, with a fast path for text that is already printable (most of it)."""
+    if len(text) <= limit and (text.replace("\n", "") if keep_newlines else text).isprintable():
+        return text
+    return clean(text, limit, keep_newlines=keep_newlines)
+
+
 def readable(value: object) -> str:
     """``value`` as text with every lone surrogate (an undecodable byte of a file name) shown as U+FFFD."""
     if isinstance(value, bytes):
@@ -37,7 +44,7 @@ def readable(value: object) -> str:
 
 def terminal(value: object, limit: int = 500) -> str:
     """One line for a terminal: escape sequences, BEL, NUL, bidi controls and line breaks shown as escapes."""
-    return clean(readable(value), limit)
+    return _clean(readable(value), limit)
 
 
 def md_code(value: object, limit: int = 2000, *, table: bool = False) -> str:
@@ -46,7 +53,7 @@ def md_code(value: object, limit: int = 2000, *, table: bool = False) -> str:
     The fence is one backtick longer than any run inside, so the text cannot close the span; line breaks are
     escaped, so it cannot end the paragraph. In a table cell (``table``) pipes are escaped as GFM requires.
     """
-    text = clean(readable(value), limit)
+    text = _clean(readable(value), limit)
     if not text:
         return ""
     if table:
@@ -64,7 +71,7 @@ def md_cell(value: object, limit: int = 2000) -> str:
 
 def md_fence(lines: list[str] | tuple[str, ...], limit: int = 500) -> str:
     """A fenced code block of ``lines``: the fence is longer than any backtick run, so no line can close it."""
-    body = [clean(readable(line), limit) for line in lines]
+    body = [_clean(readable(line), limit) for line in lines]
     longest = max((len(run) for line in body for run in _BACKTICKS.findall(line)), default=0)
     fence = "`" * max(3, longest + 1)
     return "\n".join([fence, *body, fence])
@@ -72,13 +79,13 @@ def md_fence(lines: list[str] | tuple[str, ...], limit: int = 500) -> str:
 
 def md_text(value: object, limit: int = 2000) -> str:
     """Prose with every ASCII punctuation character backslash-escaped (CommonMark allows it for all of them)."""
-    text = clean(readable(value), limit)
+    text = _clean(readable(value), limit)
     return re.sub(r"([!-/:-@\[-`{-~])", r"\\\1", text)
 
 
 def csv_cell(value: object, limit: int = 2000) -> str:
     """A spreadsheet cell that is never evaluated: a leading quote before ``= + - @``, tab or CR."""
-    text = clean(readable(value), limit)
+    text = _clean(readable(value), limit)
     if text.startswith(_FORMULA_START) or text.lstrip().startswith(_FORMULA_START):
         return "'" + text
     return text
@@ -86,13 +93,13 @@ def csv_cell(value: object, limit: int = 2000) -> str:
 
 def xml_text(value: object, limit: int = 4000) -> str:
     """Text for an XML attribute or element: controls shown as escapes, and nothing XML 1.0 forbids."""
-    return _XML_FORBIDDEN.sub("", clean(readable(value), limit, keep_newlines=True))
+    return _XML_FORBIDDEN.sub("", _clean(readable(value), limit, keep_newlines=True))
 
 
 def html_text(value: object) -> object:
     """Jinja ``finalize`` for the HTML templates: strings lose hidden characters (autoescape does the rest)."""
     if isinstance(value, str) and not hasattr(value, "__html__"):
-        return clean(readable(value), 100_000, keep_newlines=True)
+        return _clean(readable(value), 100_000, keep_newlines=True)
     return value
 
 
