@@ -21,7 +21,7 @@ $(STAMP): pyproject.toml
 
 grade: $(STAMP)
 	$(BIN)/grader grade $(SUBMISSIONS) --exercise $(EXERCISE) --out $(OUT) $(GRADE_FLAGS)
-	@echo "Reports written to $(OUT)/"
+	@echo "Class summary: $(OUT)/summary.html (and gradebook.csv, junit.xml); each student's reports: $(OUT)/students/<id>/"
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
