@@ -283,9 +283,10 @@ def test_outputs_are_readable_by_others_whatever_the_umask(graded):
 def test_a_rerun_keeps_everything_and_private_keeps_files_to_the_owner(graded, tmp_path):
     folder, out, _, _ = graded
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    again = subprocess.run(GRADER + ["grade", str(folder), *BASE, "--out", str(out), "-q"], env=env,
+    again = subprocess.run(GRADER + ["grade", str(folder), *BASE, "--out", str(out)], env=env,
                            capture_output=True, timeout=300)
-    assert again.returncode == 0
+    assert again.returncode == 0 and b"are up to date and were kept" in again.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["gradebook.csv", "junit.xml", "students", "summary.html"]
     private = tmp_path / "private"
     done = subprocess.run(GRADER + ["grade", str(folder / "alice.py"), *BASE, "--out", str(private), "--private",
                                     "-q"], env=env, capture_output=True, timeout=120)
@@ -392,7 +393,8 @@ def test_ctrl_c_writes_the_class_files_of_what_finished_and_the_rerun_completes_
     command = GRADER + ["grade", str(folder), "--exercise", "vgg_classifier", "--no-full-scale", "--jobs", "1",
                         "--out", str(out), "-q"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,  # Ctrl-C is
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # not ignored
     deadline = time.monotonic() + 60
     while not (out / "students" / "ben" / "result.json").exists() and time.monotonic() < deadline:
         time.sleep(0.02)
