@@ -36,7 +36,7 @@ def student_seed(secret: str, exercise_id: str, student: str) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-@dataclass
+@dataclass(eq=False)  # compared by identity: a run is one run, whatever its arrays hold
 class FullScaleRun:
     """One student's share of the large case, from ``Session.full_scale_for`` to ``Session.verify_shared``.
 
@@ -51,6 +51,7 @@ class FullScaleRun:
     note: str = ""  # the files were rebuilt just before this run: said in this student's warnings
     changed: str = ""  # what changed in the shared files while this run was active ("" when nothing did)
     alone: bool = True  # no other run was using the files when the change was found: this run made it
+    exclusive: bool = False  # a regrade after a change: no other run uses the files meanwhile
     finished: bool = False
 
     @property
@@ -59,7 +60,7 @@ class FullScaleRun:
         return bool(self.changed) and not self.alone
 
 
-@dataclass
+@dataclass(eq=False)
 class _Built:
     """The large case as built once per session (and again only after a child changed its files)."""
 
@@ -81,12 +82,16 @@ class Session:
     _full: _Built | None = field(default=None, repr=False)
     _active: list[FullScaleRun] = field(default_factory=list, repr=False)
     _note: str = field(default="", repr=False)  # for the next run: the files were rebuilt before it
+    _exclusive: bool = field(default=False, repr=False)  # a regrade holds the files alone
+    _waiting: int = field(default=0, repr=False)  # regrades waiting for the runs in progress to end
     _probes: tuple[list[Case], list[np.ndarray]] | None = field(default=None, repr=False)
     _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    _turn: threading.Condition = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.sandbox is None:
             self.sandbox = Sandbox(self.exercise.limits)
+        self._turn = threading.Condition(self._lock)
 
     def __enter__(self) -> Session:
         return self
@@ -120,13 +125,24 @@ class Session:
             built = self._full
         return (built.case, built.expected, built.shared) if built else None
 
-    def full_scale_for(self, student: str) -> FullScaleRun | None:
+    def full_scale_for(self, student: str, exclusive: bool = False) -> FullScaleRun | None:
         """One student's large case: the shared files plus the student's own arguments, and its expected output
-        (from the exercise's cache: microseconds). Pair every call with ``verify_shared(run)`` after the run."""
+        (from the exercise's cache: microseconds). Pair every call with ``verify_shared(run)`` after the run.
+
+        ``exclusive`` (a regrade after the files changed during a run) waits until no other run uses the files
+        and keeps new ones waiting until it is verified, so a change it sees again can only be its own.
+        """
         if self.full_scale_case() is None:
             return None
         seed = student_seed(self.secret, self.exercise.id, f"{student}\0full-scale")
         with self._lock:
+            self._waiting += exclusive
+            try:
+                while self._exclusive or (self._active if exclusive else self._waiting):
+                    self._turn.wait()
+            finally:
+                self._waiting -= exclusive
+            self._exclusive = exclusive
             self._check()  # a change made between runs (by something a run left behind) is caught here
             built = self._full
             case = self.exercise.personalise_full_scale(built.case, seed)
@@ -134,7 +150,7 @@ class Session:
                 raise ExerciseError(f"personalise_full_scale() of exercise '{self.exercise.id}' must make the same "
                                     f"arguments for every student ({case.personal} against {built.case.personal}).")
             expected = built.expected if not case.personal else self.exercise.full_scale_expected(case, built.cache)
-            run = FullScaleRun(case, expected, built.shared, built.generation, note=self._note)
+            run = FullScaleRun(case, expected, built.shared, built.generation, note=self._note, exclusive=exclusive)
             self._note = ""
             self._active.append(run)
         return run
@@ -156,6 +172,9 @@ class Session:
             run.finished = True
             if run in self._active:
                 self._active.remove(run)
+            if run.exclusive:
+                self._exclusive = False
+            self._turn.notify_all()
             sentences = [run.note] if run.note else []
             if run.changed and run.alone:
                 sentences.append(f"This submission changed the shared input files of the '{run.case.name}' case "
@@ -319,7 +338,7 @@ def grade_file(path: Path, session: Session, student: str | None = None,
     probes, probe_expected = session.probes()
     cases += probes
     expected += probe_expected
-    full = session.full_scale_for(submission.student)
+    full = session.full_scale_for(submission.student, exclusive=_again)
     shared = None
     if full is not None:
         cases.append(full.case)

@@ -268,7 +268,7 @@ def test_runs_that_overlapped_a_change_are_graded_again(small_session):
     ada, bob = session.full_scale_for("ada"), session.full_scale_for("bob")
     time.sleep(0.02)
     _chmod_and_back(session._full.shared.paths[("mini", 1)])
-    for run in (ada, bob):
+    for run in (bob, ada):  # the later run first: runs are told apart by identity, never by their arrays
         warning = session.verify_shared(run)
         assert "by it or by a submission graded at the same time" in warning
         assert run.compromised
@@ -337,3 +337,52 @@ def test_without_the_check_the_tampering_would_fail_the_next_student(exercise, m
             for leftover in folder.parent.glob(folder.name + "?*"):
                 largecase.remove_folder(leftover)
     assert check(good, "values-full-scale").status == "failed", good.to_json()[:800]
+
+
+def test_a_regrade_has_the_files_to_itself(small_session):
+    """A regrade waits for the runs in progress and keeps new ones waiting, so what it sees is its own doing."""
+    import threading
+
+    session = small_session
+    ada = session.full_scale_for("ada")
+    got: dict[str, grade.FullScaleRun] = {}
+    regrade = threading.Thread(target=lambda: got.update(again=session.full_scale_for("bob", exclusive=True)))
+    regrade.start()
+    time.sleep(0.2)
+    assert "again" not in got  # waits for ada's run
+    later = threading.Thread(target=lambda: got.update(carol=session.full_scale_for("carol")))
+    later.start()
+    session.verify_shared(ada)
+    regrade.join(5)
+    time.sleep(0.2)
+    assert "again" in got and "carol" not in got  # carol waits for the regrade
+    session.verify_shared(got["again"])
+    later.join(5)
+    assert "carol" in got
+    session.verify_shared(got["carol"])
+
+
+def test_in_a_batch_a_run_that_overlapped_the_tampering_is_graded_again(exercise, tmp_path):
+    """mallory tampers while ada's slow call is in progress: ada is graded again, alone, and keeps full marks."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    if _unavailable("rlimits"):
+        pytest.skip("rlimits mode unavailable")
+    slow = tmp_path / "ada.py"
+    slow.write_text("import time\n\nimport numpy as np\n\n\n"
+                    "def vgg_classifier(features, W1, b1, W2, b2, W3, b3):\n"
+                    "    if features.shape[1:] == (7, 7, 512):\n"
+                    "        time.sleep(3)\n"
+                    "    h = np.maximum(0.0, features.reshape(features.shape[0], -1) @ W1 + b1)\n"
+                    "    return np.maximum(0.0, h @ W2 + b2) @ W3 + b3\n")
+    with grade.Session(exercise, full_scale=True, sandbox=sandbox.Sandbox(exercise.limits, mode="rlimits")) as s:
+        s.full_scale_case()
+        with ThreadPoolExecutor(2) as pool:
+            ada = pool.submit(grade.grade_file, slow, s, "ada")
+            time.sleep(1.0)  # ada's VGG-scale call is under way when mallory starts
+            mallory = pool.submit(grade.grade_file, TAMPER, s, "mallory")
+            good, bad = ada.result(), mallory.result()
+    assert good.score == good.max_score, good.to_json()[:1500]
+    assert "graded again" in good.warnings[0], good.warnings
+    assert any("This submission changed the shared input files" in w for w in bad.warnings), bad.warnings
+    assert not _our_folders()
