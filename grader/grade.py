@@ -229,7 +229,7 @@ class Session:
         whatever was put in its place, and reuse the expected output when the new files digest the same."""
         parent = _shared_memory_dir()
         if previous is not None:
-            _remove_replaced(previous.shared)
+            previous.shared.remove_replaced()
         _remove_stale_shared(parent)
         folder = Path(tempfile.mkdtemp(prefix=f"{SHARED_PREFIX}{os.getpid()}-", dir=parent))
         try:
@@ -245,7 +245,7 @@ class Session:
         except BaseException:
             largecase.remove_folder(folder)
             raise
-        if previous is not None and _same_files(previous.shared, shared):  # the usual rebuild: same bytes
+        if previous is not None and previous.shared.same_bytes(shared):  # the usual rebuild
             return _Built(case, previous.expected, self.exercise.full_scale_cache(case), shared,
                           previous.generation + 1)
         expected = self.exercise.expected(case)
@@ -259,34 +259,6 @@ class Session:
                 raise ExerciseError(f"full_scale_expected() of exercise '{self.exercise.id}' does not agree with "
                                     "the reference on the shared large case.")
         return _Built(case, expected, cache, shared, previous.generation + 1 if previous else 0)
-
-
-def _same_files(old: largecase.SharedArrays, new: largecase.SharedArrays) -> bool:
-    return old.paths.keys() == new.paths.keys() and all(
-        old.digests[old.paths[key]] == new.digests[new.paths[key]] for key in old.paths)
-
-
-def _remove_replaced(shared: largecase.SharedArrays) -> None:
-    """Delete a changed large-case folder: what is now at its path, look-alikes named after it, and the original
-    wherever it was renamed to (found by its inode), so a child's rename cannot leave a gigabyte behind. A sealed
-    folder cannot be moved to another parent by a child that is not its owner (that needs write access to the
-    folder itself), so looking through its parent is enough."""
-    folder = shared.folder
-    if folder is None:
-        return
-    original = shared.stamps.get(folder)
-    largecase.remove_folder(folder)
-    try:
-        with os.scandir(folder.parent) as entries:
-            for entry in entries:
-                try:
-                    info = entry.stat(follow_symlinks=False)
-                except OSError:
-                    continue
-                if entry.name.startswith(folder.name) or (original and (info.st_dev, info.st_ino) == original[:2]):
-                    largecase.remove_folder(Path(entry.path))
-    except OSError:
-        pass
 
 
 def _join(names: list[str]) -> str:

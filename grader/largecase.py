@@ -122,9 +122,36 @@ class SharedArrays:
         now = digest_files(list(self.digests))
         return [p for p, d in self.digests.items() if now.get(p) != d]
 
+    def same_bytes(self, other: SharedArrays) -> bool:
+        """Whether ``other`` holds the same arguments with the same digests (a rebuild that came out the same)."""
+        return self.paths.keys() == other.paths.keys() and all(
+            self.digests[self.paths[key]] == other.digests[other.paths[key]] for key in self.paths)
+
     def remove(self) -> None:
         if self.folder is not None:
             remove_folder(self.folder)
+
+    def remove_replaced(self) -> None:
+        """Delete a changed folder: what is now at its path, look-alikes named after it, and the original wherever
+        it was renamed to (found by its inode), so a child's rename cannot leave a gigabyte behind. A sealed folder
+        cannot be moved to another parent by a child that is not its owner (that needs write access to the folder
+        itself), so looking through its parent is enough."""
+        folder = self.folder
+        if folder is None:
+            return
+        original = self.stamps.get(folder)
+        remove_folder(folder)
+        try:
+            with os.scandir(folder.parent) as entries:
+                for entry in entries:
+                    try:
+                        info = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    if entry.name.startswith(folder.name) or (original and (info.st_dev, info.st_ino) == original[:2]):
+                        remove_folder(Path(entry.path))
+        except OSError:
+            pass
 
 
 class FileAllocator:

@@ -238,7 +238,7 @@ def test_a_swap_found_after_a_run_rebuilds_the_case_and_names_the_run(small_sess
     after = session._full
     assert after.generation == before.generation + 1
     assert after.shared.folder != before.shared.folder and not before.shared.folder.exists()
-    assert grade._same_files(before.shared, after.shared)  # the rebuild has the original bytes
+    assert before.shared.same_bytes(after.shared)  # the rebuild has the original bytes
     assert _our_folders() == [after.shared.folder]
     bob = session.full_scale_for("bob")
     assert "rebuilt before this submission ran" in bob.note
