@@ -56,6 +56,34 @@ def small_session(small_exercise):
         yield s
 
 
+def _without(exercise, *hooks):
+    module = SimpleNamespace(**{k: v for k, v in vars(exercise.cases_module).items() if k not in hooks})
+    return dataclasses.replace(exercise, cases_module=module)
+
+
+def test_without_a_shortcut_the_reference_gives_each_students_expected_output(small_exercise, monkeypatch):
+    exercise = _without(small_exercise, "full_scale_cache", "full_scale_expected")
+    calls = []
+    monkeypatch.setattr(type(exercise), "expected", lambda self, case: calls.append(case) or
+                        np.asarray(self.reference(*case.args)))
+    with grade.Session(exercise, full_scale=True, sandbox=sandbox.Sandbox(exercise.limits)) as session:
+        session.full_scale_case()
+        built = len(calls)
+        ada = session.full_scale_for("ada")
+        assert len(calls) == built + 1 and calls[-1] is ada.case  # the reference ran on ada's own case
+        assert np.array_equal(ada.expected, exercise.reference(*ada.case.args))
+        session.verify_shared(ada)
+
+
+def test_without_personal_arguments_every_student_gets_the_shared_case(small_exercise):
+    exercise = _without(small_exercise, "personalise_full_scale")
+    with grade.Session(exercise, full_scale=True, sandbox=sandbox.Sandbox(exercise.limits)) as session:
+        ada, bob = session.full_scale_for("ada"), session.full_scale_for("bob")
+        assert ada.case.personal == () and len(ada.shared.paths) == len(ada.case.args) == 7
+        assert ada.expected is bob.expected and ada.case.args[6] is bob.case.args[6]
+        session.verify_shared(ada), session.verify_shared(bob)
+
+
 def _our_folders() -> list[Path]:
     parent = Path(grade._shared_memory_dir() or "/tmp")
     return sorted(parent.glob(f"{grade.SHARED_PREFIX}{os.getpid()}-*"))
