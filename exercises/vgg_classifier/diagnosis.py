@@ -1,46 +1,56 @@
 """Misconception diagnosis for the VGG classifier head.
 
-Two kinds of evidence:
+Three kinds of evidence:
 
-* Structure, from which calls failed and how: ``batch-flattened`` (every B = 1 call runs, every B > 1 call fails
-  or loses its rows) and ``hardcoded-shape`` (calls fail with VGG16's 25088 / 4096 / 1000 in the message or in
-  the output shape, or loop past the end of every width).
+* Structure, from which calls failed and how (``structure.py`` reads each exception's type and message against
+  the sizes of its case): ``batch-flattened`` (every B = 1 call runs, every B > 1 call fails on the whole batch's
+  size), ``hardcoded-shape`` (VGG16's 25088 / 4096 / 1000, or a fixed batch size, in a message or a shape),
+  ``helper-result`` (None or a tuple where an array belongs), column layouts and swapped biases, and what
+  happened to the samples of a batch (``samples-dropped``).
 * Values, from the probes: tiny crafted inputs whose widths are all 12 (so transposed weights and swapped layers
   still run), each built to be sensitive to a few mistakes and blind to the others (constant features hide the
   flatten order, symmetric weights hide a transpose, zero biases hide a missing bias, large offsets keep a
-  later ReLU in its linear range). A model of the computation (``variants.py``) is searched greedily, one change
-  at a time, for the variant that reproduces the student's probe outputs; it must then also reproduce every
-  graded case that returned an array of the right shape. Its departures from the reference are the findings.
-  When no variant explains everything, nothing is reported: the value checks already say the values are wrong.
+  later ReLU in its linear range). A model of the computation (``variants.py``) is searched (``search.py``) for
+  the variant that reproduces the student's probe outputs; it must then also reproduce every graded case and
+  the ``sizes`` probe wherever they returned an array of the right shape. Its departures are the findings.
+* Stages, from three ramp probes (``stages.py``) that read the first activation, the second and what follows
+  FC3 exactly, and from the probes above for the flatten and the affine maps. They give the search its
+  parameterised candidates (a ReLU clipped at 6, a floor under ReLU, a leaky slope), and when no variant
+  explains everything, the first stage that departs is named with what it did (``wrong-stage``) instead of
+  nothing. ``stage_trace`` gives one line per stage for the report.
 """
 from __future__ import annotations
 
 import importlib.util
 import re
 import sys
-from dataclasses import replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from grader.exercise import Case, Finding
 
-# ``variants.py`` lives beside this file; the exercise loader imports files by path, not as a package.
-_VARIANTS = "_grader_vgg_classifier_variants"
-if _VARIANTS not in sys.modules:
-    _spec = importlib.util.spec_from_file_location(_VARIANTS, Path(__file__).with_name("variants.py"))
-    _module = importlib.util.module_from_spec(_spec)
-    sys.modules[_VARIANTS] = _module
-    _spec.loader.exec_module(_module)
-V = sys.modules[_VARIANTS]
+
+def _sibling(name: str):
+    """Import a file beside this one (the exercise loader imports files by path, not as a package)."""
+    key = f"_grader_vgg_classifier_{name}"
+    if key not in sys.modules:
+        spec = importlib.util.spec_from_file_location(key, Path(__file__).with_name(f"{name}.py"))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[key] = module
+        spec.loader.exec_module(module)
+    return sys.modules[key]
+
+
+Q = _sibling("search")
+S = _sibling("stages")
+T = _sibling("structure")
+V = Q.V
 
 H, W, C = 2, 3, 2
-N = H * W * C  # every width of every probe: d_in = D1 = D2 = K = 12
+N = H * W * C  # every width of the square probes: d_in = D1 = D2 = K = 12
 OFFSET = 6.0  # keeps a later layer's pre-activations positive, so its ReLU passes them unchanged
-MATCH_RTOL = 1e-4  # loose enough for float32 arithmetic, far tighter than any two variants differ
-MAX_STEPS = 6
-MAX_DRIFT = 2
-MAX_EVALS = 400  # about 10 ms; a search that has not converged by then will not
 VGG_NUMBERS = {"25088": "FC1's input width in VGG16 (7*7*512)", "4096": "VGG16's hidden width",
                "1000": "VGG16's number of classes"}
 
@@ -76,7 +86,8 @@ def _probe(name: str, description: str, *args) -> Case:
 
 
 def probe_cases() -> list[Case]:
-    """Seven tiny cases (2x3x2 features, every width 12); see the module docstring."""
+    """Seven tiny cases (2x3x2 features, every width 12), three ramps that read one stage each (``stages.py``)
+    and one case whose sizes all differ (``structure.py``); see the module docstring."""
     size = f"features {H}x{W}x{C}, every layer 12 wide"
     return [
         # distinct positive features through identity layers: the output is the flattened input itself
@@ -112,6 +123,8 @@ def probe_cases() -> list[Case]:
                _pattern((N, N), 18, (-0.5, -0.25, 0.0, 0.25, 0.5)), _pattern(N, 19, MIXED_BIAS),
                _pattern((N, N), 20, (-0.5, -0.25, 0.0, 0.25, 0.5)), _pattern(N, 21, MIXED_BIAS),
                _pattern((N, N), 22, (-0.5, -0.25, 0.0, 0.25, 0.5)), _pattern(N, 23, MIXED_BIAS)),
+        *S.ramp_probes(),
+        T.sizes_probe(),
     ]
 
 
@@ -132,18 +145,6 @@ def _usable(run) -> np.ndarray | None:
             return None
         arr = arr.reshape(run.expected.shape)
     return arr.astype(np.float64, copy=False)
-
-
-def _close(actual: np.ndarray, model: np.ndarray) -> np.ndarray:
-    """Elementwise agreement at float32-tolerant precision; the scale is each case's (axis 0) largest value."""
-    axes = tuple(range(1, model.ndim))
-    scale = np.abs(model).max(axis=axes, keepdims=True) if model.size else 0.0
-    with np.errstate(invalid="ignore"):
-        return np.abs(actual - model) <= MATCH_RTOL * (scale + np.abs(model)) + 1e-12
-
-
-def _fmt(x: float) -> str:
-    return f"{x:.4g}"
 
 
 # -- structural findings --------------------------------------------------------------------------------------
@@ -167,10 +168,11 @@ def _batch_flattened(runs) -> Finding | None:
         return None
     if not all(_shape_failure(r) for r in batched):
         return None
-    lost_rows = [r for r in batched if r.outcome.status == "ok"
+    lost_rows = [r for r in batched if r.outcome.status == "ok" and T.row_pattern(r) is None
                  and (len(r.outcome.shape) < 2 or r.outcome.shape[0] == 1)]
-    shape_errors = [r for r in batched if r.outcome.status == "raised"
-                    and re.search(r"mismatch|not aligned|shape|size", r.outcome.error)]
+    # the error must hold B*H*W*C, the size of the whole batch as one vector
+    shape_errors = [r for r in batched if r.outcome.status == "raised" and r.outcome.exception is not None
+                    and str(T.dims(r.case)["Bd"]) in re.findall(r"\d+", r.outcome.exception.message)]
     if len(lost_rows) + len(shape_errors) != len(batched):
         return None
     probe = next((r for r in batched if r.case.group == "probe"), None)
@@ -187,14 +189,20 @@ def _batch_flattened(runs) -> Finding | None:
 def _vgg_number(run) -> str | None:
     out = run.outcome
     for number in VGG_NUMBERS:
-        if out.status == "raised" and re.search(rf"(?<![\d.]){number}(?![\d.])", out.error):
+        if out.status == "raised" and out.exception is not None and re.search(
+                rf"(?<![\d.]){number}(?![\d.])", out.exception.message):
             return number
         if out.shape is not None and int(number) in out.shape and int(number) not in run.expected.shape:
             return number
     return None
 
 
-_INDEX = re.compile(r"IndexError: index (\d+) is out of bounds for axis \d+ with size (\d+)")
+_INDEX = re.compile(r"index (\d+) is out of bounds for axis \d+ with size (\d+)")
+
+
+def _index_error(run):
+    error = run.outcome.exception
+    return _INDEX.search(error.message) if error is not None and error.type == "IndexError" else None
 
 
 def _hardcoded(runs) -> Finding | None:
@@ -213,7 +221,7 @@ def _hardcoded(runs) -> Finding | None:
             text += f": on probe '{run.case.name}' ({run.case.description}) your function {what}"
         return Finding("hardcoded-shape", text + ". Read every size from the arrays you are given.")
     # a loop over range(4096) runs one past the end of every smaller width, whatever the case
-    matches = [_INDEX.search(r.outcome.error) for r in small]
+    matches = [_index_error(r) for r in small]
     if all(m and m.group(1) == m.group(2) for m in matches) and probes:
         run = probes[0]
         return Finding("hardcoded-shape", f"Every call ran past the end of a layer: on probe '{run.case.name}' "
@@ -241,238 +249,306 @@ def _pooled(runs) -> Finding | None:
                                       f"expects H*W*C = {H * W * C}: {where}.")
 
 
+
+
 # -- value findings ---------------------------------------------------------------------------------------------
-def _describe(spec) -> list[tuple[str, str, object]]:
-    """(id, sentence, spec with this one departure undone) for every departure of ``spec`` from the reference."""
-    ref = V.REFERENCE
-    items = []
-    if spec.flatten != ref.flatten:
-        items.append(("flatten-order", f"the features are flattened {V.FLATTEN_NAMES[spec.flatten]}",
-                      replace(spec, flatten=ref.flatten)))
-    if spec.sequence != ref.sequence:
-        items.append(("missing-layer", V.SEQUENCE_NAMES[spec.sequence], replace(spec, sequence=ref.sequence)))
-    if any(spec.transposed):
-        names = [f"W{i + 1}" for i, t in enumerate(spec.transposed) if t]
-        items.append(("transposed-weights",
-                      f"{_join(names)} {'is' if len(names) == 1 else 'are'} used as (out, in) matrices "
-                      "(x @ W.T, or W @ x with samples as columns), but the weights are stored (in, out)",
-                      replace(spec, transposed=ref.transposed)))
-    for i, present in enumerate(spec.bias):
-        if not present:
-            items.append(("missing-bias", f"the bias b{i + 1} ({V.LAYER[i]}) is not added",
-                          replace(spec, bias=tuple(True if j == i else b for j, b in enumerate(spec.bias)))))
-    for i, act in enumerate(spec.act):
-        if act == "relu":
+SQUARE = ("flatten-order", "weights", "fc1", "fc2", "fc3", "mixed", "mixed-single", *S.RAMP_NAMES)
+RAMP_FINDINGS = {"wrong-activation", "missing-relu", "inference-dropout", "relu-after-fc3", "softmax-output"}
+
+
+@dataclass
+class Values:
+    """What the probes say about the values: the variant found (when one explains everything) or the stages."""
+
+    findings: list = field(default_factory=list)
+    spec: object = None  # the verified variant, or None
+    readings: dict = field(default_factory=dict)  # stage -> stages.Reading for the ramps
+    verdicts: dict = field(default_factory=dict)  # stage -> (status, sentence)
+
+
+def _verify(spec, checked, rtol: float) -> bool:
+    """The variant must reproduce every graded case (and the ``sizes`` probe) that returned a usable array."""
+    for run in checked:
+        if run.case.group == "full-scale" or run.case.args[0].size * run.case.args[1].shape[1] > 2_000_000:
             continue
-        undone = replace(spec, act=tuple("relu" if j == i else a for j, a in enumerate(spec.act)))
-        if act == "none":
-            items.append(("missing-relu", f"{V.LAYER[i]} has no ReLU", undone))
+        arr = _usable(run)
+        if arr is not None and not Q.reproduces(spec, run, arr, rtol):
+            return False
+    return True
+
+
+def _ramp_sentence(readings, finding_id, spec) -> str:
+    """The ramp reading of the stages this finding is about, as a sentence to add to its evidence."""
+    stages = Q.stage_of(spec)
+    parts = []
+    for stage in ("act1", "act2", "final"):
+        reading = readings.get(stage)
+        if reading is None or not reading.departs or stage not in stages:
+            continue
+        if finding_id in ("relu-after-fc3", "softmax-output") and stage != "final":
+            continue
+        if finding_id not in ("relu-after-fc3", "softmax-output") and stage == "final":
+            continue
+        probe = {"act1": "act1-ramp", "act2": "act2-ramp", "final": "logits-ramp"}[stage]
+        parts.append(f"On probe '{probe}', {reading.note}.")
+    return (" " + " ".join(parts)) if parts else ""
+
+
+def _values(probes: list, checked: list) -> Values:
+    result = Values()
+    by_name = {r.case.name: r for r in probes}
+    result.readings = S.read_ramps(by_name)
+    square = [r for r in probes if r.case.name in SQUARE]
+    arrays = [_usable(r) for r in square]
+    if not any(a is not None for a in arrays):
+        return result
+    stack = V.Stack([r.case.args for r in square])
+    shape = (len(square), stack.features.shape[1], square[0].expected.shape[-1])
+    actual = np.zeros(shape)
+    mask = np.zeros(shape, dtype=bool)
+    for p, (run, arr) in enumerate(zip(square, arrays)):
+        if arr is not None:
+            actual[p, : arr.shape[0]] = arr
+            mask[p, : arr.shape[0]] = np.isfinite(arr)
+    acts = {stage: S.fit_activation(r.values) for stage, r in result.readings.items()
+            if stage != "final" and r.departs}
+    finals = S.fit_final(result.readings["final"].values) if result.readings["final"].departs else []
+    starts = []
+    for a1 in acts.get("act1", ["relu"]) or ["relu"]:
+        for a2 in acts.get("act2", ["relu"]) or ["relu"]:
+            for final in finals or ["none"]:
+                start = V.Spec(act=(a1, a2), final=final)
+                if start != V.REFERENCE:
+                    starts.append(start)
+    extra_acts = sorted({a for names in acts.values() for a in names})
+    loose, exact = _precision(square, arrays)
+    spec, complete = Q.search(stack, actual, mask, starts, extra_acts, finals, loose, exact)
+    if not complete or not _verify(spec, checked, loose):
+        return result
+    result.spec = spec
+    if spec == V.REFERENCE:
+        return result
+    grouped: dict[str, list] = {}
+    for finding_id, sentence, undone in Q.describe(spec):
+        grouped.setdefault(finding_id, []).append((sentence, undone))
+    for finding_id, items in grouped.items():
+        text = _cap("; ".join(s for s, _ in items)) + "."
+        undone = spec
+        for _, one in items:  # undo every departure this finding names, e.g. both layers' activations
+            undone = Q.undo(undone, spec, one)
+        pure = finding_id != "inference-dropout" or spec.act == V.REFERENCE.act  # a ramp shows a scale alone
+        ramp = _ramp_sentence(result.readings, finding_id, spec) if finding_id in RAMP_FINDINGS and pure else ""
+        text += ramp or Q.example(stack, spec, undone, square, actual, mask, loose)
+        result.findings.append(Finding(finding_id, text))
+    return result
+
+
+def _precision(square, arrays) -> tuple[float, float]:
+    """Tolerances for the search: float32-tolerant with exact dyadics, or loose throughout when every general
+    probe's output is a float16 number (a head computed in float16 rounds even the probes' short sums)."""
+    general = [a for r, a in zip(square, arrays) if a is not None and r.case.name in ("mixed", "mixed-single")]
+    if general and all(np.array_equal(a.astype(np.float16).astype(np.float64), a) for a in general):
+        return Q.FLOAT16_RTOL, Q.FLOAT16_RTOL
+    return Q.MATCH_RTOL, Q.EXACT_RTOL
+
+
+# -- stage by stage, when no variant explains everything -------------------------------------------------------------
+def _probe_matches(run) -> tuple[bool | None, str]:
+    """Does a probe's output match the statement (exactly where float32 is exact)? With an example when not."""
+    arr = _usable(run)
+    if arr is None:
+        return None, ""
+    expected = run.expected
+    scale = float(np.abs(expected).max()) + 1e-12
+    ok = np.abs(arr - expected) <= Q.tolerance(expected, scale)
+    if ok.all():
+        return True, ""
+    r, k = np.unravel_index(int(np.argmax(np.where(ok, -1.0, np.abs(arr - expected)))), arr.shape)
+    sample = f"sample {r + 1}, " if expected.shape[0] > 1 else ""
+    return False, (f"on probe '{run.case.name}' ({run.case.description}), {sample}output {k + 1} is "
+                   f"{Q.fmt(arr[r, k])} where the statement gives {Q.fmt(expected[r, k])}")
+
+
+def _stage_verdicts(values: Values, by_name: dict) -> dict[str, tuple[str, str]]:
+    """(status, sentence) per stage, each read only through stages found as stated on the values they see."""
+    readings = values.readings
+    verdicts: dict[str, tuple[str, str]] = {}
+    for stage, reading in readings.items():
+        verdicts[stage] = (reading.status, reading.note)
+    moderate = all(readings[s].values is not None and S.identity_on_moderate(readings[s].values)
+                   for s in ("act1", "act2"))
+    stated = {s: verdicts[s][0] == "as stated" for s in ("act1", "act2", "final")}
+
+    def read(stage, probe, needs, why):
+        if not needs:
+            verdicts[stage] = ("not read", why)
+            return
+        run = by_name.get(probe)
+        ok, sentence = _probe_matches(run) if run is not None else (None, "")
+        if ok is None:
+            verdicts[stage] = ("not read", f"probe '{probe}' gave no usable output")
         else:
-            items.append(("wrong-activation", f"{V.LAYER[i]} uses {V.ACTIVATION_NAMES[act]} instead of ReLU", undone))
-    for i, flag in enumerate(spec.relu_before_bias):
-        if flag:
-            items.append(("relu-before-bias", f"in {V.LAYER[i]} the ReLU is applied before b{i + 1} is added",
-                          replace(spec, relu_before_bias=tuple(False if j == i else f
-                                                               for j, f in enumerate(spec.relu_before_bias)))))
-    for i, s in enumerate(spec.scale):
-        if s != 1.0:
-            items.append(("inference-dropout", f"{V.LAYER[i]}'s activations are multiplied by {s:g}",
-                          replace(spec, scale=tuple(1.0 if j == i else x for j, x in enumerate(spec.scale)))))
-    if spec.input_relu:
-        items.append(("extra-activation", "a ReLU is applied to the flattened features before FC1",
-                      replace(spec, input_relu=False)))
-    if spec.final in ("relu", "sigmoid", "tanh"):
-        name = "ReLU" if spec.final == "relu" else spec.final
-        items.append(("relu-after-fc3", f"a {name} is applied to the logits after FC3", replace(spec, final="none")))
-    elif spec.final == "softmax":
-        items.append(("softmax-output", "a softmax is applied to the output of FC3, returning probabilities",
-                      replace(spec, final="none")))
-    elif spec.final == "log-softmax":
-        items.append(("softmax-output", "a log-softmax is applied to the output of FC3, returning "
-                                        "log-probabilities", replace(spec, final="none")))
-    return items
+            verdicts[stage] = ("as stated", "") if ok else ("departs", sentence)
+
+    acts = "the activations it passes through are not both the identity on [0.5, 3]"
+    read("fc3", "fc3", stated["final"] and moderate, acts if stated["final"] else "what follows FC3 departs")
+    read("fc2", "fc2", verdicts["fc3"][0] == "as stated" and stated["act2"] and moderate,
+         "its probe passes through a stage that departs or was not read (FC3 or the second activation)")
+    read("fc1", "fc1", verdicts["fc2"][0] == "as stated" and stated["act1"] and stated["act2"],
+         "its probe passes through a later stage that departs or was not read")
+    later = all(verdicts[s][0] == "as stated" for s in ("fc1", "fc2", "fc3")) and moderate and stated["final"]
+    run = by_name.get("flatten-order")
+    if not later or run is None:
+        verdicts["flatten"] = ("not read", "its probe passes through a later stage that departs or was not read")
+    else:
+        reading = T.flatten_reading(run)
+        if reading is None:
+            ok, sentence = _probe_matches(run)
+            verdicts["flatten"] = ("not read", "probe 'flatten-order' gave no usable output") if ok is None else (
+                ("as stated", "") if ok else ("departs", sentence))
+        else:
+            verdicts["flatten"] = reading
+    return verdicts
+
+
+def _fallback(values: Values, by_name: dict) -> list:
+    """No variant explains everything: name the first stage that departs, with what it did."""
+    findings = []
+    for stage in ("act1", "act2"):
+        factor = S.dropout_factor(values.readings[stage].values)
+        if factor is not None and values.readings[stage].departs:
+            findings.append(Finding("inference-dropout", f"On probe '{stage}-ramp', {values.readings[stage].note}: "
+                                                         f"each value is either 0 or ReLU's times {factor:g}, as a "
+                                                         f"dropout mask (keeping 1/{factor:g} of the units) gives."))
+    if findings:
+        return findings
+    for stage in S.STAGES:
+        status, sentence = values.verdicts.get(stage, ("not read", ""))
+        if status == "mixes":
+            return [Finding("samples-mixed", f"On probe 'flatten-order' (every layer the identity), {sentence}.")]
+        if status == "departs":
+            if not _localised(values, stage):
+                return []
+            text = sentence if stage in S.RAMP_STAGE.values() else f"{S.STAGE_NAMES[stage]} departs: {sentence}"
+            unread = [S.STAGE_NAMES[s] for s in S.STAGES[:S.STAGES.index(stage)]
+                      if values.verdicts.get(s, ("",))[0] == "not read"]
+            qualifier = (f" It is the first stage found to depart; {_join(unread)} could not be checked on "
+                         f"{'its' if len(unread) == 1 else 'their'} own." if unread else
+                         " Every stage before it computes what the statement says.")
+            return [Finding("wrong-stage", f"{_cap(text)}.{qualifier}")]
+    return []
+
+
+def _localised(values: Values, stage: str) -> bool:
+    """A departure is pinned to its stage when another stage was found as stated (so the probes read the
+    pipeline, not noise) or when it is small (a near-identity: noise, rounding, a tiny floor)."""
+    if any(status == "as stated" for status, _ in values.verdicts.values()):
+        return True
+    reading = values.readings.get(stage)
+    if reading is None or reading.values is None:
+        return False
+    expected = S.statement(stage)
+    return bool(np.all(np.abs(reading.values - expected) <= 1e-3 * (np.abs(expected).max())))
+
+
+def _cap(text: str) -> str:
+    """Capitalise a sentence, but not a parameter's name (b1, W2)."""
+    return text if re.match(r"[bW]\d", text) else text[0].upper() + text[1:]
 
 
 def _join(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _search(stack, actual, mask):
-    """Greedy descent over one-field changes: most matching probe outputs first, then the smallest distance.
-
-    The distance breaks ties when two mistakes that every probe sees (say, a sigmoid and a scale) must both be
-    undone before any output matches. The result must explain every probe output; it is then pruned of
-    departures that explain nothing (a missing bias of a skipped layer, say).
-    """
-    total = int(mask.sum())
-    scale = np.where(mask, np.abs(actual), 0.0).max(axis=(1, 2), keepdims=True) + 1e-12
-    tol = MATCH_RTOL * (scale + np.abs(actual))
-    target = np.where(mask, actual, np.nan)  # outputs the student did not return never match
-    weight = 1.0 / scale
-    budget = [MAX_EVALS]
-
-    def score(spec):
-        budget[0] -= 1
-        try:
-            gap = np.abs(target - stack.forward(spec))
-        except ValueError:
-            return (-1, 0.0)
-        return (int(np.count_nonzero(gap <= tol)), -float(np.fmin(gap * weight, 10.0).sum()))
-
-    def descend(spec, best, steps):
-        drift = 0  # moves that only shrink the distance, limited: they rarely lead anywhere
-        for _ in range(steps):
-            if best[0] == total or budget[0] <= 0:
-                break
-            step, step_score = None, best
-            for candidate in V.neighbours(spec):
-                if candidate in seen:
-                    continue
-                seen.add(candidate)
-                s = score(candidate)
-                if s > step_score:
-                    step, step_score = candidate, s
-                    if s[0] == total:
-                        break
-            if step is None or (step_score[0] == best[0] and drift >= MAX_DRIFT):
-                break
-            drift += step_score[0] == best[0]
-            spec, best = step, step_score
-        return spec, best
-
-    seen = {V.REFERENCE}
-    with np.errstate(invalid="ignore", over="ignore"):
-        spec, best = descend(V.REFERENCE, score(V.REFERENCE), MAX_STEPS)
-        # a constant scale on the hidden activations changes every output of every probe, so a second mistake
-        # cannot show while it is in place: retry from the usual scales (dropout's 0.5 or its inverse 2)
-        for s in ((0.5, 0.5), (2.0, 2.0), (1.0, 0.5), (0.5, 1.0)):
-            if best[0] == total or budget[0] <= 0:
-                break
-            start = replace(V.REFERENCE, scale=s)
-            candidate, result = descend(start, score(start), 2)
-            if result[0] == total:
-                spec, best = candidate, result
-    if best[0] != total:
-        return spec, False
-    pruned = True
-    while pruned:  # drop departures the outputs do not need
-        pruned = False
-        for _, _, undone in _describe(spec):
-            if score(undone)[0] == total:
-                spec, pruned = undone, True
-                break
-    return spec, True
+# -- the analysis, once per run list ------------------------------------------------------------------------------
+@dataclass
+class Analysis:
+    findings: list
+    lines: list
 
 
-def _verify(spec, graded) -> bool:
-    """The variant must reproduce every graded case that returned an array of the right shape."""
-    for run in graded:
-        if run.case.group == "full-scale" or run.case.args[0].size * run.case.args[1].shape[1] > 2_000_000:
-            continue
-        arr = _usable(run)
-        if arr is None:
-            continue
-        try:
-            model = V.Stack([run.case.args]).forward(spec)[0]
-        except ValueError:
-            return False
-        if model.shape != arr.shape or not _close(arr[None], model[None]).all():
-            return False
-    return True
+EXPLAINS_RAISES = {"transposed-weights", "missing-layer", "batch-flattened", "hardcoded-shape", "spatial-pooling",
+                   "helper-result", "samples-dropped", "wrong-signature"}
+_LAST: list = []  # (key, runs, Analysis) of the last analysis: diagnose() and stage_trace() share it
 
 
-PREFERRED_PROBE = {  # the probe built to show each departure on its own, for a readable example
-    "flatten": "flatten-order", "sequence": "weights", "transposed": "weights", "scale": "weights",
-    "final": "fc3", "bias": ("fc1", "fc2", "fc3"), "act": ("fc1", "fc2"), "relu_before_bias": ("fc1", "fc2"),
-}
+def analyse(runs) -> Analysis:
+    key = tuple(id(r.outcome) for r in runs)
+    if _LAST and _LAST[0][0] == key:
+        return _LAST[0][2]
+    ours = PROBE_NAMES
+    probes = [r for r in runs if r.case.group == "probe" and r.case.name in ours]
+    graded = [r for r in runs if r.case.group != "probe"]
+    everything = graded + probes
+    findings = [f for f in (_batch_flattened(everything), _hardcoded(everything), _pooled(everything))
+                if f is not None]
+    findings += T.error_findings(everything)
+    findings += T.row_findings(everything)
+    by_name = {r.case.name: r for r in probes}
+    checked = graded + [r for r in probes if r.case.name == "sizes"]
+    values = _values(probes, checked)
+    findings += values.findings
+    if values.spec is None:
+        values.verdicts = _stage_verdicts(values, by_name)
+        if not any(f.id in ("samples-dropped", "batch-flattened", "hardcoded-shape", "helper-result")
+                   for f in findings):
+            findings += _fallback(values, by_name)
+    if any(f.id in EXPLAINS_RAISES for f in findings):  # a named mistake already says why the calls raise
+        findings = [f for f in findings if f.id != "raises-error"]
+    analysis = Analysis(_dedupe(findings), _lines(values, by_name))
+    _LAST[:] = [(key, runs, analysis)]
+    return analysis
 
 
-def _preferred(spec, undone) -> str:
-    for field, probe in PREFERRED_PROBE.items():
-        if getattr(spec, field) != getattr(undone, field):
-            if isinstance(probe, str):
-                return probe
-            changed = [i for i, (a, b) in enumerate(zip(getattr(spec, field), getattr(undone, field))) if a != b]
-            return probe[changed[0]]
-    return ""
+def _dedupe(findings: list) -> list:
+    seen, out = set(), []
+    for f in findings:
+        if (f.id, f.evidence) not in seen:
+            seen.add((f.id, f.evidence))
+            out.append(f)
+    return out
 
 
-def _undo(current, spec, undone):
-    """``current`` with the departure that separates ``spec`` from ``undone`` undone as well."""
-    for field in V.Spec.__dataclass_fields__:
-        old, new = getattr(spec, field), getattr(undone, field)
-        if old == new:
-            continue
-        if isinstance(old, tuple):
-            new = tuple(n if o != n else c for o, n, c in zip(old, new, getattr(current, field)))
-        current = replace(current, **{field: new})
-    return current
-
-
-def _example(stack, spec, undone, probes, actual, mask) -> str:
-    """An output that this departure alone gets wrong, preferably on the probe built to show it."""
-    try:
-        ours, without = stack.forward(spec), stack.forward(undone)
-    except ValueError:
-        return ""
-    expected = np.zeros_like(actual)
-    for p, run in enumerate(probes):
-        expected[p, : run.expected.shape[0]] = run.expected
-    wrong = mask & ~_close(actual, expected)
-    alone = _close(without, expected)  # with this departure undone, the output would be right here
-    bonus = np.array([10.0 if run.case.name == _preferred(spec, undone) else 1.0 for run in probes])[:, None, None]
-    pick = np.where(wrong, np.abs(ours - without) * bonus * np.where(alone, 1.0, 1e-3), -1.0)
-    if pick.max() <= 0:
-        return ""
-    p, r, k = np.unravel_index(int(np.argmax(pick)), pick.shape)
-    run = probes[p]
-    sample = f"sample {r + 1}, " if run.expected.shape[0] > 1 else ""
-    return (f" For example, on probe '{run.case.name}' ({run.case.description}), {sample}output {k + 1}: "
-            f"expected {_fmt(expected[p, r, k])}, your function returned {_fmt(actual[p, r, k])}.")
-
-
-def _value_findings(probes, graded) -> list[Finding]:
-    arrays = [_usable(r) for r in probes]
-    if not any(a is not None for a in arrays):
+def _lines(values: Values, by_name: dict) -> list[str]:
+    """One line per stage: as stated, departs (how), raises (where), or not read (why)."""
+    if not by_name:
         return []
-    shapes = {(r.case.args[0].shape[1:], tuple(a.shape for a in r.case.args[1:])) for r in probes}
-    if len(shapes) != 1:
+    raised = {}
+    for run in by_name.values():
+        reading = T.read_error(run)
+        if run.outcome.status == "raised" and reading is not None and reading.stage and reading.stage not in raised:
+            raised[reading.stage] = f"raises {run.outcome.error} on probe '{run.case.name}'"
+    if values.spec is not None:
+        departures = Q.stage_of(values.spec)
+        verdicts = {}
+        for stage in S.STAGES:
+            reading = values.readings.get(stage)
+            if stage in departures:
+                note = reading.note if reading is not None and reading.departs else "; ".join(departures[stage])
+                verdicts[stage] = ("departs", note)
+            else:
+                verdicts[stage] = ("as stated", "")
+    else:
+        verdicts = dict(values.verdicts)
+    if all(v[0] == "not read" for v in verdicts.values()) and not raised:
         return []
-    stack = V.Stack([r.case.args for r in probes])
-    shape = (len(probes), stack.features.shape[1], probes[0].expected.shape[-1])
-    actual = np.zeros(shape)
-    mask = np.zeros(shape, dtype=bool)
-    for p, (run, arr) in enumerate(zip(probes, arrays)):
-        if arr is not None:
-            actual[p, : arr.shape[0]] = arr
-            mask[p, : arr.shape[0]] = np.isfinite(arr)
-    spec, complete = _search(stack, actual, mask)
-    if not complete or spec == V.REFERENCE or not _verify(spec, graded):
-        return []
-    grouped: dict[str, list] = {}
-    for finding_id, sentence, undone in _describe(spec):
-        grouped.setdefault(finding_id, []).append((sentence, undone))
-    findings = []
-    for finding_id, items in grouped.items():
-        sentences = [s for s, _ in items]
-        text = "; ".join(sentences)
-        text = text[0].upper() + text[1:] + "."
-        undone = spec
-        for _, one in items:  # undo every departure this finding names, e.g. both layers' activations
-            undone = _undo(undone, spec, one)
-        text += _example(stack, spec, undone, probes, actual, mask)
-        findings.append(Finding(finding_id, text))
-    return findings
+    lines = ["stage by stage, on the public probes (every layer 12 wide):"]
+    for stage in S.STAGES:
+        status, sentence = verdicts.get(stage, ("not read", ""))
+        if stage in raised and status == "not read":
+            status, sentence = "raises", raised[stage]
+        text = {"as stated": "as stated", "mixes": "departs"}.get(status, status)
+        lines.append(f"  {S.STAGE_NAMES[stage]}: {text}" + (f": {sentence}" if sentence else ""))
+    return lines
 
 
 PROBE_NAMES = frozenset(c.name for c in probe_cases())
 
 
 def diagnose(runs, exercise) -> list[Finding]:
-    ours = PROBE_NAMES
-    probes = [r for r in runs if r.case.group == "probe" and r.case.name in ours]
-    graded = [r for r in runs if r.case.group != "probe"]
-    findings = [f for f in (_batch_flattened(graded + probes), _hardcoded(graded + probes),
-                            _pooled(graded + probes)) if f is not None]
-    findings += _value_findings(probes, graded)
-    return findings
+    return analyse(runs).findings
+
+
+def stage_trace(runs) -> list[str]:
+    """The per-stage verdicts, as lines for the report's trace."""
+    return analyse(runs).lines

@@ -1,8 +1,11 @@
 """A parameterised model of the VGG head and of the ways students get it wrong (used by ``diagnosis.py``).
 
-A ``Spec`` names one variant of the computation: the flatten order, which weights are read transposed, which
-biases are added, the activation of each hidden layer, ReLU before the bias, a constant scale on the hidden
-activations, an activation on the logits and the sequence of layers. ``REFERENCE`` is the exercise itself.
+A ``Spec`` names one variant of the computation: the flatten order (within a sample, or one that mixes samples),
+which weights are read transposed, which biases are added, the activation of each hidden layer, ReLU before the
+bias, a constant scale on the hidden activations, an activation on the logits and the sequence of layers.
+``REFERENCE`` is the exercise itself. Activations and final functions are named by strings; besides the fixed
+ones, ``clip:LO:HI``, ``leaky:SLOPE`` and ``floor:EPS`` name parameterised ones that ``stages.py`` fits to what a
+submission's activation did on a ramp.
 ``Stack`` holds several cases of identical sizes stacked on a leading axis so that one variant is evaluated on
 all of them with a handful of batched NumPy calls (tens of microseconds).
 """
@@ -14,6 +17,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 # -- flatten orders: the per-sample axis order (of H, W, C) that is read row-major -----------------------------
+# A tuple orders the axes (H, W, C) of each sample; a string names a reshape that mixes the samples.
 FLATTEN_ORDERS = {
     "HWC": (0, 1, 2),  # the reference: row-major NHWC
     "CWH": (2, 1, 0),  # reshape(..., order="F") (column-major)
@@ -21,14 +25,37 @@ FLATTEN_ORDERS = {
     "WHC": (1, 0, 2),  # H and W swapped
     "HCW": (0, 2, 1),
     "WCH": (1, 2, 0),
+    "interleave": "interleave",  # features.reshape(-1, B).T: each row takes every B-th value of the whole array
+    "batch-last": "batch-last",  # np.moveaxis(features, 0, -1).reshape(B, -1): the batch axis read fastest
+    "reversed": "reversed",  # features.T.reshape(B, -1): every axis reversed, batch included
 }
+MIXING = ("interleave", "batch-last", "reversed")
 FLATTEN_NAMES = {
     "CWH": "in column-major order (reshape with order='F', i.e. axes C, W, H) instead of row-major H, W, C",
     "CHW": "in channels-first order (C, H, W, the PyTorch NCHW layout) instead of H, W, C",
     "WHC": "with H and W swapped (W, H, C order) instead of H, W, C",
     "HCW": "in (H, C, W) order instead of H, W, C",
     "WCH": "in (W, C, H) order instead of H, W, C",
+    "interleave": "with a reshape that interleaves the samples (features.reshape(-1, B).T: each row takes every "
+                  "B-th value of the whole batch)",
+    "batch-last": "with the batch axis moved last before the reshape (np.moveaxis(features, 0, -1).reshape(B, -1)),"
+                  " so each row holds values of every sample",
+    "reversed": "after reversing every axis, batch included (features.T.reshape(B, -1)), so each row holds values "
+                "of every sample",
 }
+
+
+def flatten(features: np.ndarray, order: str) -> np.ndarray:
+    """One case's features (B, H, W, C) flattened as ``order`` says, shape (B, H*W*C)."""
+    b = features.shape[0]
+    axes = FLATTEN_ORDERS[order]
+    if axes == "interleave":
+        return features.reshape(-1, b).T
+    if axes == "batch-last":
+        return np.moveaxis(features, 0, -1).reshape(b, -1)
+    if axes == "reversed":
+        return features.T.reshape(b, -1)
+    return features.transpose(0, *(1 + a for a in axes)).reshape(b, -1)
 
 
 def _sigmoid(z):
@@ -45,6 +72,11 @@ def _softplus(z):
 
 ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "relu": lambda z: np.maximum(z, 0.0),
+    "relu6": lambda z: np.clip(z, 0.0, 6.0),
+    "abs": np.abs,
+    "zero": lambda z: np.zeros_like(z),
+    "min0": lambda z: np.minimum(z, 0.0),  # the mask inverted: z * (z < 0)
+    "step-ge": lambda z: (z >= 0).astype(np.float64),
     "none": lambda z: z,
     "sigmoid": _sigmoid,
     "tanh": np.tanh,
@@ -56,6 +88,11 @@ ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "softplus": _softplus,
 }
 ACTIVATION_NAMES = {
+    "relu6": "ReLU6, clip(z, 0, 6)",
+    "abs": "the absolute value |z|",
+    "zero": "an activation that outputs 0 for every input (a ReLU mask that keeps nothing)",
+    "min0": "min(z, 0), which keeps the negative part (the mask is inverted)",
+    "step-ge": "a step function (ReLU's derivative, 1 where z >= 0, else 0)",
     "sigmoid": "a sigmoid",
     "tanh": "tanh",
     "leaky0.01": "a leaky ReLU (slope 0.01)",
@@ -66,8 +103,38 @@ ACTIVATION_NAMES = {
     "softplus": "a softplus",
 }
 
-COMMON = ("relu", "none", "sigmoid", "tanh", "leaky0.01", "step")
-FINALS = ("none", "relu", "softmax", "sigmoid", "tanh", "log-softmax")
+COMMON = ("relu", "none", "sigmoid", "tanh", "leaky0.01", "step", "relu6", "abs", "zero")
+FINALS = ("none", "relu", "softmax", "sigmoid", "tanh", "log-softmax", "softmax-batch")
+
+
+def activation(name: str) -> Callable[[np.ndarray], np.ndarray]:
+    """A hidden layer's activation by name, the parameterised ``clip:LO:HI``, ``leaky:SLOPE``, ``floor:EPS`` too."""
+    fn = ACTIVATIONS.get(name)
+    if fn is not None:
+        return fn
+    kind, *params = name.split(":")
+    values = [float(p) for p in params]
+    if kind == "clip":
+        return lambda z: np.clip(z, values[0], values[1])
+    if kind == "leaky":
+        return lambda z: np.where(z > 0, z, values[0] * z)
+    if kind == "floor":
+        return lambda z: np.maximum(z, values[0])
+    raise KeyError(name)
+
+
+def activation_name(name: str) -> str:
+    """How a sentence names an activation."""
+    if name in ACTIVATION_NAMES:
+        return ACTIVATION_NAMES[name]
+    kind, *params = name.split(":")
+    if kind == "clip":
+        return f"a ReLU clipped at {params[1]}, clip(z, {params[0]}, {params[1]})"
+    if kind == "leaky":
+        return f"a leaky ReLU (slope {params[0]})"
+    if kind == "floor":
+        return f"a ReLU with a floor of {params[0]}, max(z, {params[0]})"
+    return name
 SCALES = (0.5, 2.0, 0.8, 1.25)
 
 # -- layer sequences: (weight index, bias index, role); role 0/1 = hidden layer FC1/FC2, 2 = output layer ----
@@ -82,6 +149,10 @@ SEQUENCES: dict[str, tuple[tuple[int, int, int], ...]] = {
     "W2-in-fc1": ((2, 1, 0), (2, 2, 1), (3, 3, 2)),
     "W2-in-fc3": ((1, 1, 0), (2, 2, 1), (2, 3, 2)),
     "W3-in-fc2": ((1, 1, 0), (3, 2, 1), (3, 3, 2)),
+    "W2-W3-swapped": ((1, 1, 0), (3, 2, 1), (2, 3, 2)),
+    "b1-b2-swapped": ((1, 2, 0), (2, 1, 1), (3, 3, 2)),
+    "b2-b3-swapped": ((1, 1, 0), (2, 3, 1), (3, 2, 2)),
+    "W1-W2-swapped": ((2, 1, 0), (1, 2, 1), (3, 3, 2)),
 }
 SEQUENCE_NAMES = {
     "skip-fc2": "FC2 (W2, b2) is skipped: the output of FC1 goes straight into FC3",
@@ -93,6 +164,17 @@ SEQUENCE_NAMES = {
     "W2-in-fc1": "FC1 multiplies by W2 instead of W1",
     "W2-in-fc3": "FC3 multiplies by W2 instead of W3",
     "W3-in-fc2": "FC2 multiplies by W3 instead of W2",
+    "W2-W3-swapped": "W2 and W3 are swapped: FC2 multiplies by W3 and FC3 by W2",
+    "b1-b2-swapped": "b1 and b2 are swapped: FC1 adds b2 and FC2 adds b1",
+    "b2-b3-swapped": "b2 and b3 are swapped: FC2 adds b3 and FC3 adds b2",
+    "W1-W2-swapped": "W1 and W2 are swapped: FC1 multiplies by W2 and FC2 by W1",
+}
+#: the stages (stages.py) each sequence changes
+SEQUENCE_STAGES = {
+    "skip-fc2": ("fc2", "act2"), "fc2-twice": ("fc2", "act2"), "skip-fc1": ("fc1", "act1"), "fc1-twice": ("fc1", "act1"),
+    "skip-fc3": ("fc3",), "W1-in-fc2": ("fc2",), "W2-in-fc1": ("fc1",), "W2-in-fc3": ("fc3",), "W3-in-fc2": ("fc2",),
+    "W2-W3-swapped": ("fc2", "fc3"), "b1-b2-swapped": ("fc1", "fc2"), "b2-b3-swapped": ("fc2", "fc3"),
+    "W1-W2-swapped": ("fc1", "fc2"),
 }
 LAYER = ("FC1", "FC2", "FC3")
 
@@ -118,20 +200,24 @@ def _masks(n: int):
         yield tuple(bool(bits >> i & 1) for i in range(n))
 
 
-def neighbours(spec: Spec):
-    """Every spec that differs from ``spec`` in one field (a multi-layer field may change all its layers)."""
+def neighbours(spec: Spec, extra_acts: Sequence[str] = (), extra_finals: Sequence[str] = ()):
+    """Every spec that differs from ``spec`` in one field (a multi-layer field may change all its layers).
+
+    ``extra_acts`` and ``extra_finals`` add parameterised functions (``clip:0:6``...) to the fixed ones."""
     out: list[Spec] = []
     for mask in _masks(3):  # biases left out
         bias = tuple(b and not m for b, m in zip(REFERENCE.bias, mask))
         if bias != spec.bias:
             out.append(replace(spec, bias=bias))
-    for final in FINALS:
+    for final in (*FINALS, *extra_finals):
         if final != spec.final:
             out.append(replace(spec, final=final))
     out.append(replace(spec, input_relu=not spec.input_relu))
     acts = []
     for name in ACTIVATIONS:  # the rarer activations only on both layers at once, to keep searches short
         acts += [(name, spec.act[1]), (spec.act[0], name), (name, name)] if name in COMMON else [(name, name)]
+    for name in extra_acts:  # fitted to what the submission's activations did on a ramp
+        acts += [(name, spec.act[1]), (spec.act[0], name), (name, name)]
     for act in dict.fromkeys(acts):
         if act != spec.act:
             out.append(replace(spec, act=act))
@@ -174,6 +260,33 @@ FINAL_ACTIVATIONS = {
     "tanh": np.tanh,
     "log-softmax": _log_softmax,
 }
+FINAL_NAMES = {
+    "relu": "a ReLU", "sigmoid": "a sigmoid", "tanh": "tanh", "softmax": "a softmax over the classes",
+    "log-softmax": "a log-softmax over the classes", "softmax-batch": "a softmax over the batch axis (axis 0)",
+}
+
+
+def final_name(name: str) -> str:
+    if name in FINAL_NAMES:
+        return FINAL_NAMES[name]
+    kind, *params = name.split(":")
+    return f"clip(y, {params[0]}, {params[1]})" if kind == "clip" else name
+
+
+def _final(name: str, z: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
+    """The function after FC3; ``rows`` (P, B, 1) marks the real rows of each stacked case (softmax over B)."""
+    if name == "softmax-batch":
+        valid = np.ones(z.shape[:-1] + (1,), bool) if rows is None else rows
+        peak = np.where(valid, z, -np.inf).max(axis=-2, keepdims=True)
+        e = np.where(valid, np.exp(z - peak), 0.0)
+        return np.where(valid, e / e.sum(axis=-2, keepdims=True), z)
+    fn = FINAL_ACTIVATIONS.get(name)
+    if fn is not None:
+        return fn(z)
+    kind, *params = name.split(":")
+    if kind == "clip":
+        return np.clip(z, float(params[0]), float(params[1]))
+    raise KeyError(name)
 
 
 class Stack:
@@ -181,13 +294,10 @@ class Stack:
 
     def __init__(self, cases: Sequence[tuple[np.ndarray, ...]]):
         batch = max(c[0].shape[0] for c in cases)
-        feats = []
-        for c in cases:
-            f = np.asarray(c[0], dtype=np.float64)
-            if f.shape[0] < batch:  # pad by repetition: every operation of the model is row-wise
-                f = np.concatenate([f] + [f[:1]] * (batch - f.shape[0]))
-            feats.append(f)
-        self.features = np.stack(feats)
+        self.cases_features = [np.asarray(c[0], dtype=np.float64) for c in cases]
+        self.rows = np.arange(batch)[None, :, None] < np.array([f.shape[0] for f in self.cases_features])[:, None, None]
+        self.batch = batch
+        self.features = np.stack([self._pad(f) for f in self.cases_features])
         self.weights = {i: np.stack([np.asarray(c[2 * i - 1], dtype=np.float64) for c in cases]) for i in (1, 2, 3)}
         self.weights_t = {i: np.ascontiguousarray(np.swapaxes(w, -1, -2)) for i, w in self.weights.items()}
         self.biases = {i: np.stack([np.asarray(c[2 * i], dtype=np.float64) for c in cases])[:, None, :]
@@ -195,12 +305,17 @@ class Stack:
         self._flat: dict[str, np.ndarray] = {}
         self._first: dict[tuple, np.ndarray] = {}
 
+    def _pad(self, rows: np.ndarray) -> np.ndarray:
+        """Pad a case to the stack's batch by repeating its first row: every operation of the model is row-wise
+        (except a softmax over the batch, which ``rows`` restricts to the real rows)."""
+        if rows.shape[0] < self.batch:
+            rows = np.concatenate([rows] + [rows[:1]] * (self.batch - rows.shape[0]))
+        return rows
+
     def flat(self, order: str) -> np.ndarray:
         x = self._flat.get(order)
         if x is None:
-            p, b = self.features.shape[:2]
-            axes = tuple(2 + a for a in FLATTEN_ORDERS[order])
-            x = self._flat[order] = self.features.transpose(0, 1, *axes).reshape(p, b, -1)
+            x = self._flat[order] = np.stack([self._pad(flatten(f, order)) for f in self.cases_features])
         return x
 
     def forward(self, spec: Spec) -> np.ndarray:
@@ -223,8 +338,8 @@ class Stack:
         if role == 2:
             if use_bias:
                 z = z + self.biases[b]
-            return FINAL_ACTIVATIONS[spec.final](z)
-        act = ACTIVATIONS[spec.act[role]]
+            return _final(spec.final, z, self.rows)
+        act = activation(spec.act[role])
         if use_bias and spec.relu_before_bias[role]:
             h = act(z) + self.biases[b]
         else:

@@ -1,0 +1,298 @@
+"""The search for the variant of the VGG head (``variants.py``) that reproduces a submission's probe outputs.
+
+A greedy descent over one-field changes of the model, from the reference and from a few other starts (the usual
+dropout scales, and the activations and final functions fitted to the ramp probes by ``stages.py``). Outputs are
+compared at float32-tolerant precision, except where the variant's output is a float32 number: the probes are
+built from short dyadic values, on which float32 arithmetic is exact, so there an exact match is required and a
+tiny departure (a floor of 1e-6 under ReLU, noise, rounding) is not mistaken for rounding.
+"""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+_VARIANTS = "_grader_vgg_classifier_variants"
+if _VARIANTS not in sys.modules:
+    _spec = importlib.util.spec_from_file_location(_VARIANTS, Path(__file__).with_name("variants.py"))
+    _module = importlib.util.module_from_spec(_spec)
+    sys.modules[_VARIANTS] = _module
+    _spec.loader.exec_module(_module)
+V = sys.modules[_VARIANTS]
+
+MATCH_RTOL = 1e-4  # loose enough for float32 arithmetic, far tighter than any two variants differ
+EXACT_RTOL = 1e-10  # where the variant's output is a float32 number, float32 arithmetic gets it exactly
+MAX_STEPS = 6
+MAX_DRIFT = 2
+MAX_EVALS = 600  # about 15 ms; a search that has not converged by then will not
+
+
+FLOAT16_RTOL = 2e-2  # for results that are all float16 numbers: rounding is then the size of a variant's effect
+
+
+def close(actual: np.ndarray, model: np.ndarray, rtol: float = MATCH_RTOL) -> np.ndarray:
+    """Elementwise agreement at float32-tolerant precision; the scale is each case's (axis 0) largest value."""
+    axes = tuple(range(1, model.ndim))
+    scale = np.abs(model).max(axis=axes, keepdims=True) if model.size else 0.0
+    with np.errstate(invalid="ignore"):
+        return np.abs(actual - model) <= rtol * (scale + np.abs(model)) + 1e-12
+
+
+def tolerance(model: np.ndarray, scale, loose: float = MATCH_RTOL, exact: float = EXACT_RTOL) -> np.ndarray:
+    """``exact`` where the model's value is a float32 number (the probes' arithmetic is exact there), else
+    ``loose``; both relative to the case's scale."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        single = model.astype(np.float32).astype(np.float64) == model
+    return np.where(single, exact, loose) * (scale + np.abs(model)) + 1e-12
+
+
+LAYER = ("FC1", "FC2", "FC3")
+
+
+def describe(spec) -> list[tuple[str, str, object]]:
+    """(id, sentence, spec with this one departure undone) for every departure of ``spec`` from the reference."""
+    ref = V.REFERENCE
+    items = []
+    if spec.flatten != ref.flatten:
+        finding = "samples-mixed" if spec.flatten in V.MIXING else "flatten-order"
+        items.append((finding, f"the features are flattened {V.FLATTEN_NAMES[spec.flatten]}",
+                      replace(spec, flatten=ref.flatten)))
+    if spec.sequence != ref.sequence:
+        items.append(("missing-layer", V.SEQUENCE_NAMES[spec.sequence], replace(spec, sequence=ref.sequence)))
+    if any(spec.transposed):
+        names = [f"W{i + 1}" for i, t in enumerate(spec.transposed) if t]
+        items.append(("transposed-weights",
+                      f"{_join(names)} {'is' if len(names) == 1 else 'are'} used as (out, in) matrices "
+                      "(x @ W.T, or W @ x with samples as columns), but the weights are stored (in, out)",
+                      replace(spec, transposed=ref.transposed)))
+    for i, present in enumerate(spec.bias):
+        if not present:
+            items.append(("missing-bias", f"the bias b{i + 1} ({LAYER[i]}) is not added",
+                          replace(spec, bias=tuple(True if j == i else b for j, b in enumerate(spec.bias)))))
+    if spec.act[0] == spec.act[1] != "relu":  # the same function in both layers: one sentence
+        act = spec.act[0]
+        undone = replace(spec, act=("relu", "relu"))
+        if act == "none":
+            items.append(("missing-relu", "FC1 and FC2 have no ReLU", undone))
+        else:
+            items.append(("wrong-activation", f"FC1 and FC2 use {V.activation_name(act)} instead of ReLU"
+                          + (", so FC3 only adds b3: the logits are b3 on every row, whatever the input"
+                             if act == "zero" else ""), undone))
+    else:
+        for i, act in enumerate(spec.act):
+            if act == "relu":
+                continue
+            undone = replace(spec, act=tuple("relu" if j == i else a for j, a in enumerate(spec.act)))
+            if act == "none":
+                items.append(("missing-relu", f"{LAYER[i]} has no ReLU", undone))
+            else:
+                text = f"{LAYER[i]} uses {V.activation_name(act)} instead of ReLU"
+                if act == "zero" and i == 1:
+                    text += ", so FC3 only adds b3: the logits are b3 on every row, whatever the input"
+                items.append(("wrong-activation", text, undone))
+    if all(spec.relu_before_bias):
+        items.append(("relu-before-bias", "in FC1 and FC2 the ReLU is applied before the bias (b1, b2) is added",
+                      replace(spec, relu_before_bias=(False, False))))
+    else:
+        for i, flag in enumerate(spec.relu_before_bias):
+            if flag:
+                items.append(("relu-before-bias", f"in {LAYER[i]} the ReLU is applied before b{i + 1} is added",
+                              replace(spec, relu_before_bias=tuple(False if j == i else f
+                                                                   for j, f in enumerate(spec.relu_before_bias)))))
+    for i, s in enumerate(spec.scale):
+        if s != 1.0:
+            items.append(("inference-dropout", f"{LAYER[i]}'s activations are multiplied by {s:g}",
+                          replace(spec, scale=tuple(1.0 if j == i else x for j, x in enumerate(spec.scale)))))
+    if spec.input_relu:
+        items.append(("extra-activation", "a ReLU is applied to the flattened features before FC1",
+                      replace(spec, input_relu=False)))
+    if spec.final in ("softmax", "log-softmax", "softmax-batch"):
+        what = {"softmax": "probabilities", "log-softmax": "log-probabilities",
+                "softmax-batch": "values that sum to 1 down each column, across the samples"}[spec.final]
+        items.append(("softmax-output", f"{V.final_name(spec.final)} is applied to the output of FC3, returning "
+                                        f"{what}", replace(spec, final="none")))
+    elif spec.final != "none":
+        items.append(("relu-after-fc3", f"{V.final_name(spec.final)} is applied to the logits after FC3",
+                      replace(spec, final="none")))
+    return items
+
+
+def stage_of(spec) -> dict[str, list[str]]:
+    """The departures of ``spec``, as sentences, by the stage (or stages) they happen in."""
+    stages: dict[str, list[str]] = {}
+    for finding_id, sentence, undone in describe(spec):
+        where = []
+        for field in V.Spec.__dataclass_fields__:
+            old, new = getattr(spec, field), getattr(undone, field)
+            if old == new:
+                continue
+            if field in ("flatten", "input_relu"):
+                where.append("flatten")
+            elif field == "final":
+                where.append("final")
+            elif field in ("act", "scale"):
+                where += [f"act{j + 1}" for j in range(2) if old[j] != new[j]]
+            elif field in ("transposed", "bias", "relu_before_bias"):
+                where += [f"fc{j + 1}" for j in range(len(old)) if old[j] != new[j]]
+            else:  # sequence: the layers whose weights, bias or presence differ
+                where += list(V.SEQUENCE_STAGES[old])
+        for stage in dict.fromkeys(where):
+            stages.setdefault(stage, []).append(sentence)
+    return stages
+
+
+def _join(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def search(stack, actual, mask, starts=(), extra_acts=(), extra_finals=(), loose=MATCH_RTOL, exact=EXACT_RTOL):
+    """Greedy descent over one-field changes: most matching probe outputs first, then the smallest distance.
+
+    The distance breaks ties when two mistakes that every probe sees (say, a sigmoid and a scale) must both be
+    undone before any output matches. The result must explain every probe output; it is then pruned of
+    departures that explain nothing (a missing bias of a skipped layer, say).
+    """
+    total = int(mask.sum())
+    scale = np.where(mask, np.abs(actual), 0.0).max(axis=(1, 2), keepdims=True) + 1e-12
+    target = np.where(mask, actual, np.nan)  # outputs the student did not return never match
+    weight = 1.0 / scale
+    budget = [MAX_EVALS]
+
+    def score(spec):
+        budget[0] -= 1
+        try:
+            model = stack.forward(spec)
+        except (ValueError, KeyError):
+            return (-1, 0.0)
+        gap = np.abs(target - model)
+        return (int(np.count_nonzero(gap <= tolerance(model, scale, loose, exact))),
+                -float(np.fmin(gap * weight, 10.0).sum()))
+
+    def descend(spec, best, steps):
+        drift = 0  # moves that only shrink the distance, limited: they rarely lead anywhere
+        for _ in range(steps):
+            if best[0] == total or budget[0] <= 0:
+                break
+            step, step_score = None, best
+            for candidate in V.neighbours(spec, extra_acts, extra_finals):
+                if candidate in seen:
+                    continue
+                seen.add(candidate)
+                s = score(candidate)
+                if s > step_score:
+                    step, step_score = candidate, s
+                    if s[0] == total:
+                        break
+            if step is None or (step_score[0] == best[0] and drift >= MAX_DRIFT):
+                break
+            drift += step_score[0] == best[0]
+            spec, best = step, step_score
+        return spec, best
+
+    seen = {V.REFERENCE}
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        spec, best = None, (-1, 0.0)
+        for start in starts:  # fitted to the ramps: tried first, a few steps each, kept only when complete
+            if budget[0] <= 0:
+                break
+            seen.add(start)
+            candidate, result = descend(start, score(start), 3)
+            if result[0] == total:
+                spec, best = candidate, result
+                break
+        if spec is None:
+            spec, best = descend(V.REFERENCE, score(V.REFERENCE), MAX_STEPS)
+        # a constant scale on the hidden activations changes every output of every probe, so a second mistake
+        # cannot show while it is in place: retry from the usual scales (dropout's 0.5 or its inverse 2)
+        for s in ((0.5, 0.5), (2.0, 2.0), (1.0, 0.5), (0.5, 1.0)):
+            if best[0] == total or budget[0] <= 0:
+                break
+            start = replace(V.REFERENCE, scale=s)
+            candidate, result = descend(start, score(start), 2)
+            if result[0] == total:
+                spec, best = candidate, result
+        if best[0] != total:
+            return spec, False
+        pruned = True
+        while pruned:  # drop departures the outputs do not need
+            pruned = False
+            for _, _, undone in describe(spec):
+                if score(undone)[0] == total:
+                    spec, pruned = undone, True
+                    break
+    return spec, True
+
+
+def reproduces(spec, run, arr, rtol: float = MATCH_RTOL) -> bool:
+    """Does the variant give ``arr`` on this case (at float32-tolerant precision)?"""
+    try:
+        with np.errstate(all="ignore"):
+            model = V.Stack([run.case.args]).forward(spec)[0]
+    except (ValueError, KeyError):
+        return False
+    return model.shape == arr.shape and bool(close(arr[None], model[None], rtol).all())
+
+
+def undo(current, spec, undone):
+    """``current`` with the departure that separates ``spec`` from ``undone`` undone as well."""
+    for field in V.Spec.__dataclass_fields__:
+        old, new = getattr(spec, field), getattr(undone, field)
+        if old == new:
+            continue
+        if isinstance(old, tuple):
+            new = tuple(n if o != n else c for o, n, c in zip(old, new, getattr(current, field)))
+        current = replace(current, **{field: new})
+    return current
+
+
+PREFERRED_PROBE = {  # the probe built to show each departure on its own, for a readable example
+    "flatten": "flatten-order", "sequence": "weights", "transposed": "weights", "scale": "weights",
+    "final": "fc3", "bias": ("fc1", "fc2", "fc3"), "act": ("fc1", "fc2"), "relu_before_bias": ("fc1", "fc2"),
+}
+
+
+def _preferred(spec, undone) -> str:
+    for field, probe in PREFERRED_PROBE.items():
+        if getattr(spec, field) != getattr(undone, field):
+            if isinstance(probe, str):
+                return probe
+            changed = [i for i, (a, b) in enumerate(zip(getattr(spec, field), getattr(undone, field))) if a != b]
+            return probe[changed[0]]
+    return ""
+
+
+def fmt(x: float) -> str:
+    return f"{x:.4g}"
+
+
+def example(stack, spec, undone, probes, actual, mask, rtol: float = MATCH_RTOL) -> str:
+    """An output that this departure alone gets wrong, preferably on the probe built to show it."""
+    try:
+        with np.errstate(all="ignore"):
+            ours, without = stack.forward(spec), stack.forward(undone)
+    except (ValueError, KeyError):
+        return ""
+    expected = np.zeros_like(actual)
+    for p, run in enumerate(probes):
+        expected[p, : run.expected.shape[0]] = run.expected
+    wrong = mask & ~close(actual, expected, rtol)
+    alone = close(without, expected, rtol)  # with this departure undone, the output would be right here
+    with np.errstate(invalid="ignore"):
+        pick = np.where(wrong, np.abs(ours - without) * np.where(alone, 1.0, 1e-3), -1.0)
+    pick = np.nan_to_num(pick, nan=-1.0)
+    preferred = np.array([run.case.name == _preferred(spec, undone) for run in probes])
+    ramp = np.array([run.case.name.endswith("-ramp") for run in probes])
+    for keep in (preferred, ~ramp):  # the probe built for this departure, else one that is not a stage ramp
+        if (pick[keep] > 0).any():
+            pick = np.where(keep[:, None, None], pick, -1.0)
+            break
+    if pick.max() <= 0:
+        return ""
+    p, r, k = np.unravel_index(int(np.argmax(pick)), pick.shape)
+    run = probes[p]
+    sample = f"sample {r + 1}, " if run.expected.shape[0] > 1 else ""
+    return (f" For example, on probe '{run.case.name}' ({run.case.description}), {sample}output {k + 1}: "
+            f"expected {fmt(expected[p, r, k])}, your function returned {fmt(actual[p, r, k])}.")

@@ -1,0 +1,235 @@
+"""Stage-by-stage localisation for the VGG classifier head: which stage of the computation departs, and how.
+
+The head is seven stages: flatten, FC1's affine map, the first activation, FC2's affine map, the second
+activation, FC3's affine map and whatever follows FC3 (nothing, in the statement). Three ramp probes read the
+non-linear stages directly. Each sets a weight matrix to zero so that a bias reaches the stage under test as a
+known ramp of values, whatever the flatten, the features or the earlier layers do, and sets the layers after it
+to identities shifted into their linear range, so that the logits read back what the stage computed:
+
+* ``logits-ramp``: every weight zero, b3 the ramp: the logits are whatever follows FC3, applied to the ramp.
+* ``act2-ramp``: W1, W2 zero, b2 the ramp, W3 the identity: the logits are the second activation of the ramp.
+* ``act1-ramp``: W1 zero, b1 the ramp; FC2 divides by 16 and adds 2 (into [1.5, 2.5], where ReLU and its usual
+  stand-ins are the identity) and FC3 multiplies by 16 and subtracts 32: the logits are the first activation.
+
+Every ramp value and every intermediate is a short dyadic number, so float32 and float16 arithmetic compute
+these probes exactly: any departure from the statement here is a real one, however small, never rounding.
+The affine stages and the flatten are read from the other probes (``diagnosis.py``), each through stages that
+are checked first: a stage whose probe passes through a stage that departs is reported as not read.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from grader.exercise import Case
+
+H, W, C = 2, 3, 2
+N = H * W * C
+# multiples of 1/32 (exact in float16 even after FC2's /16 + 2), some with five decimals, so rounding shows
+RAMP = np.array([-8.0, -2.0, -1.0, -0.5, -0.15625, 0.0, 0.09375, 0.5, 1.0, 2.0, 3.03125, 8.0])
+SHOWN = (-2.0, -0.5, 0.5, 2.0)  # the ramp values a sentence shows first
+MODERATE = (0.5, 1.0, 2.0, 3.03125)  # where a usable stand-in for ReLU is the identity
+EXACT = 1e-10  # relative to the ramp's scale: float32 arithmetic is exact here, so this is a departure
+SCALE_DOWN, SHIFT = 1.0 / 16.0, 2.0
+
+STAGES = ("flatten", "fc1", "act1", "fc2", "act2", "fc3", "final")
+STAGE_NAMES = {
+    "flatten": "flatten", "fc1": "FC1 (x W1 + b1)", "act1": "first activation", "fc2": "FC2 (h1 W2 + b2)",
+    "act2": "second activation", "fc3": "FC3 (h2 W3 + b3)", "final": "after FC3",
+}
+RAMP_TEXT = "a ramp of 12 values from -8 to 8"
+
+
+def _case(name: str, description: str, *args) -> Case:
+    return Case(name=name, group="probe", args=tuple(np.ascontiguousarray(a, dtype=np.float64) for a in args),
+                description=description)
+
+
+def ramp_probes() -> list[Case]:
+    ones = np.full((1, H, W, C), 0.5)
+    zero, eye = np.zeros((N, N)), np.eye(N)
+    return [
+        _case("logits-ramp", f"B=1, every weight zero, b3 = {RAMP_TEXT}: the logits are b3",
+              ones, zero, np.zeros(N), zero, np.zeros(N), zero, RAMP),
+        _case("act2-ramp", f"B=1, W1 and W2 zero, b2 = {RAMP_TEXT}, W3 the identity: the logits are FC2's activations",
+              ones, zero, np.zeros(N), zero, RAMP, eye, np.zeros(N)),
+        _case("act1-ramp", f"B=1, W1 zero, b1 = {RAMP_TEXT}; FC2 (h1/16 + 2) and FC3 (16 h2 - 32) pass FC1's "
+                           "activations through: the logits are FC1's activations",
+              ones, zero, RAMP, eye * SCALE_DOWN, np.full(N, SHIFT), eye / SCALE_DOWN, np.full(N, -SHIFT / SCALE_DOWN)),
+    ]
+
+
+RAMP_NAMES = ("logits-ramp", "act2-ramp", "act1-ramp")
+RAMP_STAGE = {"logits-ramp": "final", "act2-ramp": "act2", "act1-ramp": "act1"}
+
+
+# -- reading the ramps -------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Reading:
+    """What one non-linear stage did to the ramp, when its probe could be read."""
+
+    stage: str
+    values: np.ndarray | None  # the stage's output on RAMP (one row), or None
+    status: str  # "as stated", "departs", "not read"
+    note: str = ""  # why it was not read, or the departure as a sentence
+
+    @property
+    def departs(self) -> bool:
+        return self.status == "departs"
+
+
+def statement(stage: str) -> np.ndarray:
+    return RAMP.copy() if stage == "final" else np.maximum(RAMP, 0.0)
+
+
+def exact(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    with np.errstate(invalid="ignore"):
+        return np.abs(a - b) <= EXACT * (8.0 + np.abs(b))
+
+
+def first_row(run) -> tuple[np.ndarray | None, str]:
+    """Row 1 of what a ramp probe returned (every row is the same by construction), or why there is none."""
+    out = run.outcome
+    if out.status == "raised":
+        return None, f"it raised {out.error}"
+    if out.status != "ok":
+        return None, f"the call {out.error}"
+    arr = out.array
+    if arr is None or arr.dtype.kind not in "biuf":
+        return None, f"it returned {out.type_name or 'nothing usable'}"
+    if arr.ndim == 2 and arr.shape[1] == N and arr.shape[0] >= 1:
+        return arr[0].astype(np.float64), ""
+    if arr.shape == (N,):
+        return arr.astype(np.float64), ""
+    return None, f"it returned shape {tuple(arr.shape)} instead of (1, {N})"
+
+
+def read_ramps(probes: dict) -> dict[str, Reading]:
+    """Read the final stage, then the second and the first activation, each only through stages already read."""
+    readings: dict[str, Reading] = {}
+    for name in RAMP_NAMES:
+        stage = RAMP_STAGE[name]
+        run = probes.get(name)
+        if run is None:
+            readings[stage] = Reading(stage, None, "not read", "its probe did not run")
+            continue
+        blocked = _blocked_by(stage, readings)
+        if blocked:
+            readings[stage] = Reading(stage, None, "not read", blocked)
+            continue
+        values, why = first_row(run)
+        if values is None:
+            readings[stage] = Reading(stage, None, "not read", f"on probe '{name}' {why}")
+            continue
+        ok = bool(exact(values, statement(stage)).all())
+        readings[stage] = Reading(stage, values, "as stated" if ok else "departs",
+                                  "" if ok else describe(stage, values))
+    return readings
+
+
+def _blocked_by(stage: str, readings: dict[str, Reading]) -> str:
+    final = readings.get("final")
+    if stage in ("act2", "act1") and final is not None and final.status != "as stated":
+        return "its probe passes through what follows FC3, which " + (
+            "departs" if final.departs else "could not be read")
+    if stage == "act1":
+        act2 = readings.get("act2")
+        if act2 is None or act2.values is None or not identity_on_moderate(act2.values):
+            return "its probe passes through the second activation, which is not the identity on [0.5, 3]"
+    return ""
+
+
+def identity_on_moderate(values: np.ndarray) -> bool:
+    idx = [int(np.flatnonzero(RAMP == v)[0]) for v in MODERATE]
+    return bool(exact(values[idx], RAMP[idx]).all())
+
+
+# -- sentences -----------------------------------------------------------------------------------------------------
+def _fmt(x: float, digits: int) -> str:
+    if not np.isfinite(x):
+        return str(x)
+    text = f"{x:.{digits}g}"
+    return "0" if text in ("-0", "0") else text
+
+
+def _formatted(values, others) -> tuple[list[str], list[str]]:
+    """Both lists with as many digits as it takes for every differing pair to look different."""
+    for digits in (4, 6, 8, 10, 12, 15, 17):
+        a = [_fmt(v, digits) for v in values]
+        b = [_fmt(v, digits) for v in others]
+        if all((x != y) or exact(np.array([v]), np.array([w])).all() for x, y, v, w in zip(a, b, values, others)):
+            return a, b
+    return a, b
+
+
+def shown_points(values: np.ndarray, expected: np.ndarray, extra: int = 2) -> list[int]:
+    """Ramp positions for a sentence: the usual four, then up to ``extra`` departures they miss, in ramp order."""
+    wrong = [i for i in range(len(RAMP)) if not exact(values[i:i + 1], expected[i:i + 1]).all()]
+    chosen = [int(np.flatnonzero(RAMP == v)[0]) for v in SHOWN]
+    missed = [i for i in sorted(wrong, key=lambda i: -abs(values[i] - expected[i])) if i not in chosen]
+    return sorted(chosen + missed[:extra])
+
+
+STATEMENT_TEXT = {"act1": "ReLU gives", "act2": "ReLU gives", "final": "the statement returns them unchanged:"}
+STAGE_SUBJECT = {"act1": "your first activation", "act2": "your second activation",
+                 "final": "what your function does after FC3"}
+
+
+def describe(stage: str, values: np.ndarray) -> str:
+    """'your first activation maps -2, -0.5, 0.5, 2 to 0, 0, 1, 1; ReLU gives 0, 0, 0.5, 2'"""
+    expected = statement(stage)
+    idx = shown_points(values, expected)
+    got, _ = _formatted(values[idx], expected[idx])
+    want = [_fmt(v, 8) for v in expected[idx]]  # short dyadic numbers: shown in full
+    inputs = ", ".join(_fmt(RAMP[i], 8) for i in idx)
+    if stage == "final":
+        return (f"your function turns the logits {inputs} into {', '.join(got)} after FC3; "
+                f"the statement returns them unchanged")
+    return f"{STAGE_SUBJECT[stage]} maps {inputs} to {', '.join(got)}; ReLU gives {', '.join(want)}"
+
+
+# -- fitting a function to a reading ---------------------------------------------------------------------------
+def _g(x: float) -> str:
+    return f"{x:.6g}"
+
+
+def fit_activation(values: np.ndarray) -> list[str]:
+    """Parameterised activations (clip, leaky, floor) that reproduce the reading exactly."""
+    if values is None or not np.isfinite(values).all():
+        return []
+    names = []
+    lo, hi = float(values[0]), float(values[-1])
+    if lo >= 0 and hi > 0:
+        name = "relu" if lo == 0 and hi == RAMP[-1] else (
+            f"floor:{_g(lo)}" if hi == RAMP[-1] else ("relu6" if lo == 0 and hi == 6.0 else f"clip:{_g(lo)}:{_g(hi)}"))
+        if name != "relu" and exact(values, np.clip(RAMP, float(_g(lo)), float(_g(hi)))).all():
+            names.append(name)
+    slope = float(values[0] / RAMP[0])
+    if 0 < abs(slope) < 1 and exact(values, np.where(RAMP > 0, RAMP, float(_g(slope)) * RAMP)).all():
+        names.append(f"leaky:{_g(slope)}")
+    return names
+
+
+def fit_final(values: np.ndarray) -> list[str]:
+    if values is None or not np.isfinite(values).all():
+        return []
+    lo, hi = float(values.min()), float(values.max())
+    if (lo, hi) != (RAMP[0], RAMP[-1]) and exact(values, np.clip(RAMP, lo, hi)).all():
+        return [f"clip:{_g(lo)}:{_g(hi)}"]
+    return []
+
+
+def dropout_factor(values: np.ndarray) -> float | None:
+    """A dropout mask left on at a fixed seed: each ramp output is 0 or ReLU times one factor (1/keep)."""
+    if values is None or not np.isfinite(values).all():
+        return None
+    relu = np.maximum(RAMP, 0.0)
+    live = relu > 0
+    kept = live & (np.abs(values) > 0)
+    if not kept.any() or kept.sum() == live.sum():  # nothing dropped: a plain scale, which the model covers
+        return None
+    factors = values[kept] / relu[kept]
+    factor = float(factors[0])
+    ok = np.allclose(factors, factor, rtol=1e-9) and np.all(values[~kept] == 0) and factor > 0
+    return factor if ok else None

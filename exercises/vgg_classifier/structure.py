@@ -1,0 +1,354 @@
+"""Structural findings for the VGG classifier head: what an exception says, and what happened to the samples.
+
+Exceptions are read from their structured fields (``CallError.type``, ``.message``, ``.where``), never from a
+sentence: the sizes and shapes NumPy puts in a message are matched against the sizes of the case that raised
+(B, H*W*C, D1, D2, K and the shapes of every array and intermediate), which names the operands and the stage.
+The ``sizes`` probe has every size different (B=2, 3x4x5 -> 60 -> 7 -> 9 -> 6), so its messages are
+unambiguous and, being public, can be quoted.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from grader.exercise import Case
+
+
+def sizes_probe() -> Case:
+    """A small probe whose sizes are all different from one another (and nothing is square)."""
+    B, H, W, C, D1, D2, K = 2, 3, 4, 5, 7, 9, 6
+    d = H * W * C
+    idx = np.arange(1, B * d + 1, dtype=np.float64)
+    features = (np.sin(idx * 1.7) * 0.75).reshape(B, H, W, C)
+    args = [features]
+    for n, (fan_in, fan_out) in enumerate(((d, D1), (D1, D2), (D2, K))):
+        grid = np.arange(fan_in * fan_out, dtype=np.float64).reshape(fan_in, fan_out)
+        args.append(np.cos(grid * (0.9 + n)) / np.sqrt(fan_in))
+        args.append(np.sin(np.arange(fan_out) * (1.3 + n)) * 0.25)
+    return Case(name="sizes", group="probe", args=tuple(np.ascontiguousarray(a) for a in args),
+                description=f"B={B}, features {H}x{W}x{C} -> {d} -> {D1} -> {D2} -> {K}, every size different")
+
+
+# -- the sizes and shapes of a case ----------------------------------------------------------------------------
+def dims(case: Case) -> dict[str, int]:
+    features, W1, _, W2, _, W3, _ = case.args
+    B, H, W, C = features.shape
+    return {"B": B, "H": H, "W": W, "C": C, "d": H * W * C, "D1": W1.shape[1], "D2": W2.shape[1],
+            "K": W3.shape[1], "Bd": B * H * W * C}
+
+
+def shape_names(case: Case) -> dict[tuple[int, ...], str]:
+    """Every array or intermediate a student's code may hold, by shape; shapes two of them share are dropped."""
+    n = dims(case)
+    B, d, D1, D2, K = n["B"], n["d"], n["D1"], n["D2"], n["K"]
+    named = [
+        ((B, d), "x (B x H*W*C)"), ((d, B), "x with samples as columns (H*W*C x B)"),
+        ((d, D1), "W1"), ((D1, d), "W1 transposed"), ((D1, D2), "W2"), ((D2, D1), "W2 transposed"),
+        ((D2, K), "W3"), ((K, D2), "W3 transposed"),
+        ((B, D1), "FC1's output (B x D1)"), ((D1, B), "FC1's output with samples as columns (D1 x B)"),
+        ((B, D2), "FC2's output (B x D2)"), ((D2, B), "FC2's output with samples as columns (D2 x B)"),
+        ((B, K), "the logits (B x K)"), ((K, B), "the logits with samples as columns (K x B)"),
+        ((D1,), "b1"), ((D2,), "b2"), ((K,), "b3"), ((d,), "one sample's flattened features"),
+        ((B * d,), "the whole batch as one vector"), ((1, B * d), "the whole batch as one row"),
+    ]
+    count: dict[tuple, int] = {}
+    for shape, _ in named:
+        count[shape] = count.get(shape, 0) + 1
+    return {shape: name for shape, name in named if count[shape] == 1}
+
+
+def _shape(text: str) -> tuple[int, ...]:
+    return tuple(int(t) for t in re.findall(r"\d+", text))
+
+
+# -- reading one exception ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ErrorReading:
+    kind: str  # none, tuple, scalar, truth, reshape, product, broadcast, other
+    finding: str  # the catalog id it points to ("raises-error" when nothing more specific)
+    stage: str  # flatten, fc1, act1, ... or "" when unknown
+    sentence: str  # what the error means for this case, or ""
+    fixed: int | None = None  # a size written into the code (reshape), for the consistency check
+    backwards: int = 0  # layer i whose product met W_i's shape the other way round (W_i used from the left?)
+    column: bool = False  # a bias added as a row to a result that holds the samples as columns
+
+
+MATMUL = re.compile(r"mismatch in its core dimension \d.*?\(size (\d+) is different from (\d+)\)")
+DOT = re.compile(r"shapes \(([\d, ]*)\) and \(([\d, ]*)\) not aligned")
+BROADCAST = re.compile(r"could not be broadcast together with shapes \(([\d, ]*)\) \(([\d, ]*)\)")
+REMAPPED = re.compile(r"remapped shapes \[original->remapped\]: \(([\d, ]*)\)->\S+ \(([\d, ]*)\)->")
+RESHAPE = re.compile(r"cannot reshape array of size (\d+) into shape \(([^)]*)\)")
+LAYER_OF = {"D1": 1, "D2": 2, "K": 3}
+IN_OF = {1: "d", 2: "D1", 3: "D2"}
+OUT_OF = {1: "D1", 2: "D2", 3: "K"}
+
+
+def read_error(run) -> ErrorReading | None:
+    error = run.outcome.exception
+    if run.outcome.status != "raised" or error is None:
+        return None
+    message = error.message
+    if "'NoneType'" in message:
+        return ErrorReading("none", "helper-result", "", "a value the code uses there is None, which is what a helper "
+                                                       "function returns when it ends without a return statement")
+    if "'tuple'" in message or "inhomogeneous shape" in message:
+        return ErrorReading("tuple", "helper-result", "", "a value used there as an array is a tuple or a list of "
+                                                        "arrays, such as the (out, cache) pair a layer function "
+                                                        "written for backpropagation returns")
+    if "does not have enough dimensions (has 0" in message:
+        return ErrorReading("scalar", "helper-result", "", "an operand of that matrix product is a single value, not "
+                                                         "an array (None, as a helper without a return statement "
+                                                         "gives, or a number)")
+    if "truth value of an array" in message:
+        return ErrorReading("truth", "raises-error", "", "a whole array was used where Python needs one True or False: "
+                                                        "Python's max() or min(), an `if` on an array, or `and`/`or` "
+                                                        "between arrays. ReLU must be taken element by element, "
+                                                        "for example with np.maximum")
+    n = dims(run.case)
+    names = shape_names(run.case)
+    match = RESHAPE.search(message)
+    if match:
+        return _reshape(int(match.group(1)), match.group(2), n)
+    match = DOT.search(message) or REMAPPED.search(message)
+    if match:
+        left, right = _shape(match.group(1)), _shape(match.group(2))
+        if left and right:
+            return _product(left[-1], right[0], n, names, left, right)
+    match = MATMUL.search(message)
+    if match:
+        return _product(int(match.group(2)), int(match.group(1)), n, names)
+    match = BROADCAST.search(message)
+    if match:
+        return _broadcast(_shape(match.group(1)), _shape(match.group(2)), n, names)
+    return None
+
+
+def _roles(value: int, n: dict[str, int]) -> list[str]:
+    return [k for k in ("B", "d", "D1", "D2", "K", "Bd") if n[k] == value]
+
+
+ROLE_TEXT = {"B": "B, the batch size", "d": "H*W*C, the flattened width", "D1": "D1, FC1's width",
+             "D2": "D2, FC2's width", "K": "K, the number of classes", "Bd": "B*H*W*C, every value of the batch"}
+
+
+def _say(value: int, n: dict[str, int]) -> str:
+    roles = _roles(value, n)
+    return f"{value} ({' or '.join(ROLE_TEXT[r] for r in roles)})" if roles else str(value)
+
+
+def _reshape(size: int, target: str, n: dict[str, int]) -> ErrorReading:
+    numbers = [int(t) for t in re.findall(r"\d+", target)]
+    known = {n[k] for k in ("B", "H", "W", "C", "d", "Bd")}
+    fixed = [x for x in numbers if x not in known]
+    if size == n["Bd"] and fixed:
+        return ErrorReading("reshape", "hardcoded-shape", "flatten",
+                            f"the features ({size} values, B = {n['B']}) were reshaped to ({target}): {fixed[0]} is "
+                            f"not a size of this case, so it is written into the code", fixed[0])
+    return ErrorReading("reshape", "raises-error", "flatten",
+                        f"a reshape of {size} values to ({target}) is impossible")
+
+
+def _product(left_cols: int, right_rows: int, n, names, left=None, right=None) -> ErrorReading:
+    """A matrix product whose left operand has ``left_cols`` columns and whose right one ``right_rows`` rows."""
+    lname = names.get(tuple(left)) if left else None
+    rname = names.get(tuple(right)) if right else None
+    operands = (f"{lname or 'an operand with ' + _say(left_cols, n) + ' columns'} times "
+                f"{rname or 'one with ' + _say(right_rows, n) + ' rows'}")
+    lroles, rroles = _roles(left_cols, n), _roles(right_rows, n)
+    if "Bd" in lroles and "d" in rroles:
+        return ErrorReading("product", "batch-flattened", "flatten",
+                            f"{operands}: the whole batch was flattened into one row of {left_cols} values")
+    for layer in (1, 2, 3):
+        if OUT_OF[layer] in lroles and IN_OF[layer] in rroles and (lname in (None, f"W{layer}")):
+            layout = rname and "samples as columns" in rname
+            if lname == f"W{layer}" or layout:
+                return ErrorReading("product", "transposed-weights", f"fc{layer}",
+                                    f"{operands}: W{layer} is multiplied from the left, as if it were stored "
+                                    f"(out, in), but it is stored (in, out) = ({n[IN_OF[layer]]}, {n[OUT_OF[layer]]})")
+            return ErrorReading("product", "raises-error", f"fc{layer}",
+                                f"{operands}: the product meets a matrix with {n[IN_OF[layer]]} rows where it has "
+                                f"{n[OUT_OF[layer]]} columns, W{layer}'s shape read the other way round "
+                                f"(W{layer} used from the left, or another layer's matrix)", backwards=layer)
+    if "B" in rroles:
+        return ErrorReading("product", "raises-error", "",
+                            f"{operands}: the batch axis ended up where a width was expected")
+    return ErrorReading("product", "raises-error", "", f"{operands}: the sizes do not line up")
+
+
+def _broadcast(a: tuple, b: tuple, n, names) -> ErrorReading:
+    big, small = (a, b) if len(a) >= len(b) else (b, a)
+    bname, sname = names.get(big), names.get(small)
+    text = f"{bname or big} plus {sname or small}"
+    if len(big) == 2 and len(small) == 1 and big[0] == small[0] != big[1]:
+        return ErrorReading("broadcast", "raises-error", "",
+                            f"{text}: a vector of {small[0]} values is added as a row to a result with {small[0]} "
+                            f"rows and {big[1]} columns" + (", the samples as columns" if big[1] == n["B"] else "")
+                            + "; in that layout a bias must be a column, b[:, None]", column=True)
+    if len(big) == 2 and len(small) == 1 and bname and sname and sname.startswith("b"):
+        layer = int(sname[1])
+        if big[1] == n["B"]:
+            return ErrorReading("broadcast", "raises-error", f"fc{layer}",
+                                f"{text}: the layer's output holds the samples as columns, so adding {sname} as a "
+                                f"row does not line up; in that layout it must be a column, {sname}[:, None]")
+        other = [k for k, v in OUT_OF.items() if big == (n["B"], n[v])]
+        if other:
+            return ErrorReading("broadcast", "missing-layer", f"fc{other[0]}",
+                                f"{text}: {sname} is added to FC{other[0]}'s output, which needs "
+                                f"b{other[0]} ({n[OUT_OF[other[0]]]} values)")
+    return ErrorReading("broadcast", "raises-error", "", f"{text} cannot be added element by element")
+
+
+# -- findings from the exceptions -----------------------------------------------------------------------------------
+def _where(run) -> str:
+    if run.case.group == "probe":
+        return f"on probe '{run.case.name}' ({run.case.description}) your function raised {run.outcome.error}"
+    return f"on a graded case your function raised {run.outcome.error}"
+
+
+def _cap(text: str) -> str:
+    return text[0].upper() + text[1:]
+
+
+def _pick(pairs):
+    """The example to quote: the ``sizes`` probe first (every size different), then any probe, then a graded case."""
+    return min(pairs, key=lambda p: (p[0].case.name != "sizes", p[0].case.group != "probe"))
+
+
+def error_findings(runs) -> list:
+    """Findings read from the structured exceptions of every call that raised."""
+    from grader.exercise import Finding
+
+    read = [(r, e) for r in runs if (e := read_error(r)) is not None]
+    if not read:
+        return []
+    findings = []
+    helper = [(r, e) for r, e in read if e.finding == "helper-result"]
+    if helper:
+        run, reading = _pick(helper)
+        findings.append(Finding("helper-result", f"{_cap(_where(run))}: {reading.sentence}. "
+                                                 f"{len(helper)} of {len(runs)} calls failed this way."))
+    fixed = [(r, e) for r, e in read if e.finding == "hardcoded-shape"]
+    small = [r for r in runs if r.case.group != "full-scale" and r.outcome.status in ("ok", "raised")]
+    sizes = {e.fixed for _, e in fixed}
+    if fixed and len(sizes) == 1 and all(r.outcome.status == "raised" or dims(r.case)["B"] == next(iter(sizes))
+                                         for r in small):
+        run, reading = _pick(fixed)
+        findings.append(Finding("hardcoded-shape", f"The size {reading.fixed} appears to be written into the code: "
+                                                   f"{_where(run)}; {reading.sentence}. Every call whose batch is "
+                                                   f"not {reading.fixed} fails the same way."))
+    backwards = [(r, e) for r, e in read if e.backwards]
+    column = [(r, e) for r, e in read if e.column]
+    if backwards and column:  # W @ x with the samples as columns: the weights are read (out, in)
+        (run, reading), (crun, creading) = _pick(backwards), _pick(column)
+        findings.append(Finding("transposed-weights", f"The samples are held as columns and W{reading.backwards} "
+                                                      f"multiplies from the left, as for weights stored (out, in): "
+                                                      f"{_where(run)}; {reading.sentence}. And {_where(crun)}; "
+                                                      f"{creading.sentence}."))
+    for finding_id in ("transposed-weights", "missing-layer", "batch-flattened"):
+        hits = [(r, e) for r, e in read if e.finding == finding_id]
+        if hits:
+            run, reading = _pick(hits)
+            findings.append(Finding(finding_id, f"{_cap(_where(run))}: {reading.sentence}."))
+    plain = [(r, e) for r, e in read if e.finding == "raises-error" and e.sentence]
+    if plain:
+        run, reading = _pick(plain)
+        findings.append(Finding("raises-error", f"Read from the error: {_where(run)}; {reading.sentence}."))
+    return findings
+
+
+# -- what happened to the samples ----------------------------------------------------------------------------------
+def close(actual: np.ndarray, model: np.ndarray, rtol: float = 1e-4) -> bool:
+    scale = float(np.abs(model).max()) if model.size else 0.0
+    with np.errstate(invalid="ignore"):
+        return bool(np.all(np.abs(actual - model) <= rtol * (scale + np.abs(model)) + 1e-12))
+
+
+def row_pattern(run) -> tuple | None:
+    """How the returned rows relate to the samples of a batch: ("first", m) when only the first m samples have a
+    row, ("repeat", B) when every row is sample 1's, ("missing", rows) when those rows are wrong and the others
+    right; None when the rows are right or unrelated."""
+    out, expected = run.outcome, run.expected
+    B, K = expected.shape
+    arr = out.array
+    if out.status != "ok" or arr is None or arr.dtype.kind not in "biuf" or B < 2 or arr.size % K or arr.size == 0:
+        return None
+    if arr.shape[-1] != K or arr.ndim > 2:
+        return None
+    rows = arr.reshape(-1, K).astype(np.float64)
+    m = rows.shape[0]
+    if m < B:
+        if all(close(rows[i], expected[i]) for i in range(m)):
+            return ("first", m)
+        return None
+    if m != B or close(rows, expected):
+        return None
+    if all(close(rows[i], expected[0]) for i in range(B)) and not close(expected, expected[:1].repeat(B, 0)):
+        return ("repeat", B)
+    good = [i for i in range(B) if close(rows[i], expected[i])]
+    bad = tuple(i for i in range(B) if i not in good)
+    return ("missing", bad) if good else None
+
+
+def row_findings(runs) -> list:
+    from grader.exercise import Finding
+
+    batched = [r for r in runs if r.expected.ndim == 2 and r.expected.shape[0] > 1 and r.outcome.status == "ok"
+               and r.outcome.array is not None]
+    if not batched:
+        return []
+    patterns = [(r, row_pattern(r)) for r in batched]
+    if any(p is None for _, p in patterns) or len({p[0] for _, p in patterns}) != 1:
+        return []
+    probes = [(r, p) for r, p in patterns if r.case.group == "probe"]
+    if not probes:
+        return []
+    run, (kind, what) = min(probes, key=lambda rp: rp[0].case.name != "flatten-order")
+    B = run.expected.shape[0]
+    head = f"On probe '{run.case.name}' ({run.case.description}) your function returned "
+    if kind == "first":
+        text = head + (f"one row for {B} samples, the logits of sample 1 alone" if what == 1 else
+                       f"{what} rows for {B} samples, the logits of samples 1 to {what}; the "
+                       f"{'last sample has' if B - what == 1 else f'last {B - what} samples have'} none")
+    elif kind == "repeat":
+        text = head + f"{B} rows that all hold the logits of sample 1"
+    else:
+        rows = ", ".join(str(i + 1) for i in what)
+        zero = all(np.all(run.outcome.array.reshape(B, -1)[i] == 0) for i in what)
+        text = head + (f"the right logits for every sample except row{'s' if len(what) > 1 else ''} {rows}, which "
+                       f"{'hold only zeros' if zero else 'hold other values'}")
+    return [Finding("samples-dropped", text + f". Every case with several samples ({len(patterns)}) shows the same.")]
+
+
+def flatten_reading(run) -> tuple[str, str] | None:
+    """What the flatten did, read from the 'flatten-order' probe (identity layers, every input value distinct and
+    k/8): ("as stated" | "departs" | "mixes", sentence), or None when the output is not a rearrangement of the
+    input values (another stage departs too)."""
+    arr = run.outcome.array
+    features = run.case.args[0]
+    if run.outcome.status != "ok" or arr is None or arr.shape != run.expected.shape:
+        return None
+    codes = arr.astype(np.float64) * 8.0 - 1.0
+    if not np.all(np.abs(codes - np.round(codes)) < 1e-9):
+        return None
+    index = np.round(codes).astype(np.int64)
+    B, width = arr.shape
+    if index.min() < 0 or index.max() >= features.size or len(np.unique(index)) != index.size:
+        return None
+    expected_index = np.arange(features.size).reshape(B, width)
+    if np.array_equal(index, expected_index):
+        return ("as stated", "")
+    sample_of = index // width
+    position = index % width
+    Hh, Ww, Cc = features.shape[1:]
+    if np.all(sample_of == np.arange(B)[:, None]):
+        j = int(np.flatnonzero(position[0] != np.arange(width))[0])
+        h, w, c = np.unravel_index(int(position[0, j]), (Hh, Ww, Cc))
+        eh, ew, ec = np.unravel_index(j, (Hh, Ww, Cc))
+        return ("departs", f"your flatten puts F[{h}, {w}, {c}] at position {j} of x, where the row-major flatten "
+                           f"puts F[{eh}, {ew}, {ec}]")
+    row = int(np.flatnonzero([len(set(sample_of[r])) > 1 or sample_of[r][0] != r for r in range(B)])[0])
+    samples = sorted({int(s) + 1 for s in sample_of[row]})
+    return ("mixes", f"row {row + 1} of your flattened input holds values of sample"
+                     f"{'s' if len(samples) > 1 else ''} {', '.join(map(str, samples))}: the samples are mixed")
