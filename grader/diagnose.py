@@ -10,13 +10,18 @@ import re
 
 import numpy as np
 
-from .checks import value_error
+from .checks import _order, value_error
 from .exercise import PROBE, Exercise, Finding
 from .outcomes import CallError, CaseRun, Execution
 from .results import Diagnosis
 
-#: relative error band that float32 (or float16) arithmetic leaves in an otherwise right answer
-PRECISION_BAND = 1e-3
+#: how much larger than the reference's own error in a low precision a submission's error may be and still be
+#: put down to that precision (summation orders differ, so errors of one precision vary by a small factor)
+PRECISION_FACTOR = 8.0
+#: the precisions the reference is evaluated in again, the most likely first
+LOW_PRECISIONS = ((np.float32, "float32"), (np.float16, "float16"))
+#: the largest case (inputs times first-layer width) evaluated again in a low precision: the VGG16-scale case is not
+LOW_PRECISION_LIMIT = 2_000_000
 
 
 def generic_findings(runs: list[CaseRun], execution: Execution, exercise: Exercise) -> list[Finding]:
@@ -55,12 +60,18 @@ def generic_findings(runs: list[CaseRun], execution: Execution, exercise: Exerci
         findings.append(Finding("non-finite", "The result contains NaN or infinite values."))
     mutated = sorted({name for r in graded for name in r.outcome.mutated})
     if mutated:
-        findings.append(Finding("mutates-input", f"Modified in place: {', '.join(mutated)}."))
+        findings.append(Finding("mutates-input", f"After the call, the values stored in {', '.join(mutated)} "
+                                                 "were no longer those that were passed in."))
     if _nondeterministic(graded, execution, exercise):
         findings.append(Finding("nondeterministic", "Two calls with identical inputs returned different values."))
-    if not wrong_dtype and _precision_loss(arrays, exercise):
-        findings.append(Finding("precision-loss", "The values are right to about single precision only: "
-                                                  "errors around 1e-7 of the output's scale."))
+    if not wrong_dtype:
+        low = _precision_loss(arrays + [r for r in runs if r.case.group == PROBE and r.outcome.array is not None],
+                              exercise)
+        if low:
+            findings.append(Finding("precision-loss", low))
+        rounded = _rounded(arrays)
+        if rounded:
+            findings.append(Finding("rounded-output", rounded))
     return findings
 
 
@@ -85,16 +96,82 @@ def _nondeterministic(runs: list[CaseRun], execution: Execution, exercise: Exerc
     return False
 
 
-def _precision_loss(arrays: list[CaseRun], exercise: Exercise) -> bool:
-    """Every returned result is off, and only by the amount low-precision arithmetic explains."""
-    errors = []
-    for run in arrays:
-        if run.outcome.array.shape != run.expected.shape:
-            return False
-        ok, _, relative = value_error(run.outcome.array, run.expected, exercise.tolerance)
-        errors.append((ok, relative))
-    failing = [rel for ok, rel in errors if not ok]
-    return bool(failing) and all(rel <= PRECISION_BAND for _, rel in errors)
+def _precision_loss(runs: list[CaseRun], exercise: Exercise) -> str:
+    """Evidence that the result is the reference computed in a lower precision, or "".
+
+    The reference is evaluated again with its inputs cast to float32 (then float16). The submission qualifies
+    when a graded case fails, and on every case it returned (probes too) its error is at most a small factor
+    above that evaluation's own error: where the low-precision evaluation is exact (probes built from short
+    dyadic numbers), so must the submission be. A floor under ReLU, noise or rounding the output fail that test.
+    """
+    graded = [r for r in runs if r.case.group != PROBE]
+    failing = [r for r in graded if r.outcome.array.shape == r.expected.shape
+               and not value_error(r.outcome.array, r.expected, exercise.tolerance)[0]]
+    if not failing:
+        return ""
+    for dtype, name in LOW_PRECISIONS:
+        worst, worst_low = 0.0, 0.0
+        for run in runs:
+            actual = run.outcome.array
+            if actual.shape != run.expected.shape or actual.dtype.kind not in "fc":
+                return ""
+            if run.case.args[0].size * (run.case.args[1].shape[-1] if len(run.case.args) > 1 and
+                                        run.case.args[1].ndim else 1) > LOW_PRECISION_LIMIT:
+                continue  # the VGG16-scale case: its error is judged by the small ones
+            low = _low_precision(run.case, dtype, exercise)
+            if low is None or low.shape != run.expected.shape:
+                return ""
+            with np.errstate(all="ignore"):
+                expected = run.expected.astype(np.float64)
+                scale = float(np.abs(expected).max()) or 1.0
+                error = float(np.max(np.abs(actual.astype(np.float64) - expected))) / scale
+                low_error = float(np.max(np.abs(low - expected))) / scale
+            if not np.isfinite(error) or error > PRECISION_FACTOR * low_error + 1e-12:
+                break
+            if run.case.group != PROBE:
+                worst, worst_low = max(worst, error), max(worst_low, low_error)
+        else:
+            return (f"On {len(failing)} of {len(graded)} cases the values are off, by at most "
+                    f"{_order(worst)}, as the checks above say; the reference itself computed in {name} is off by "
+                    f"{_order(worst_low)} on the same cases. On every probe your values are as close to the "
+                    f"reference as that {name} evaluation is, and exactly equal to it where it is exact.")
+    return ""
+
+
+def _low_precision(case, dtype, exercise: Exercise) -> np.ndarray | None:
+    try:
+        with np.errstate(all="ignore"):
+            out = np.asarray(exercise.reference(*(np.asarray(a).astype(dtype) for a in case.args)))
+    except Exception:  # noqa: BLE001 - a reference that cannot run in low precision: no finding
+        return None
+    return out.astype(np.float64) if out.dtype.kind in "fc" else None
+
+
+def _rounded(arrays: list[CaseRun]) -> str:
+    """Evidence that every returned value is rounded to a fixed number of decimals (and the reference is not)."""
+    graded = [r for r in arrays if r.outcome.array.shape == r.expected.shape and r.outcome.array.dtype.kind == "f"]
+    if not graded or len(graded) != len(arrays):
+        return ""
+    for decimals in range(0, 9):
+        step = 10.0 ** -decimals
+        if all(_multiples(r.outcome.array, step) for r in graded):
+            if all(_multiples(r.expected, step) for r in graded):
+                return ""
+            text = (f"Every value your function returns is a multiple of {step:g}: the logits are rounded to "
+                    f"{decimals} decimal{'s' if decimals != 1 else ''}.")
+            with np.errstate(all="ignore"):
+                gaps = [float(np.max(np.abs(r.outcome.array - r.expected))) for r in graded]
+                worst = max(g / (float(np.abs(r.expected).max()) or 1.0) for g, r in zip(gaps, graded))
+            if max(gaps) <= step / 2 * (1 + 1e-6):
+                text += (f" The rounding accounts for all of the error the checks measure (at most {_order(worst)}).")
+            return text
+    return ""
+
+
+def _multiples(values: np.ndarray, step: float) -> bool:
+    with np.errstate(all="ignore"):
+        scaled = values.astype(np.float64) / step
+        return bool(np.all(np.isfinite(scaled)) and np.all(np.abs(scaled - np.round(scaled)) <= 1e-6))
 
 
 def diagnose(runs: list[CaseRun], execution: Execution, exercise: Exercise) -> tuple[list[Diagnosis], list[str]]:
@@ -110,6 +187,17 @@ def diagnose(runs: list[CaseRun], execution: Execution, exercise: Exercise) -> t
             warnings.append(f"The exercise's diagnosis failed ({type(exc).__name__}: {exc}); "
                             "the checks above are unaffected.")
     return to_diagnoses(findings, exercise), warnings
+
+
+def stage_trace(runs: list[CaseRun], exercise: Exercise) -> list[str]:
+    """The exercise's per-stage verdicts (``diagnosis.stage_trace(runs)``), as lines for the result's trace."""
+    module = exercise.diagnosis_module
+    if module is None or not callable(getattr(module, "stage_trace", None)):
+        return []
+    try:
+        return [str(line) for line in module.stage_trace([r for r in runs if not r.outcome.repeat])]
+    except Exception:  # noqa: BLE001 - an instructor-side bug loses the lines, never the grade
+        return []
 
 
 def to_diagnoses(findings: list[Finding], exercise: Exercise) -> list[Diagnosis]:

@@ -357,6 +357,7 @@ def grade_file(path: Path, session: Session, student: str | None = None,
         trace = exercise.trace(full.case, outcome.shape if outcome else None)
         if outcome is not None and outcome.status == "ok":
             trace.append(f"your function took {outcome.seconds:.2f} s at this scale")
+    trace += diagnose.stage_trace(runs, exercise)  # the exercise's per-stage verdicts on its probes
     return GradeResult(
         exercise=exercise.id,
         submission=str(path),
