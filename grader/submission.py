@@ -1,17 +1,23 @@
 """Load a submission (.py or .ipynb) into the ordered list of code cells the child will execute.
 
 Loading is pure text work in the grader's process: nothing here executes student code. Notebooks are read
-leniently as JSON (formats 3 and 4, as Jupyter would open them); IPython syntax (magics, ``!shell``, ``?help``) is rewritten by IPython's
-own input transformer into calls on ``get_ipython()``, which the child answers without running a shell.
+leniently as JSON (formats 3 and 4, as Jupyter would open them); IPython syntax (magics, ``!shell``, ``?help``) is
+rewritten as IPython's own input transformer rewrites it, into calls on ``get_ipython()``, which the child answers
+without running a shell. Since this runs before any sandbox or limit, every step is bounded (see the limits
+below): a hostile file costs the grader a few seconds at most.
 """
 from __future__ import annotations
 
+import ast
 import codecs
 import hashlib
 import io
 import json
 import re
+import secrets
 import tokenize
+import types
+import warnings
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -22,6 +28,26 @@ MAX_BYTES = {".py": 8 << 20, ".ipynb": 64 << 20}
 SUFFIXES = (".py", ".ipynb")
 #: A notebook's cell boundary in an exported script: Jupyter's "# In[3]:", or "# %%" (VS Code, Jupytext, Spyder).
 CELL_MARKER = re.compile(r"^# ?(?:In\[[ \d]*\]:|%%)", re.M)
+
+# Loading runs in the grader's own process, before any sandbox or limit applies, so every step is bounded:
+# the work grows linearly with the file, and the costly steps (compiling a cell to find its syntax errors,
+# IPython's translation of magics) have a budget no honest notebook comes near.
+#: Code cells in a notebook, or parts of an exported script; more is refused.
+MAX_CELLS = 10_000
+#: The grader compiles (checks) and translates cells up to this size, and this much code per submission, the
+#: smallest cells first. Larger cells run as they are: a syntax error shows when the child runs them. (Compiling
+#: costs up to 5 us and a few hundred bytes per character when it fails, and it is the grader's own time.)
+MAX_CHECKED_CELL = 128 << 10
+MAX_CHECKED_TOTAL = 256 << 10
+#: IPython stops translating a cell after 500 transformations (``TRANSFORM_LOOP_LIMIT``): Jupyter refuses it.
+IPYTHON_CELL_LIMIT = 500
+#: Lines of IPython syntax (magics, !shell, ?help) translated in one submission.
+MAX_IPYTHON_LINES = 2_000
+#: Characters compiled again to translate IPython syntax (the rewritten cells), in one submission.
+TRANSLATE_COMPILE_BUDGET = 192 << 10
+#: Characters IPython's tokenizer may reread for cells that must go through its own loop, which rereads the
+#: whole cell for each line of IPython syntax (about 3 us per character).
+IPYTHON_READ_BUDGET = 200_000
 
 
 @dataclass(frozen=True)
@@ -120,7 +146,7 @@ def load(path: Path, student: str | None = None) -> Submission:
         if _looks_like_notebook(text):
             raise UnsupportedFileType(f"{path.name} holds a Jupyter notebook's JSON, not Python source: "
                                       "submit it with the .ipynb extension.")
-        cells, warnings, prose = _script_cells(text), [], []
+        (cells, warnings), prose = _script_cells(text, path.name), []
     else:
         cells, warnings, prose = _notebook_cells(raw, path.name)
     return Submission(
@@ -140,7 +166,7 @@ def _looks_like_notebook(text: str) -> bool:
         return False
     try:
         return isinstance(json.loads(stripped), dict)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):  # nested too deeply to be a notebook: compiled as Python
         return False
 
 
@@ -167,7 +193,7 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
         raise NotJson(f"{name} is not a readable notebook: its JSON is nested too deeply to be a notebook.") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         hint = ""
-        if _compile_error(raw.decode("utf-8", "replace")) is None:
+        if len(raw) <= MAX_CHECKED_CELL and _compile_error(raw.decode("utf-8", "replace")) is None:
             hint = " It looks like Python source: save it with a .py extension, or submit the real notebook."
         raise NotJson(f"{name} is not valid JSON, so it is not a readable notebook ({exc}).{hint}") from None
     if not isinstance(data, dict) or not isinstance(data.get("nbformat"), int):
@@ -178,7 +204,7 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
     raw_cells = _raw_cells(data, major)
     if raw_cells is None:
         raise NotANotebook(f"{name} has a notebook version but no list of cells: its structure is broken.")
-    cells, warnings, code_number = [], [], 0
+    sources, warnings, code_number = [], [], 0
     prose: list[tuple[int, str]] = []
     for number, cell in enumerate(raw_cells, start=1):
         if isinstance(cell, dict) and cell.get("cell_type") in ("markdown", "raw"):
@@ -197,11 +223,15 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
         if not isinstance(source, str):
             warnings.append(f"Code cell {code_number} has no readable source and was skipped.")
             continue
+        if code_number > MAX_CELLS:
+            raise SubmissionError.with_kind("too-many-cells", f"{name} has more than {MAX_CELLS:,} code cells; a "
+                                            f"notebook may have at most {MAX_CELLS:,}.")
         label = f"code cell {code_number} (cell {number} of the notebook)"
-        cells.append(_python_cell(source.replace("\r\n", "\n"), number, code_number, label, None))
-    if not cells:
+        sources.append((source.replace("\r\n", "\n"), number, code_number, label, None))
+    if not sources:
         raise NotANotebook(f"{name} is a notebook without any code cell: there is nothing to grade.")
-    return cells, warnings, prose
+    cells, notes = _Loader(sources).cells()
+    return cells, warnings + notes, prose
 
 
 def _raw_cells(data: dict, major: int) -> list | None:
@@ -220,45 +250,108 @@ def _raw_cells(data: dict, major: int) -> list | None:
             for cell in (sheet.get("cells") if isinstance(sheet.get("cells"), list) else [])]
 
 
-def _script_cells(text: str) -> list[Cell]:
+def _script_cells(text: str, name: str = "the file") -> tuple[list[Cell], list[str]]:
     """A .py file is one cell, unless it was exported from a notebook (``# In[3]:`` from Jupyter, ``# %%`` from
     VS Code or Jupytext): then each marked part is a cell, so one failing part does not stop the rest, as in the
     notebook the student ran."""
-    starts = [m.start() for m in CELL_MARKER.finditer(text)]
+    starts = []
+    for match in CELL_MARKER.finditer(text):
+        starts.append(match.start())
+        if len(starts) > MAX_CELLS:
+            raise SubmissionError.with_kind(
+                "too-many-cells", f"{name} has more than {MAX_CELLS:,} cell markers ('# %%' or '# In[ ]:'); an "
+                f"exported script may have at most {MAX_CELLS:,} cells.")
     if not starts:
-        return [_python_cell(text, 1, 1, "the file", 0)]
+        return _Loader([(text, 1, 1, "the file", 0)]).cells()
     if text[: starts[0]].strip():
         starts.insert(0, 0)
-    bounds = list(zip(starts, starts[1:] + [len(text)]))
-    cells = []
-    for n, (start, end) in enumerate(bounds, start=1):
-        first_line = text.count("\n", 0, start) + 1
-        cells.append(_python_cell(text[start:end], n, n, f"the cell at line {first_line}", first_line - 1))
-    return cells
+    sources, line, counted = [], 1, 0
+    for n, (start, end) in enumerate(zip(starts, starts[1:] + [len(text)]), start=1):
+        line += text.count("\n", counted, start)  # counted once, from the previous start: linear in the file
+        counted = start
+        sources.append((text[start:end], n, n, f"the cell at line {line}", line - 1))
+    return _Loader(sources).cells()
 
 
-def _python_cell(source: str, number: int, code_number: int, label: str, line_offset: int | None) -> Cell:
-    """Return the cell with IPython syntax rewritten, or with its syntax error described."""
-    cell = Cell(number, code_number, source, label=label, line_offset=line_offset)
-    first = _compile_error(source)
-    if first is None:
-        return cell
-    magic = _python_cell_magic(source)
-    if magic is not None:  # IPython runs such a body through its own transformer too: %timeit lines inside work
-        name, line, body, body_start = magic
-        body_source = _ipython_rewrite(body) or body
-        error = _compile_error(body_source)
-        if error is None:
-            return replace(cell, source=f"get_ipython().run_cell_magic({name!r}, {line!r}, {body_source!r})\n")
-        kind, at, text = error
-        first = (kind, at + body_start if at else None, text)
-    else:
-        rewritten = _ipython_rewrite(source)
-        if rewritten is not None and _compile_error(rewritten) is None:
-            return replace(cell, source=rewritten)
-    kind, line, text = first
-    preposition = "at" if line and line_offset is not None else "in"
-    return replace(cell, syntax_error=f"{kind} {preposition} {cell.where(line)}: {text}")
+class _Loader:
+    """Turns the cells' sources into Cells, within the budget of one submission.
+
+    A cell is compiled here so that a syntax error is reported with its cell and line before anything runs, and
+    IPython syntax is rewritten as Jupyter would. Both cost time and memory in the grader's own process (a
+    compiled syntax tree is hundreds of bytes per character), so only cells up to ``MAX_CHECKED_CELL`` and
+    ``MAX_CHECKED_TOTAL`` in all are checked, the smallest first: a huge cell of data does not leave the
+    student's code unchecked. The other cells go to the child as they are, and a warning says so.
+    """
+
+    def __init__(self, sources: list[tuple[str, int, int, str, int | None]]) -> None:
+        self.sources = sources
+        self.translator = _Translator()
+        self.checked: set[int] = set()
+        total = 0
+        for index in sorted(range(len(sources)), key=lambda i: len(sources[i][0])):
+            size = len(sources[index][0])
+            if size > MAX_CHECKED_CELL or total + size > MAX_CHECKED_TOTAL:
+                break  # the rest are larger still
+            total += size
+            self.checked.add(index)
+
+    def cells(self) -> tuple[list[Cell], list[str]]:
+        cells, unchecked = [], []
+        for index, (source, number, code_number, label, line_offset) in enumerate(self.sources):
+            if index in self.checked:
+                cells.append(self.python_cell(source, number, code_number, label, line_offset))
+            else:
+                cells.append(Cell(number, code_number, source, label=label, line_offset=line_offset))
+                unchecked.append(f"{label} ({_size(len(source))})")
+        notes = []
+        if unchecked:
+            shown = "; ".join(unchecked[:5]) + (f"; and {len(unchecked) - 5} more" if len(unchecked) > 5 else "")
+            these, run = (shown, "it runs") if len(unchecked) == 1 else (f"these {len(unchecked)} cells: {shown}",
+                                                                         "they run")
+            notes.append(
+                f"The grader checks cells of up to {_size(MAX_CHECKED_CELL)}, and {_size(MAX_CHECKED_TOTAL)} of code "
+                f"in all, before they run; it did not check {these}. {run.capitalize()} as written: a syntax error "
+                f"shows only when {run}, and IPython syntax (magics, !shell, ?help) is not translated."
+            )
+        return cells, notes
+
+    def python_cell(self, source: str, number: int, code_number: int, label: str, line_offset: int | None) -> Cell:
+        """The cell with IPython syntax rewritten, or with its syntax error described."""
+        cell = Cell(number, code_number, source, label=label, line_offset=line_offset)
+        first = _compile_error(source)
+        if first is None:
+            return cell
+        magic = _python_cell_magic(source)
+        translated = _Translation()
+        try:
+            if magic is not None:  # IPython runs such a body through its transformer too: %timeit lines inside work
+                name, line, body, body_start = magic
+                translated = self.translator.translate(body)
+                body_source = translated.source or body
+                error = None if translated.proven else self.translator.compile_error(body_source)
+                if error is None:
+                    return replace(cell,
+                                   source=f"get_ipython().run_cell_magic({name!r}, {line!r}, {body_source!r})\n")
+                kind, at, text = error
+                first = (kind, at + body_start if at else None, text)
+            else:
+                translated = self.translator.translate(source)
+                rewritten = translated.source
+                if rewritten is not None and rewritten != source and (
+                        translated.proven or self.translator.compile_error(rewritten) is None):
+                    return replace(cell, source=rewritten)
+        except _OverBudget:
+            translated = _Translation(refused=_TOO_COSTLY)
+        kind, line, text = first
+        preposition = "at" if line and line_offset is not None else "in"
+        message = f"{kind} {preposition} {cell.where(line)}: {text}"
+        if translated.refused:
+            message += f"; its IPython syntax was not translated: {translated.refused}"
+        return replace(cell, syntax_error=message)
+
+
+def _size(characters: int) -> str:
+    return f"{characters / 2**20:.1f} MiB" if characters >= 1 << 20 else f"{max(1, round(characters / 1024))} KiB"
 
 
 #: Cell magics whose body the child runs as Python: a syntax error in the body is the cell's syntax error.
@@ -290,12 +383,201 @@ def _compile_error(source: str) -> tuple[str, int | None, str] | None:
     return None
 
 
-def _ipython_rewrite(source: str) -> str | None:
-    try:
-        from IPython.core.inputtransformer2 import TransformerManager
-    except ImportError:
+@dataclass(frozen=True)
+class _Translation:
+    source: str | None = None  # the cell as IPython rewrites it; None when it was not rewritten
+    refused: str | None = None  # why its IPython syntax was not translated, for the syntax error's message
+    proven: bool = False  # the rewrite is valid Python by construction: no need to compile it again
+
+
+#: A line IPython's token transforms may act on: an escape first (!shell, %magic, ?help, and ``,;/`` autocall), a
+#: '?' anywhere (help), or an assignment from a magic or a shell command. Lines that match none are never changed.
+_SUSPECT = re.compile(r"^[ \t\f]*[!%?,;/]|\?|=[ \t\f]*[%!]")
+#: Characters that end a line for IPython (``str.splitlines``) but not for Python's compiler, or the other way.
+_ODD_BREAKS = re.compile("[\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+_TOO_MANY_IN_CELL = (f"the cell has {IPYTHON_CELL_LIMIT} or more lines of magics, !shell or ?help, and IPython stops "
+                     f"translating a cell after {IPYTHON_CELL_LIMIT} (Jupyter would not run it either)")
+_TOO_MANY_IN_FILE = (f"the submission has more than {MAX_IPYTHON_LINES:,} lines of magics, !shell or ?help, the most "
+                     "the grader translates")
+_TOO_COSTLY = ("the submission's cells with IPython syntax are too large to translate within the grader's limits "
+               f"(it compiles {TRANSLATE_COMPILE_BUDGET >> 10} KiB of rewritten cells and rereads "
+               f"{IPYTHON_READ_BUDGET:,} characters for IPython's own translation loop, per submission)")
+
+
+class _OverBudget(Exception):
+    """The submission's budget for translating IPython syntax is spent."""
+
+
+# Compiling student code may warn (an invalid escape, "is" with a literal): those warnings are the child's to
+# report, not noise on the grader's terminal.
+warnings.filterwarnings("ignore", category=SyntaxWarning, module="<submission>$")
+warnings.filterwarnings("ignore", category=DeprecationWarning, module="<submission>$")
+
+
+class _Translator:
+    """IPython's own translation of magics, ``!shell`` and ``?help`` (``TransformerManager.transform_cell``), with
+    its result unchanged and its cost bounded.
+
+    IPython finds one piece of special syntax, rewrites it, and tokenises the whole cell again to find the next:
+    the time grows with the square of the cell (minutes for a few thousand ``!`` lines). Here each line that holds
+    IPython syntax is rewritten on its own, with IPython's own transformers, when that provably gives IPython's
+    result (see ``_line_by_line``); only the cells where it cannot be proven go through IPython's loop, within a
+    budget. Beyond the limits a cell keeps its syntax error, and the message says why.
+    """
+
+    def __init__(self) -> None:
+        self.lines_left = MAX_IPYTHON_LINES
+        self.read_left = IPYTHON_READ_BUDGET
+        self.compile_left = TRANSLATE_COMPILE_BUDGET
+        self._manager = None
+        self._available = True
+
+    def _charge(self, text: str) -> None:
+        if len(text) > self.compile_left:
+            raise _OverBudget
+        self.compile_left -= len(text)
+
+    def compile_error(self, source: str) -> tuple[str, int | None, str] | None:
+        """``_compile_error``, counted against the budget (raises ``_OverBudget`` when it is spent)."""
+        self._charge(source)
+        return _compile_error(source)
+
+    def manager(self):
+        if self._manager is None and self._available:
+            try:
+                from IPython.core.inputtransformer2 import TransformerManager
+            except ImportError:
+                self._available = False
+                return None
+            self._manager = TransformerManager()
+        return self._manager
+
+    def translate(self, source: str) -> _Translation:
+        manager = self.manager()
+        if manager is None:
+            return _Translation()
+        cell = source if source.endswith("\n") else source + "\n"
+        try:  # transform_cell's first steps, each linear: leading blank lines, indentation, prompts, %%magic
+            lines = cell.splitlines(keepends=True)
+            for transform in manager.cleanup_transforms + manager.line_transforms:
+                lines = transform(lines)
+        except Exception:  # IPython's own parse can fail on broken input; then the syntax error stands
+            return _Translation()
+        suspects = [i for i, line in enumerate(lines) if _SUSPECT.search(line)]
+        if not suspects:  # no token transform can apply: this is transform_cell's result
+            return _Translation("".join(lines))
+        if not _ODD_BREAKS.search(cell):
+            done = self._line_by_line(manager, lines, suspects)
+            if done is not None:
+                return done
+        return self._ipython_loop(manager, lines)
+
+    def _line_by_line(self, manager, lines: list[str], suspects: list[int]) -> _Translation | None:
+        """IPython's result, one line at a time, when that is provably the same; None when it is not.
+
+        Each suspect line is rewritten on its own by IPython's transformers (``do_one_token_transform``). It is
+        kept only if it is a whole logical line by itself (it ends where its tokens end: no open bracket or
+        string, no backslash before or after it) and its rewrite is one complete Python line. Every such line
+        is then replaced by a placeholder statement of the same indentation and the cell is compiled: the
+        cell must be valid Python, with every placeholder a statement of its own (its name is in the compiled
+        code, so it is not inside a string). Then, in IPython's loop, the earliest special syntax is always the
+        next of these lines, tokenised exactly as on its own (the code before it tokenises as the compiled cell
+        does), rewritten the same way; and once they are all rewritten the cell is valid Python, in which no
+        IPython transform finds anything. So the result is IPython's, in time linear in the cell.
+        """
+        rewritten: dict[int, tuple[str, str]] = {}
+        for index in suspects:
+            line = lines[index]
+            if line.endswith("\\\n") or (index and lines[index - 1].endswith("\\\n")):
+                continue
+            body = line.lstrip(" \t")
+            new = self._rewrite_line(manager, body)
+            if new is None:
+                continue
+            if len(rewritten) + 1 >= IPYTHON_CELL_LIMIT:
+                return _Translation(refused=_TOO_MANY_IN_CELL)
+            if self.lines_left <= 0:
+                return _Translation(refused=_TOO_MANY_IN_FILE)
+            self.lines_left -= 1
+            rewritten[index] = (line[: len(line) - len(body)], new)
+        tag = secrets.token_hex(8)
+        for _ in range(2):  # once more without the placeholders that landed inside a string
+            candidate = list(lines)
+            for index, (indent, _new) in rewritten.items():
+                candidate[index] = f"{indent}pass; _grader_ipython_{tag}_{index}\n"
+            text = "".join(candidate)
+            self._charge(text)
+            try:
+                code = compile(text, "<submission>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True,
+                               optimize=0)  # top-level await: valid in a notebook
+            except Exception:  # a syntax error of its own, or syntax left that only IPython's loop can judge
+                return None
+            names = _code_names(code)
+            stray = [i for i in rewritten if f"_grader_ipython_{tag}_{i}" not in names]
+            if not stray:
+                for index, (indent, new) in rewritten.items():
+                    candidate[index] = indent + new
+                return _Translation("".join(candidate), proven=True)
+            for index in stray:
+                del rewritten[index]
         return None
+
+    def _ipython_loop(self, manager, lines: list[str]) -> _Translation:
+        """IPython's ``do_token_transforms``, pass for pass, stopped when the cell's rereading exceeds the budget."""
+        for _ in range(IPYTHON_CELL_LIMIT):
+            size = sum(map(len, lines))
+            if size > self.read_left:
+                return _Translation(refused=_TOO_COSTLY)
+            self.read_left -= size
+            try:
+                changed, lines = manager.do_one_token_transform(lines)
+            except Exception:  # IPython's own parse can fail on broken input; then the syntax error stands
+                return _Translation()
+            if not changed:
+                return _Translation("".join(lines))
+        return _Translation(refused=_TOO_MANY_IN_CELL)  # IPython raises here: Jupyter does not run the cell
+
+    def _rewrite_line(self, manager, line: str) -> str | None:
+        self._charge(line)  # read twice by the tokenizer, and its rewrite compiled
+        return _rewrite_line(manager, line)
+
+
+def _rewrite_line(manager, line: str) -> str | None:
+    """IPython's rewrite of ``line`` (no indentation) on its own, if it is one that can be used in place:
+    ``line`` is one whole logical line for the tokenizer, and its rewrite is one complete line of Python."""
+    from IPython.core.inputtransformer2 import make_tokens_by_line
+
     try:
-        return TransformerManager().transform_cell(source)
-    except Exception:  # the transformer's own parse can fail on broken input; then the syntax error stands
+        changed, new = manager.do_one_token_transform([line])
+        if not changed or len(new) != 1:
+            return None
+        new_line = new[0]
+        if not new_line.endswith("\n") or new_line.endswith("\\\n") or "\n" in new_line[:-1]:
+            return None
+        tokens = [token for group in make_tokens_by_line([line]) for token in group]
+    except Exception:
         return None
+    ends = any(t.type == tokenize.NEWLINE for t in tokens) or (
+        bool(tokens) and tokens[-1].type == tokenize.ERRORTOKEN and tokens[-1].string == "")  # a stop, 3.12+
+    depth = 0  # brackets must balance, never closing more than opened: '!echo )' leaves the tokenizer (and
+    for token in tokens:  # IPython's grouping of the lines after it) in a state the cell's other lines feel
+        if token.type == tokenize.OP and token.string in ("(", "[", "{"):
+            depth += 1
+        elif token.type == tokenize.OP and token.string in (")", "]", "}"):
+            depth -= 1
+            if depth < 0:
+                return None
+    if not ends or depth or _compile_error(new_line) is not None:
+        return None
+    return new_line
+
+
+def _code_names(code: types.CodeType) -> set[str]:
+    """Every name a compiled module and the functions and classes in it refer to."""
+    names: set[str] = set()
+    stack = [code]
+    while stack:
+        current = stack.pop()
+        names.update(current.co_names)
+        stack.extend(c for c in current.co_consts if isinstance(c, types.CodeType))
+    return names
