@@ -35,6 +35,11 @@ def test_catalog_has_every_required_id_with_an_explanation_and_a_buggy_implement
         assert set(mistake.supersedes) <= set(exercise.catalog), mistake.id
 
 
+#: mistakes the small hidden cases cannot see (their pre-activations stay below 6, where ReLU6 is ReLU): only the
+#: VGG16-scale case costs them points, and the probes name them either way
+FULL_SCALE_ONLY = {"wrong-activation--relu6", "wrong-activation--relu6-class"}
+
+
 def _expected_id(path) -> str:
     return path.stem.split("--")[0]
 
@@ -45,7 +50,7 @@ def _expected_id(path) -> str:
 def test_each_mistake_loses_points_and_is_named(session, quick_session, path):
     result = grade_file(path, quick_session if path.stem == "too-slow" else session)
     mistake = _expected_id(path)
-    assert result.score < result.max_score
+    assert result.score < result.max_score or path.stem in FULL_SCALE_ONLY
     assert mistake in diagnosis_ids(result), [(d.id, d.evidence) for d in result.diagnoses]
     if path.stem in MUST_NAME:
         evidence = " ".join(d.evidence for d in result.diagnoses if d.id == mistake)

@@ -1,0 +1,10 @@
+import numpy as np
+
+BATCH_SIZE = 100
+
+
+def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
+    x = features.reshape(BATCH_SIZE, -1)
+    h1 = np.maximum(0.0, x @ W1 + b1)
+    h2 = np.maximum(0.0, h1 @ W2 + b2)
+    return h2 @ W3 + b3
