@@ -44,7 +44,8 @@ def value_error(actual: np.ndarray, expected: np.ndarray, tolerance: Tolerance) 
         worst = float(finite.max()) if finite.size else float("inf")
         relative = worst / scale if scale else float("inf")
         broken = int(np.count_nonzero(~np.isfinite(actual)))
-    message = f"{int(bad.sum())} of {bad.size} values are wrong"
+    wrong = int(bad.sum())
+    message = f"{wrong} of {bad.size} values {'is' if wrong == 1 else 'are'} wrong"
     if broken:
         message += f", {broken} of them NaN or infinite"
     if finite.size and broken < bad.sum():

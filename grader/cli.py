@@ -22,6 +22,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="grader", description="Grade numerical Python exercises in a sandbox and name the mistakes.")
+    parser.add_argument("--version", action="store_true", help="print the grader's version and exit")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
     grade = sub.add_parser("grade", help="grade submissions (.py or .ipynb files, or folders of them)")
@@ -59,10 +60,11 @@ def _exercise_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--exercises-dir", type=Path, metavar="DIR",
                         help="folder of exercise folders (default: the repository's exercises/)")
     parser.add_argument("--solutions-dir", type=Path, metavar="DIR",
-                        help="folder of reference solutions (default: solutions/ beside the exercises)")
+                        help="folder of reference solutions (default: solutions/ beside the exercises; "
+                             "`grader check` uses the stored public outputs instead unless this is given)")
 
 
-def _exercise(args: argparse.Namespace) -> exercise_mod.Exercise:
+def _exercise(args: argparse.Namespace, require_reference: bool = True) -> exercise_mod.Exercise:
     exercise_id = args.exercise
     base = Path(args.exercises_dir or exercise_mod.DEFAULT_EXERCISES)
     if not exercise_id:
@@ -78,7 +80,8 @@ def _exercise(args: argparse.Namespace) -> exercise_mod.Exercise:
             + (f" (known exercises: {', '.join(known)})." if known else ".")
             + " To use exercises kept elsewhere, give --exercises-dir DIR (and --solutions-dir DIR)."
         )
-    return exercise_mod.load(exercise_id, args.exercises_dir, args.solutions_dir)
+    return exercise_mod.load(exercise_id, args.exercises_dir, args.solutions_dir,
+                             require_reference=require_reference)
 
 
 def _exercise_from_metadata(args: argparse.Namespace) -> str | None:
@@ -127,6 +130,18 @@ def _shown(value: str) -> str:
     return text if len(text) <= 200 else text[:197] + "..."
 
 
+def version() -> str:
+    """The installed distribution's version (the checkout's pyproject.toml when it is not installed)."""
+    try:
+        from importlib.metadata import PackageNotFoundError, version as installed
+
+        return installed("grader")
+    except (ImportError, PackageNotFoundError):
+        from . import __version__
+
+        return __version__
+
+
 def usage_document(message: str, kind: str = "usage") -> dict:
     """The JSON document printed for a usage error under --json: the result schema with nothing graded."""
     return {
@@ -141,6 +156,9 @@ def main(argv: list[str] | None = None) -> int:
     wants_json = "--json" in argv
     try:
         args = build_parser().parse_args(argv)
+        if args.version:
+            print(f"grader {version()}")
+            return 0
         if args.command is None:
             build_parser().print_help(sys.stderr)
             return 2
@@ -152,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
             from . import commands
 
             args.exercise = args.exercise or _exercise_from_metadata(args)
-            return commands.check(args, _exercise(args))
+            return commands.check(args, _exercise(args, require_reference=False))  # a student has no solutions
         if args.command == "notebook":
             from . import commands
 

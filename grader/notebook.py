@@ -122,7 +122,9 @@ def build(exercise: Exercise):
     cells += [md(render("notebook_solution.md.j2"), id="solution-intro"), code(starter.strip(), id="solution")]
     check = selfcheck_source(exercise)
     if check is not None:
-        cells += [md(render("notebook_selfcheck.md.j2"), id="self-check-intro"), code(check, id="self-check")]
+        # collapsed: the student runs it, and reads its output, not its code
+        cells += [md(render("notebook_selfcheck.md.j2"), id="self-check-intro"),
+                  code(check, id="self-check", metadata={"jupyter": {"source_hidden": True}})]
     cells.append(md(render("notebook_submit.md.j2"), id="how-to-submit"))
     notebook = nbformat.v4.new_notebook(cells=cells, metadata={
         "kernelspec": dict(KERNELSPEC),
@@ -151,6 +153,27 @@ def write(exercise: Exercise, out: Path) -> tuple[Path, bool]:
     """Write the notebook; return its path and whether the file changed."""
     path = target(exercise, out)
     text = render(exercise)
+    if path.is_file() and path.read_text(encoding="utf-8") == text:
+        return path, False
+    write_atomic(path, text)
+    return path, True
+
+
+def public_expected_text(exercise: Exercise) -> str:
+    """``public_expected.json``'s exact text: the reference's outputs on the public cases and the probes."""
+    import json
+
+    from .exercise import public_expected_document
+
+    return json.dumps(public_expected_document(exercise), indent=1) + "\n"
+
+
+def write_public_expected(exercise: Exercise) -> tuple[Path, bool]:
+    """Write ``public_expected.json`` into the exercise folder; return its path and whether it changed."""
+    from .exercise import PUBLIC_EXPECTED
+
+    path = exercise.folder / PUBLIC_EXPECTED
+    text = public_expected_text(exercise)
     if path.is_file() and path.read_text(encoding="utf-8") == text:
         return path, False
     write_atomic(path, text)

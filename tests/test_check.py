@@ -138,9 +138,9 @@ def test_exercise_is_read_from_the_notebook_metadata(tmp_path, capsys, monkeypat
     seen = []
     real = cli._exercise
 
-    def spy(args):
+    def spy(args, **kwargs):
         seen.append(args.exercise)
-        return real(args)
+        return real(args, **kwargs)
 
     monkeypatch.setattr(cli, "_exercise", spy)
     check(capsys, copy)

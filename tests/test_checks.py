@@ -119,9 +119,9 @@ def test_values_message_gives_the_order_of_the_relative_error(exercise):
     expected = np.array([[2.0, -4.0, 1.0]])
     ok, message, relative = value_error(expected + np.array([[0.0, 4e-3, 0.0]]), expected, exercise.tolerance)
     assert not ok and relative == pytest.approx(1e-3)
-    assert message.startswith("1 of 3 values are wrong;") and "about 1e-03 of the output's largest magnitude" in message
+    assert message.startswith("1 of 3 values is wrong;") and "about 1e-03 of the output's largest magnitude" in message
     ok, message, _ = value_error(np.array([[np.nan, -4.0, 1.0]]), expected, exercise.tolerance)
-    assert message.startswith("1 of 3 values are wrong, 1 of them NaN or infinite")
+    assert message.startswith("1 of 3 values is wrong, 1 of them NaN or infinite")
 
 
 def test_values_within_float64_rounding_pass(grade_source):

@@ -128,7 +128,8 @@ def check_case(function, args, expected):
         error = np.where(good, 0.0, np.abs(out - expected))
         worst = np.unravel_index(np.argmax(error), error.shape)
         where = "output[" + ", ".join(str(int(i)) for i in worst) + "]"
-        message = (f"values differ: {int((~good).sum())} of {good.size} are wrong; the largest error is "
+        wrong = int((~good).sum())
+        message = (f"values differ: {wrong} of {good.size} {'is' if wrong == 1 else 'are'} wrong; the largest error is "
                    f"{error[worst]:.3g} at {where} (expected {expected[worst]:.6g}, got {out[worst]:.6g})")
         return False, message, hints(function, args, expected, out)
     if changed:
