@@ -144,8 +144,46 @@ def ok_transpose_twice(f, W1, b1, W2, b2, W3, b3):
     return (W3.T @ h2 + b3[:, None]).T
 
 
+def ok_cs231n_layers(f, W1, b1, W2, b2, W3, b3):
+    """Layer functions from a backpropagation assignment, returning (out, cache), unpacked properly."""
+    def affine_forward(x, w, b):
+        return x.reshape(x.shape[0], int(np.prod(x.shape[1:]))).dot(w) + b, (x, w, b)
+
+    def relu_forward(x):
+        return np.maximum(0, x), x
+
+    h1, _ = relu_forward(affine_forward(f, W1, b1)[0])
+    h2, _ = relu_forward(affine_forward(h1, W2, b2)[0])
+    return affine_forward(h2, W3, b3)[0]
+
+
+def ok_relu_backward_trick(f, W1, b1, W2, b2, W3, b3):
+    """ReLU's backward pass applied to its own input is ReLU itself."""
+    def relu_backward(dout, x):
+        dx = dout.copy()
+        dx[x <= 0] = 0
+        return dx
+    z1 = flat(f) @ W1 + b1
+    z2 = relu_backward(z1, z1) @ W2 + b2
+    return relu_backward(z2, z2) @ W3 + b3
+
+
+def ok_preallocated_buffers(f, W1, b1, W2, b2, W3, b3):
+    """Layers that own their parameter and gradient buffers, filled with the given weights."""
+    buffers = [(np.zeros_like(W), np.zeros_like(b), np.zeros_like(W)) for W, b in ((W1, b1), (W2, b2), (W3, b3))]
+    for (W, b, _), (W_in, b_in) in zip(buffers, ((W1, b1), (W2, b2), (W3, b3))):
+        W[...], b[...] = W_in, b_in
+    x = flat(f)
+    for i, (W, b, _) in enumerate(buffers):
+        x = x @ W + b
+        if i < 2:
+            x[x < 0] = 0
+    return x
+
+
 CORRECT = [ok_matmul, ok_dot, ok_einsum, ok_einsum_optimize, ok_tensordot, ok_per_sample, ok_where_clip,
-           ok_inplace, ok_mask_abs, ok_fortran_weights, ok_transpose_twice]
+           ok_inplace, ok_mask_abs, ok_fortran_weights, ok_transpose_twice, ok_cs231n_layers, ok_relu_backward_trick,
+           ok_preallocated_buffers]
 
 
 @pytest.mark.parametrize("fn", CORRECT, ids=lambda f: f.__name__)
@@ -482,3 +520,216 @@ def _timed(runs) -> float:
     start = time.perf_counter()
     D.diagnose(runs, EX)
     return time.perf_counter() - start
+
+
+# -- stage by stage: activations outside the closed model ----------------------------------------------------------
+def s_relu6_minmax(f, W1, b1, W2, b2, W3, b3):
+    cap = lambda z: np.minimum(np.maximum(z, 0.0), 6.0)  # noqa: E731
+    return head(flat(f), W1, b1, W2, b2, W3, b3, act1=cap, act2=cap)
+
+
+def s_abs_sqrt(f, W1, b1, W2, b2, W3, b3):
+    rect = lambda z: np.sqrt(z * z)  # noqa: E731
+    return head(flat(f), W1, b1, W2, b2, W3, b3, act1=rect, act2=rect)
+
+
+class _Relu:
+    """A layer whose forward pass returns what its backward pass needs: the 0/1 mask."""
+
+    def forward(self, z):
+        self.grad = np.where(z > 0, 1.0, 0.0)
+        return self.grad
+
+
+def s_derivative_first_only(f, W1, b1, W2, b2, W3, b3):
+    return head(flat(f), W1, b1, W2, b2, W3, b3, act1=_Relu().forward)
+
+
+def s_dead_mask(f, W1, b1, W2, b2, W3, b3):
+    def relu(z):
+        z = z.copy()
+        z[z > 0] = 0  # meant z[z < 0] = 0
+        z[z < 0] = 0
+        return z
+    return head(flat(f), W1, b1, W2, b2, W3, b3, act1=relu, act2=relu)
+
+
+def s_floor_clip(f, W1, b1, W2, b2, W3, b3):
+    return head(flat(f), W1, b1, W2, b2, W3, b3, act1=lambda z: np.clip(z, 1e-7, None),
+                act2=lambda z: np.clip(z, 1e-7, None))
+
+
+def s_square_relu_second(f, W1, b1, W2, b2, W3, b3):
+    return head(flat(f), W1, b1, W2, b2, W3, b3, act2=lambda z: np.maximum(z, 0) ** 2)
+
+
+# -- what an exception says --------------------------------------------------------------------------------------
+def r_batch_64(f, W1, b1, W2, b2, W3, b3):
+    x = f.reshape((64, W1.shape[0]))
+    return head(x, W1, b1, W2, b2, W3, b3)
+
+
+def r_columns(f, W1, b1, W2, b2, W3, b3):
+    a = flat(f).T
+    for W, b in ((W1, b1), (W2, b2)):
+        a = relu(np.dot(W, a) + b)
+    return (np.dot(W3, a) + b3).T
+
+
+def r_helper_none(f, W1, b1, W2, b2, W3, b3):
+    def layer(x, W, b):
+        if x is None:
+            return None
+        result = x @ W + b  # noqa: F841 - the return was forgotten
+    h = relu(layer(flat(f), W1, b1))
+    return layer(h, W3, b3)
+
+
+def r_helper_tuple(f, W1, b1, W2, b2, W3, b3):
+    def fc(x, W, b):
+        out = x @ W + b
+        return out, (x, W, b)
+    h1 = fc(flat(f), W1, b1)
+    h1 = relu(h1[0]), h1[1]
+    h2 = fc(h1, W2, b2)
+    return fc(h2[0], W3, b3)[0]
+
+
+def r_swap_w(f, W1, b1, W2, b2, W3, b3):
+    return head(flat(f), W1, b1, W3, b2, W2, b3)
+
+
+def r_swap_b(f, W1, b1, W2, b2, W3, b3):
+    return head(flat(f), W1, b2, W2, b1, W3, b3)
+
+
+# -- samples mixed up ---------------------------------------------------------------------------------------------
+def m_interleave_ravel(f, W1, b1, W2, b2, W3, b3):
+    B = f.shape[0]
+    x = f.ravel().reshape(-1, B).T
+    return head(x, W1, b1, W2, b2, W3, b3)
+
+
+def m_skip_last(f, W1, b1, W2, b2, W3, b3):
+    return np.stack([head(f[i].reshape(1, -1), W1, b1, W2, b2, W3, b3)[0] for i in range(f.shape[0] - 1)]) \
+        if f.shape[0] > 1 else head(flat(f), W1, b1, W2, b2, W3, b3)
+
+
+def m_first_only(f, W1, b1, W2, b2, W3, b3):
+    return head(f[:1].reshape(1, -1), W1, b1, W2, b2, W3, b3)
+
+
+# -- tiny departures that are not float32 -------------------------------------------------------------------------
+def p_noise(f, W1, b1, W2, b2, W3, b3):
+    y = ok_matmul(f, W1, b1, W2, b2, W3, b3)
+    return y + np.random.default_rng(3).normal(0.0, 1e-7, y.shape)
+
+
+def p_round(f, W1, b1, W2, b2, W3, b3):
+    return np.round(ok_matmul(f, W1, b1, W2, b2, W3, b3), 4)
+
+
+# -- explanations that must fit --------------------------------------------------------------------------------------
+def e_sigmoid_logits(f, *p):
+    return head(flat(f), *p, out=sigmoid)
+
+
+def e_log_softmax(f, *p):
+    def log_softmax(z):
+        return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+    return head(flat(f), *p, out=log_softmax)
+
+
+def generic_and_exercise(fn):
+    """Both halves of the diagnosis, as the harness runs them: catalog diagnoses after superseding."""
+    from grader import diagnose as grader_diagnose
+    from grader.outcomes import Execution
+
+    runs = make_runs(fn)
+    execution = Execution(function_found=True, function_callable=True, calls=tuple(r.outcome for r in runs))
+    diagnoses, warnings = grader_diagnose.diagnose(runs, execution, EX)
+    assert not warnings
+    return diagnoses
+
+
+STAGES = [
+    # (submission, the id it must get, words its evidence must hold)
+    (s_relu6_minmax, "wrong-activation", ["ReLU6", "act1-ramp", "maps -2, -0.5, 0.5, 2, 8 to 0, 0, 0.5, 2, 6"]),
+    (s_abs_sqrt, "wrong-activation", ["absolute value", "to 8, 2, 1, 0.5, 0.5, 2"]),
+    (s_derivative_first_only, "wrong-activation", ["FC1 uses a step function", "to 0, 0, 1, 1, 1, 1"]),
+    (s_dead_mask, "wrong-activation", ["b3 on every row", "to 0, 0, 0, 0, 0, 0"]),
+    (s_floor_clip, "wrong-activation", ["floor of 1e-07", "1e-07, 1e-07"]),
+    (s_square_relu_second, "wrong-stage", ["Your second activation maps", "to 0, 0, 0.25, 4, 9.188, 64",
+                                           "ReLU gives 0, 0, 0.5, 2, 3.03125, 8"]),
+    (r_batch_64, "hardcoded-shape", ["64", "reshape"]),
+    (r_columns, "transposed-weights", ["from the left", "(60, 7)"]),
+    (r_helper_none, "helper-result", ["None", "without a return statement"]),
+    (r_helper_tuple, "helper-result", ["tuple", "(out, cache)"]),
+    (r_swap_w, "missing-layer", ["W2 and W3 are swapped"]),
+    (r_swap_b, "missing-layer", ["b1 and b2 are swapped", "b2 is added to FC1's output"]),
+    (m_interleave_ravel, "samples-mixed", ["interleaves the samples"]),
+    (m_skip_last, "samples-dropped", ["2 rows for 3 samples"]),
+    (m_first_only, "samples-dropped", ["one row for 3 samples, the logits of sample 1 alone"]),
+    (p_noise, "wrong-stage", ["after FC3", "the statement returns them unchanged"]),
+    (p_round, "rounded-output", ["multiple of 0.0001", "4 decimals"]),
+    (e_sigmoid_logits, "relu-after-fc3", ["A sigmoid is applied to the logits", "0.1192, 0.3775"]),
+    (e_log_softmax, "softmax-output", ["log-softmax", "log-probabilities"]),
+]
+
+
+@pytest.mark.parametrize("fn,finding_id,words", STAGES, ids=[s[0].__name__ for s in STAGES])
+def test_each_category_is_named_with_what_was_found(fn, finding_id, words):
+    diagnoses = generic_and_exercise(fn)
+    assert [d.id for d in diagnoses] == [finding_id], [(d.id, d.evidence) for d in diagnoses]
+    text = diagnoses[0].evidence
+    for word in words:
+        assert word in text, text
+    assert "batch axis included" not in diagnoses[0].explanation or finding_id == "batch-flattened"
+
+
+def test_explanations_do_not_claim_more_than_the_variant_found():
+    """A sigmoid on the logits is not 'ReLU after FC3', a log-softmax is not 'positive and sums to 1'."""
+    relu_after = EX.catalog["relu-after-fc3"].explanation
+    softmax = EX.catalog["softmax-output"].explanation
+    assert "never negative" not in relu_after and "ReLU was applied" not in relu_after
+    assert "sums to 1" not in softmax and "log-softmax" in softmax
+
+
+def test_tiny_departures_are_not_called_float32():
+    for fn in (s_floor_clip, p_noise, p_round):
+        assert "precision-loss" not in {d.id for d in generic_and_exercise(fn)}
+
+
+@pytest.mark.parametrize("fn", [gen_float32_inside, gen_float32_output], ids=lambda f: f.__name__)
+def test_precision_loss_quotes_the_errors_the_checks_measure(fn):
+    from grader.checks import value_error
+
+    diagnoses = {d.id: d for d in generic_and_exercise(fn)}
+    if fn is gen_float32_output:  # a float32 result is wrong-dtype, which says it all
+        assert set(diagnoses) == {"wrong-dtype"}
+        return
+    assert set(diagnoses) == {"precision-loss"}
+    runs = [r for r in make_runs(fn) if r.case.group != "probe"]
+    worst = max(value_error(r.outcome.array, r.expected, EX.tolerance)[2] for r in runs)
+    messages = [value_error(r.outcome.array, r.expected, EX.tolerance)[1] for r in runs]
+    order = f"about 1e-{int(round(-np.log10(worst))):02d} of the output's largest magnitude"
+    assert order in diagnoses["precision-loss"].evidence
+    assert any(order in m for m in messages)
+
+
+@pytest.mark.parametrize("fn", CORRECT, ids=lambda f: f.__name__)
+def test_correct_styles_pass_every_stage(fn):
+    lines = D.stage_trace(make_runs(fn))
+    assert len(lines) == 8 and all(line.endswith(": as stated") for line in lines[1:]), lines
+
+
+def test_the_stage_lines_name_the_first_departure_and_what_was_not_read():
+    lines = D.stage_trace(make_runs(s_square_relu_second))
+    verdicts = dict(line.strip().split(": ", 1) for line in lines[1:])
+    assert verdicts["second activation"].startswith("departs: your second activation maps")
+    assert verdicts["after FC3"] == "as stated"
+    # the first activation's probe reads it through the second, which is not the identity any more: not read
+    assert verdicts["first activation"].startswith("not read: its probe passes through the second activation")
+    assert verdicts["FC1 (x W1 + b1)"].startswith("not read")
+    finding = D.diagnose(make_runs(s_square_relu_second), EX)[0]
+    assert "first activation" in finding.evidence and "could not be checked" in finding.evidence

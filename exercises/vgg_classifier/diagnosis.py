@@ -391,7 +391,8 @@ def _stage_verdicts(values: Values, by_name: dict) -> dict[str, tuple[str, str]]
             verdicts[stage] = ("as stated", "") if ok else ("departs", sentence)
 
     acts = "the activations it passes through are not both the identity on [0.5, 3]"
-    read("fc3", "fc3", stated["final"] and moderate, acts if stated["final"] else "what follows FC3 departs")
+    final = "departs" if verdicts["final"][0] == "departs" else "could not be read"
+    read("fc3", "fc3", stated["final"] and moderate, acts if stated["final"] else f"what follows FC3 {final}")
     read("fc2", "fc2", verdicts["fc3"][0] == "as stated" and stated["act2"] and moderate,
          "its probe passes through a stage that departs or was not read (FC3 or the second activation)")
     read("fc1", "fc1", verdicts["fc2"][0] == "as stated" and stated["act1"] and stated["act2"],
@@ -513,11 +514,6 @@ def _lines(values: Values, by_name: dict) -> list[str]:
     """One line per stage: as stated, departs (how), raises (where), or not read (why)."""
     if not by_name:
         return []
-    raised = {}
-    for run in by_name.values():
-        reading = T.read_error(run)
-        if run.outcome.status == "raised" and reading is not None and reading.stage and reading.stage not in raised:
-            raised[reading.stage] = f"raises {run.outcome.error} on probe '{run.case.name}'"
     if values.spec is not None:
         departures = Q.stage_of(values.spec)
         verdicts = {}
@@ -530,15 +526,33 @@ def _lines(values: Values, by_name: dict) -> list[str]:
                 verdicts[stage] = ("as stated", "")
     else:
         verdicts = dict(values.verdicts)
-    if all(v[0] == "not read" for v in verdicts.values()) and not raised:
+    unplaced = []  # probes that raised where the error does not say which stage
+    for run in by_name.values():
+        if run.outcome.status != "raised":
+            continue
+        reading = T.read_error(run)
+        error = run.outcome.error.rstrip(". ")
+        if reading is not None and reading.stage:
+            if verdicts.get(reading.stage, ("",))[0] != "raises" and verdicts.get(reading.stage, ("",))[0] != "departs":
+                verdicts[reading.stage] = ("raises", f"{error} on probe '{run.case.name}'")
+        else:
+            unplaced.append(run)
+    if all(v[0] == "not read" for v in verdicts.values()) and not unplaced:
         return []
     lines = ["stage by stage, on the public probes (every layer 12 wide):"]
     for stage in S.STAGES:
         status, sentence = verdicts.get(stage, ("not read", ""))
-        if stage in raised and status == "not read":
-            status, sentence = "raises", raised[stage]
-        text = {"as stated": "as stated", "mixes": "departs"}.get(status, status)
-        lines.append(f"  {S.STAGE_NAMES[stage]}: {text}" + (f": {sentence}" if sentence else ""))
+        text = {"mixes": "departs"}.get(status, status)
+        lines.append(f"  {S.STAGE_NAMES[stage]}: {text}" + (f" {sentence}" if status == "raises" else
+                                                           f": {sentence}" if sentence else ""))
+    if len(unplaced) == len(by_name):
+        lines.append(f"  every probe raised an error that no stage could be pinned on, the first "
+                     f"{unplaced[0].outcome.error.rstrip('. ')}")
+    elif unplaced:
+        names = ", ".join(f"'{r.case.name}'" for r in unplaced)
+        lines.append(f"  {len(unplaced)} of {len(by_name)} probes raised an error that no stage could be pinned on "
+                     f"({names}), the first {unplaced[0].outcome.error.rstrip('. ')}; the verdicts above come from "
+                     f"the probes that returned")
     return lines
 
 

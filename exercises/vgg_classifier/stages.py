@@ -89,7 +89,7 @@ def exact(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def first_row(run) -> tuple[np.ndarray | None, str]:
-    """Row 1 of what a ramp probe returned (every row is the same by construction), or why there is none."""
+    """The one row a ramp probe (B = 1) returned, or why there is none."""
     out = run.outcome
     if out.status == "raised":
         return None, f"it raised {out.error}"
@@ -98,7 +98,7 @@ def first_row(run) -> tuple[np.ndarray | None, str]:
     arr = out.array
     if arr is None or arr.dtype.kind not in "biuf":
         return None, f"it returned {out.type_name or 'nothing usable'}"
-    if arr.ndim == 2 and arr.shape[1] == N and arr.shape[0] >= 1:
+    if arr.shape == (1, N):
         return arr[0].astype(np.float64), ""
     if arr.shape == (N,):
         return arr.astype(np.float64), ""

@@ -202,9 +202,10 @@ def _broadcast(a: tuple, b: tuple, n, names) -> ErrorReading:
 
 # -- findings from the exceptions -----------------------------------------------------------------------------------
 def _where(run) -> str:
+    error = run.outcome.error.rstrip(". ")  # a sentence follows after a colon
     if run.case.group == "probe":
-        return f"on probe '{run.case.name}' ({run.case.description}) your function raised {run.outcome.error}"
-    return f"on a graded case your function raised {run.outcome.error}"
+        return f"on probe '{run.case.name}' ({run.case.description}) your function raised {error}"
+    return f"on a graded case your function raised {error}"
 
 
 def _cap(text: str) -> str:
