@@ -34,6 +34,10 @@ CELL_MARKER = re.compile(r"^# ?(?:In\[[ \d]*\]:|%%)", re.M)
 # IPython's translation of magics) have a budget no honest notebook comes near.
 #: Code cells in a notebook, or parts of an exported script; more is refused.
 MAX_CELLS = 10_000
+#: Cells of any kind in a notebook, and '[' or '{' characters in its file (an upper bound on its JSON lists and
+#: objects, each about 80 bytes once read: 64 MiB of '[],' would take 1.8 GB); more is refused before reading.
+MAX_NOTEBOOK_CELLS = 100_000
+MAX_JSON_CONTAINERS = 4_000_000
 #: The grader compiles (checks) and translates cells up to this size, and this much code per submission, the
 #: smallest cells first. Larger cells run as they are: a syntax error shows when the child runs them. (Compiling
 #: costs up to 5 us and a few hundred bytes per character when it fails, and it is the grader's own time.)
@@ -187,6 +191,10 @@ def decode_python(raw: bytes, name: str) -> str:
 def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[tuple[int, str]]]:
     if not raw.strip():
         raise NotJson(f"{name} is empty: it is not a notebook. Save the notebook in Jupyter and submit it again.")
+    if raw.count(b"[") + raw.count(b"{") > MAX_JSON_CONTAINERS:
+        raise SubmissionError.with_kind(
+            "too-many-cells", f"{name} holds more than {MAX_JSON_CONTAINERS:,} '[' and '{{' characters: far more "
+            "lists and objects than a notebook has, so it is not read.")
     try:
         data = json.loads(raw)  # bytes: UTF-8 (with or without BOM), UTF-16 and UTF-32 are detected
     except RecursionError:
@@ -204,6 +212,9 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
     raw_cells = _raw_cells(data, major)
     if raw_cells is None:
         raise NotANotebook(f"{name} has a notebook version but no list of cells: its structure is broken.")
+    if len(raw_cells) > MAX_NOTEBOOK_CELLS:
+        raise SubmissionError.with_kind("too-many-cells", f"{name} has {len(raw_cells):,} cells; a notebook may have "
+                                        f"at most {MAX_NOTEBOOK_CELLS:,} (and {MAX_CELLS:,} code cells).")
     sources, warnings, code_number = [], [], 0
     prose: list[tuple[int, str]] = []
     for number, cell in enumerate(raw_cells, start=1):
@@ -337,7 +348,8 @@ class _Loader:
             else:
                 translated = self.translator.translate(source)
                 rewritten = translated.source
-                if rewritten is not None and rewritten != source and (
+                unchanged = rewritten in (source, source + "\n")  # compiled already: it fails
+                if rewritten is not None and not unchanged and (
                         translated.proven or self.translator.compile_error(rewritten) is None):
                     return replace(cell, source=rewritten)
         except _OverBudget:

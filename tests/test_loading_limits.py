@@ -122,6 +122,19 @@ def test_too_many_cells_are_refused(tmp_path, grade_source):
         timed(load, path)
 
 
+def test_notebooks_too_wide_to_read_are_refused_before_reading(tmp_path):
+    """64 MiB of '[],' would take 1.8 GB and seconds to read as JSON, and millions of cells seconds to scan."""
+    path = tmp_path / "wide.ipynb"
+    path.write_text('{"nbformat": 4, "metadata": {}, "cells": [' + "{}," * 4_000_000 + "{}]}")
+    error, seconds = timed(lambda: pytest.raises(submission_mod.SubmissionError, load, path).value)
+    assert seconds < BOUND
+    assert error.kind == "too-many-cells" and "more than 4,000,000 '[' and '{' characters" in error.message
+    markdown = {"cell_type": "markdown", "metadata": {}, "source": "x"}
+    path.write_text(json.dumps({"nbformat": 4, "metadata": {}, "cells": [markdown] * 100_001}))
+    with pytest.raises(submission_mod.SubmissionError, match="has 100,001 cells; a notebook may have at most 100,000"):
+        load(path)
+
+
 def test_exported_script_cells_keep_their_line_numbers(tmp_path):
     path = tmp_path / "export.py"
     path.write_text("import numpy as np\n# %%\nx = 1\n\n# In[3]:\n\ny = 2\n# %%\n!ls\n")
