@@ -21,6 +21,7 @@ RANKS = {
     "grade": 7,
     "report": 8,
     "batch": 9, "classfolder": 9, "gradebook": 9, "progress": 9, "notebook": 9, "selfcheck": 9,
+    "similarity": 9, "similarity_report": 9, "regrade": 9,
     "commands": 10, "cli": 11, "__init__": 12, "__main__": 12,
 }
 MODULES = sorted(p for p in PACKAGE.glob("*.py"))
