@@ -9,6 +9,10 @@ Layers, each closing what the others leave open (see ``../shared/notes/sandbox.m
 * ``bwrap`` (Linux, root, bubblewrap installed): new pid, net, ipc, uts and cgroup namespaces, every capability
   dropped, a read-only view of only the system libraries, the Python prefix, numpy, the runner and the shared
   inputs, size-capped tmpfs for ``/tmp`` and ``/dev/shm``; the child dies with the grader.
+* ``namespaces`` (mode ``fork``; Linux, root): what ``bwrap`` gives, without starting Python and numpy per run.
+  A warm template per concurrent run (``template``, ``runner/template.py``), a fresh Python with numpy imported
+  that never holds anything secret, forks each child into new mount, pid, net, ipc, uts and cgroup namespaces
+  and a new read-only root, where it drops to its worker uid; the template is out of its reach.
 * ``worker-uid``: the child runs as an unprivileged uid of its own per worker slot (``setpriv`` inside
   bubblewrap; in Landlock mode as root, ``confine`` switches after opening the folders it imports from), so the
   ``processes`` limit holds and nothing root-owned is readable.
@@ -20,7 +24,7 @@ Layers, each closing what the others leave open (see ``../shared/notes/sandbox.m
   run's peak, an exact out-of-memory verdict, and a sweep that kills whatever the run left behind.
 
 ``mode`` (or the ``GRADER_SANDBOX`` environment variable) picks them: ``auto`` takes the strongest available,
-``bwrap``, ``landlock`` and ``rlimits`` force a mode (and fail if it is unavailable). The class is the one place
+``fork``, ``bwrap``, ``landlock`` and ``rlimits`` force a mode (and fail if it is unavailable). The class is the one place
 that knows how a child is launched; ``execute`` only sees ``spawn``, ``kill`` and ``exit_report``.
 """
 from __future__ import annotations
@@ -42,13 +46,16 @@ import numpy
 from . import bwrap
 from . import memory as memory_mod
 from . import slots
+from . import template
 from .runner import confine as runner_confine
 from .runner import landlock, seccomp
 from .slots import SandboxUnavailable
 
 RUNNER_DIR = Path(__file__).resolve().parent / "runner"
 MIB = 1 << 20
-MODES = ("auto", "bwrap", "landlock", "rlimits")
+MODES = ("auto", "fork", "bwrap", "landlock", "rlimits")
+#: Modes with namespaces and a worker uid of their own; modes where the child also confines itself.
+NAMESPACED, CONFINED = ("bwrap", "fork"), ("bwrap", "fork", "landlock")
 #: Where the read-only pieces appear inside bubblewrap.
 CHILD_ROOT = "/opt/grader"
 CHILD_SITE = f"{CHILD_ROOT}/site"
@@ -84,7 +91,7 @@ def _human_mib(mib: int) -> str:
 
 @dataclass
 class Launched:
-    process: subprocess.Popen
+    process: subprocess.Popen | template.Forked
     channel: int  # read end of the child's report channel
     output: int  # read end of the child's merged stdout and stderr
     slot: slots.Slot | None = None
@@ -128,25 +135,25 @@ class Sandbox:
             raise ValueError(f"unknown sandbox mode {requested!r}; choose one of {', '.join(MODES)}")
         warnings: list[str] = []
         self.mode = self._choose(requested, warnings)
-        self.cgroups = self.mode in ("bwrap", "landlock") and _probe("cgroups", slots.cgroups_usable)
+        self.cgroups = self.mode in CONFINED and _probe("cgroups", slots.cgroups_usable)
         self.worker_uid, self.scratch_mib = False, 0  # Landlock mode as root: the slot's uid, a capped scratch
         if self.mode == "landlock":
             uid_ok, scratch_ok, notes = runner_confine.landlock_root_steps(slots.FIRST_UID + slots.SLOTS)
             self.worker_uid, self.scratch_mib = uid_ok, TMP_MIB if scratch_ok else 0
             warnings += notes
-        self.seccomp = self.mode in ("bwrap", "landlock") and _probe("seccomp", seccomp.supported)
+        self.seccomp = self.mode in CONFINED and _probe("seccomp", seccomp.supported)
         layers = ["protocol", "rlimits"]
-        if self.mode == "bwrap":
-            layers += ["bwrap", "worker-uid"]
+        if self.mode in NAMESPACED:
+            layers += ["bwrap" if self.mode == "bwrap" else "namespaces", "worker-uid"]
         if self.worker_uid:
             layers.append("worker-uid")
-        if self.mode in ("bwrap", "landlock") and landlock_abi() >= 1:
+        if self.mode in CONFINED and landlock_abi() >= 1:
             layers.append(f"landlock-abi{landlock_abi()}")
         if self.seccomp:
             layers.append("seccomp")
-        elif self.mode in ("bwrap", "landlock"):
+        elif self.mode in CONFINED:
             warnings.append(seccomp.MISSING)
-        if self.mode != "bwrap" and _is_root():
+        if self.mode not in NAMESPACED and _is_root():
             layers.append("caps-dropped")
         if self.cgroups:
             layers.append("cgroup")
@@ -162,6 +169,12 @@ class Sandbox:
 
     # -- choosing the layers ------------------------------------------------------------------------------------
     def _choose(self, requested: str, warnings: list[str]) -> str:
+        if requested == "fork":
+            why = _probe("fork", lambda: template.usable(self.python, self.environment("/tmp"), (self.numpy_path,),
+                                                         self._fork_request(slots.FIRST_UID + slots.SLOTS, [], ())))
+            if not why:
+                return "fork"
+            raise SandboxUnavailable(f"the fork sandbox is unavailable: {why}")
         if requested in ("auto", "bwrap"):
             why = _probe("bwrap", bwrap.usable)
             if not why:
@@ -190,7 +203,7 @@ class Sandbox:
 
     def visible_path(self, path: Path) -> Path:
         """Where a file the parent prepared appears inside the child."""
-        if self.mode != "bwrap":
+        if self.mode not in NAMESPACED:
             return Path(path)
         path = Path(os.path.abspath(path))
         return Path(CHILD_SHARED) / sha1(str(path.parent).encode()).hexdigest()[:12] / path.name
@@ -214,11 +227,11 @@ class Sandbox:
             "open_files": 256,
             "core": 0,
         }
-        if self.mode == "bwrap" or self.worker_uid:
+        if self.mode in NAMESPACED or self.worker_uid:
             rlimits["processes"] = limits.processes  # counts the worker uid's tasks only
-        settings: dict = {"rlimits": rlimits, "pdeathsig": True, "pid_namespace": self.mode == "bwrap",
-                          "drop_caps": self.mode != "bwrap" and _is_root(), "required": True}
-        settings.update(worker_uid=self.worker_uid, scratch_mib=self.scratch_mib, seccomp=self.seccomp)  # uid: spawn
+        settings: dict = {"rlimits": rlimits, "pdeathsig": True, "pid_namespace": self.mode in NAMESPACED,
+                          "drop_caps": self.mode not in NAMESPACED and _is_root(), "required": True}
+        settings.update(worker_uid=self.worker_uid or self.mode == "fork", scratch_mib=self.scratch_mib, seccomp=self.seccomp)  # uid: spawn
         if self.mode == "rlimits" or landlock_abi() < 1:
             return settings
         devices = ["/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"]
@@ -229,7 +242,7 @@ class Sandbox:
             read = ["/usr", *self._system_dirs(), *ETC_FILES, self.prefix, str(RUNNER_DIR), *self._numpy_dirs(),
                     *(str(self.visible_path(p)) for p in readable)]
             read.append(self.numpy_path)  # listing only matters: the import system scans the folder
-            write = ["/dev/null"]
+            write = ["/tmp", "/dev/shm", "/dev/null"] if self.mode == "fork" else ["/dev/null"]
         settings["landlock"] = {"read": read + devices, "write": write, "write_cwd": True, "required": True}
         return settings
 
@@ -266,14 +279,14 @@ class Sandbox:
     def spawn(self, readable: tuple[Path, ...] = (), inherit: tuple[int, ...] = ()) -> Launched:
         """Start a child that may read ``readable`` (shared inputs) besides Python and the runner, and that
         inherits the open descriptors ``inherit`` (the parent's shared input memory) under the same numbers."""
-        slot = slots.POOL.acquire() if self.mode == "bwrap" or self.cgroups or self.worker_uid else None
+        slot = slots.POOL.acquire() if self.mode in NAMESPACED or self.cgroups or self.worker_uid else None
         scratch = None
         oom_kills = 0
         degraded = ""
         channel_r = channel_w = output_r = output_w = -1
         extra_env: dict[str, str] = {}
         try:
-            if self.mode == "bwrap":
+            if self.mode in NAMESPACED:
                 cwd, child_tmp = "/", "/tmp"
             else:
                 scratch = tempfile.mkdtemp(prefix="grader-scratch-")
@@ -288,6 +301,12 @@ class Sandbox:
                 except OSError as exc:  # never fail a grade over a cgroup; rlimits and the namespaces still hold
                     prefix, oom_kills = [], 0
                     degraded = f"The cgroup layer could not be set up for this run ({exc}); the other layers held."
+            if self.mode == "fork":
+                cgroups = [str(slot.cgroups[c] / "cgroup.procs") for c in ("memory", "pids")] if prefix else []
+                process, channel_r, output_r = template.launch(
+                    self.python, self.environment("/tmp"), (self.numpy_path,),
+                    self._fork_request(slot.uid, cgroups, readable), inherit)
+                return Launched(process, channel_r, output_r, slot=slot, oom_kills=oom_kills, degraded=degraded)
             channel_r, channel_w = os.pipe()
             output_r, output_w = os.pipe()
             runner = self.runner_in_child + "/child.py"
@@ -334,6 +353,12 @@ class Sandbox:
         return Launched(process, channel_r, output_r, slot=slot, scratch=scratch, oom_kills=oom_kills,
                         degraded=degraded)
 
+    def _fork_request(self, uid: int, cgroups: list[str], readable: tuple[Path, ...]) -> dict:
+        binds = [(d, d) for d in [*self._numpy_dirs(), str(RUNNER_DIR)]]
+        binds += [(os.path.realpath(path), str(self.visible_path(path))) for path in readable]
+        return template.request(uid, cgroups, self.python, self.prefix, binds, ETC_FILES, TMP_MIB * MIB,
+                                SHM_MIB * MIB)
+
     def _enter_cgroup(self, slot: slots.Slot, readable: tuple[Path, ...]) -> tuple[list[str], int]:
         """Prepare the slot's cgroups; return the argv prefix that moves the child in before it starts."""
         if not slot.cgroups:
@@ -358,6 +383,8 @@ class Sandbox:
     def kill(self, launched: Launched) -> None:
         """Kill the child and everything it started, reap it, free its slot; safe to call twice."""
         process = launched.process
+        if self.mode == "fork":  # the namespace's init, then the waiter (never by pid once the template reaped it)
+            template.kill(process, slots.children)
         if self.mode == "bwrap" and process.poll() is None:
             # Kill bubblewrap's init inside the namespace first (the kernel then kills everything in it) and let
             # the outer bwrap reap it; killing the outer one first would leave the init a zombie of the host's pid 1.
@@ -371,7 +398,8 @@ class Sandbox:
             except subprocess.TimeoutExpired:
                 pass
         try:
-            os.killpg(process.pid, signal.SIGKILL)
+            if self.mode != "fork":
+                os.killpg(process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
         try:
@@ -397,7 +425,7 @@ class Sandbox:
             if slot.cgroups:
                 slots.empty_cgroup(slot.cgroups["pids"])
                 slots.empty_cgroup(slot.cgroups["memory"])
-            if self.mode == "bwrap" or self.worker_uid:
+            if self.mode in NAMESPACED or self.worker_uid:
                 slots.sweep_uid(slot.uid)  # the pid namespace is gone with bwrap; make sure the uid is free again
             slots.POOL.release(slot)
         if launched.scratch:

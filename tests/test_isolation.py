@@ -29,7 +29,7 @@ from grader import grade, sandbox
 
 HERE = Path(__file__).resolve().parent
 KERNEL = HERE / "submissions" / "hostile" / "kernel"
-MODES = ("bwrap", "landlock", "rlimits", "bwrap-no-seccomp", "landlock-no-seccomp")
+MODES = ("fork", "bwrap", "landlock", "rlimits", "fork-no-seccomp", "bwrap-no-seccomp", "landlock-no-seccomp")
 ACROSS = ("across-keyring", "across-sysv-shm", "across-sysv-msg", "across-posix-mq")
 SINGLE = ("nested-namespaces", "udp", "unix-socket-path", "unix-socket-abstract", "disk-fill-scratch")
 SOCKETS = {"udp", "unix-socket-path", "unix-socket-abstract"}

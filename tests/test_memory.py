@@ -22,7 +22,7 @@ from grader import grade, memory, sandbox, slots
 
 HERE = Path(__file__).resolve().parent
 LAYER_LIBRARY = HERE / "submissions" / "correct" / "layer-library-buffers.py"
-MODES = ("bwrap", "landlock", "rlimits")
+MODES = ("fork", "bwrap", "landlock", "rlimits")
 MIB, GIB = memory.MIB, memory.GIB
 #: At VGG16 scale the layer library's untouched weight, gradient and momentum buffers reserve this much.
 UNTOUCHED_AT_VGG_SCALE = 3 * 8 * (25088 * 4096 + 4096 * 4096 + 4096 * 1000 + 4096 + 4096 + 1000)

@@ -19,7 +19,7 @@ from conftest import check, notebook
 from grader import grade, sandbox
 
 HOSTILE = Path(__file__).resolve().parent / "submissions" / "hostile"
-MODES = ("bwrap", "landlock", "rlimits")
+MODES = ("fork", "bwrap", "landlock", "rlimits")
 CONTROL = {chr(c) for c in range(32) if chr(c) not in "\n"} | {"\x7f", "\x9b"}
 
 

@@ -33,7 +33,7 @@ CORRECT = HERE / "submissions" / "correct" / "matmul.py"
 SECRET = "grader-test-secret-" + uuid.uuid4().hex
 os.environ["GRADER_TEST_SECRET"] = SECRET  # inherited by nothing the sandbox starts; only /proc could show it
 
-MODES = ("bwrap", "landlock", "rlimits")
+MODES = ("fork", "bwrap", "landlock", "rlimits")
 SUBMISSION_SECONDS = 20
 SLOW_ATTACKS = {"memory-grow"}
 HOSTILES = sorted(p.stem for p in HOSTILE.glob("*.py"))
@@ -41,9 +41,10 @@ HOSTILES = sorted(p.stem for p in HOSTILE.glob("*.py"))
 #: Threats a mode does not contain (the attack works): run as strict xfails.
 LEAKS = {
     "rlimits": {"read-solution", "read-exercises", "read-repo", "read-environ", "read-submissions",
-                "write-canary", "delete-outside", "network", "daemon", "disk-fill-tmp"},
+                "write-canary", "delete-outside", "network", "daemon", "disk-fill-tmp", "reach-template"},
     "landlock": set(),
     "bwrap": set(),
+    "fork": set(),
 }
 
 
@@ -247,6 +248,8 @@ def test_correct_submission_full_marks_and_layers(session):
     assert {"protocol", "rlimits"} <= layers
     if session.mode == "bwrap":
         assert {"bwrap", "worker-uid"} <= layers
+    if session.mode == "fork":
+        assert {"namespaces", "worker-uid", "seccomp", "cgroup"} <= layers
     if session.mode in ("bwrap", "landlock") and sandbox.landlock_abi() >= 1:
         assert any(layer.startswith("landlock") for layer in layers)
     if session.mode == "rlimits":

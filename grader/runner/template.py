@@ -1,0 +1,341 @@
+"""The warm template: numpy and the runner imported once, then one fresh, fully sandboxed child forked per run.
+
+Started by the grader (``grader/template.py``), never forked from it (the grader holds the course secret and the
+expected values; this process never sees either), as ``python -I -S -B template.py SOCKET_FD PATH...`` with the
+child's clean environment. It imports numpy and the runner's modules, makes itself non-dumpable and a child
+subreaper, says ``ready`` and then serves the grader on its end of a Unix socketpair, which nothing else holds.
+
+A request is a JSON message with the run's descriptors attached (command pipe, channel, output, the inputs'
+shared memory) and its settings (worker uid, cgroups, what to bind read-only, tmpfs sizes). Per request:
+
+* the template forks a *waiter*: it dies with the template (PDEATHSIG), starts a new session, keeps only the
+  run's descriptors (moved to the numbers the child expects) and closes every other one, joins the run's
+  cgroups, then ``unshare``s new mount, pid, network, IPC, UTS and cgroup namespaces and forks the *init*;
+* the init is pid 1 of the new pid namespace: it builds the new root (``rootfs``), forks the *runner*, closes
+  every descriptor but a status pipe, drops all its capabilities, reaps, and hands the runner's wait status to
+  the waiter. When it ends, the kernel kills whatever is left in the namespace;
+* the runner starts its own session, tags itself as a run of the grader (``GRADER_PARENT``, what a fresh child
+  has in its environment), reseeds the random generators it inherited, and enters ``child.main``: the same path
+  as a fresh child, so ``confine`` drops it to the worker uid (bounding set cleared, no_new_privs), then sets
+  PDEATHSIG, rlimits, Landlock and seccomp before any student code runs.
+
+The waiter ends the way the runner ended (same exit code or signal), and the template reports
+``{"t": "exited", "pid": waiter, "status": wait status}``. Nothing of a run comes back into the template: every
+run is forked from the same clean process. A run cannot reach the template either: it sees another pid
+namespace, runs as another uid without capabilities, holds none of its descriptors, and the template is not
+dumpable (no ptrace, no /proc/PID/mem), besides what seccomp and Landlock deny.
+"""
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import socket
+import sys
+
+_here = os.path.dirname(os.path.abspath(__file__))
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER = 1, 4, 36
+CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x02000000, 0x04000000, 0x08000000
+CLONE_NEWPID, CLONE_NEWNET = 0x20000000, 0x40000000
+NAMESPACES = CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID | CLONE_NEWNET
+#: The environment entry the template starts with, renamed in place in each runner's environment block.
+TAG, RUN_TAG = b"GRADER_FORKER=", b"GRADER_PARENT="
+MAX_FDS = 16
+FAILED = 71
+
+
+def _libc():
+    import ctypes
+
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def _prctl(option: int, value: int) -> None:
+    import ctypes
+
+    if _libc().prctl(option, value, 0, 0, 0) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"prctl({option}): {os.strerror(err)}")
+
+
+def _close_all_but(keep) -> None:
+    low = 0
+    for fd in sorted(set(keep)):
+        if fd > low:
+            os.closerange(low, fd)
+        low = max(low, fd + 1)
+    os.closerange(low, 1 << 20)
+
+
+def _place(fds: list[int], targets: list[int]) -> None:
+    """Put each received descriptor at its number in the child (the output on 1 and 2); close every other one."""
+    pairs = list(zip(targets, fds))
+    pairs += [(2, fd) for target, fd in pairs if target == 1]
+    import fcntl
+
+    floor = max(target for target, _ in pairs) + 1
+    moved = [(target, fcntl.fcntl(fd, fcntl.F_DUPFD, floor)) for target, fd in pairs]
+    for target, fd in moved:
+        os.dup2(fd, target)
+    _close_all_but(target for target, _ in pairs)
+
+
+def _environ_tag() -> int:
+    """Address of the ``GRADER_FORKER=`` entry in this process's environment block (0 if there is none)."""
+    import ctypes
+
+    try:
+        with open("/proc/self/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()
+        start, end = int(fields[50 - 3]), int(fields[51 - 3])
+        block = ctypes.string_at(start, end - start)
+    except (OSError, ValueError, IndexError):
+        return 0
+    at = block.find(b"\0" + TAG)
+    if block.startswith(TAG):
+        return start
+    return start + at + 1 if at >= 0 else 0
+
+
+class Template:
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.pid = os.getpid()
+        self.runs: set[int] = set()
+        self.tag = _environ_tag()
+        self.wake_r, self.wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+
+    def send(self, message: dict, fds: list[int] = ()) -> None:
+        socket.send_fds(self.sock, [json.dumps(message).encode()], list(fds))
+
+    def serve(self) -> None:
+        signal.set_wakeup_fd(self.wake_w)
+        signal.signal(signal.SIGCHLD, lambda *_: None)
+        self.send({"t": "ready", "pid": self.pid})
+        try:
+            while True:
+                readable = select.select([self.sock, self.wake_r], [], [])[0]
+                if self.wake_r in readable:
+                    self.reap()
+                if self.sock in readable and not self.request():
+                    break
+        finally:
+            for pid in self.runs:  # the grader is gone: so are its runs (they would die with us anyway)
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+
+    def reap(self) -> None:
+        try:
+            while os.read(self.wake_r, 512):
+                pass
+        except BlockingIOError:
+            pass
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            if pid in self.runs:  # other children are orphans of a run, reparented to this subreaper
+                self.runs.discard(pid)
+                self.send({"t": "exited", "pid": pid, "status": status})
+
+    def request(self) -> bool:
+        """Serve one message of the grader; False when the template must stop (the grader closed, or spoke wrong)."""
+        try:
+            data, fds, flags, _ = socket.recv_fds(self.sock, 1 << 16, MAX_FDS)
+        except OSError:
+            return False
+        try:
+            message = json.loads(data) if data and not flags & (socket.MSG_CTRUNC | socket.MSG_TRUNC) else None
+            if not isinstance(message, dict) or message.get("t") != "fork":
+                return False
+            if len(message.get("targets", ())) != len(fds) or len(fds) < 3:
+                return False
+            try:
+                pid = self.fork(message, fds)
+            except OSError as exc:
+                self.send({"t": "error", "message": str(exc)[:300]})
+                return True
+            pidfd = os.pidfd_open(pid)  # an exact handle for the grader: the pid is not reaped before it has it
+            try:
+                self.send({"t": "forked", "pid": pid}, [pidfd])
+            finally:
+                os.close(pidfd)
+            return True
+        except (ValueError, TypeError):
+            return False
+        finally:
+            for fd in fds:
+                os.close(fd)
+
+    def fork(self, request: dict, fds: list[int]) -> int:
+        pid = os.fork()
+        if pid:
+            self.runs.add(pid)
+            return pid
+        try:
+            _waiter(self, request, fds)
+        except BaseException as exc:  # noqa: BLE001 (nothing may return into the template's loop)
+            try:
+                os.write(2, f"grader sandbox: {exc}\n".encode(errors="replace"))
+            finally:
+                os._exit(FAILED)
+        os._exit(FAILED)
+
+
+def _waiter(template: Template, request: dict, fds: list[int]) -> None:
+    """The run's first process, outside its namespaces: never reachable from the student's code."""
+    _prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL))
+    if os.getppid() != template.pid:
+        os._exit(FAILED)
+    signal.set_wakeup_fd(-1)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    template.sock.detach()  # its number is closed below; the object must never close a reused one
+    os.setsid()
+    targets = [int(t) for t in request["targets"]]
+    _place(fds, targets)
+    for path in request.get("cgroups", ()):
+        fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
+        try:
+            os.write(fd, b"0")
+        finally:
+            os.close(fd)
+    if _libc().unshare(NAMESPACES) != 0:
+        import ctypes
+
+        err = ctypes.get_errno()
+        raise OSError(err, f"unshare: {os.strerror(err)}")
+    status_r, status_w = os.pipe()
+    init = os.fork()
+    if init == 0:
+        try:
+            os.close(status_r)
+            _init(template, request, status_w, targets[1])
+        except BaseException as exc:  # noqa: BLE001
+            try:
+                os.write(2, f"grader sandbox: {exc}\n".encode(errors="replace"))
+            finally:
+                os._exit(FAILED)
+        os._exit(FAILED)
+    os.close(status_w)
+    _close_all_but([status_r])
+    _, status = os.waitpid(init, 0)
+    data = os.read(status_r, 32)
+    _end_like(int(data) if data.strip().isdigit() else status)
+
+
+def _end_like(status: int) -> None:
+    """Exit the way the runner did: same code, or killed by the same signal (no core: not dumpable)."""
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        try:
+            signal.signal(number, signal.SIG_DFL)
+        except (OSError, ValueError):
+            pass
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [number])
+        os.kill(os.getpid(), number)
+        os._exit(128 + number)
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else FAILED)
+
+
+def _init(template: Template, request: dict, status_w: int, channel: int) -> None:
+    """Pid 1 of the run's pid namespace: builds its root, starts the runner, reaps, reports the runner's end."""
+    import confine
+    import rootfs
+
+    _prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL))
+    os.setsid()
+    rootfs.build(request["binds"], request.get("links", []), request["tmp_bytes"], request["shm_bytes"])
+    runner = os.fork()
+    if runner == 0:
+        os.close(status_w)
+        _runner(template, request, channel)
+    _close_all_but([status_w])
+    confine._drop_capabilities()  # this process only waits; it keeps uid 0 but no capability at all
+    while True:
+        try:
+            pid, status = os.waitpid(-1, 0)
+        except ChildProcessError:
+            os._exit(FAILED)
+        if pid == runner:
+            os.write(status_w, str(status).encode())
+            os._exit(0)
+
+
+def _runner(template: Template, request: dict, channel: int) -> None:
+    """The process that runs the student's code, through the same path as a freshly started child."""
+    import child
+    import confine
+
+    try:
+        os.setsid()
+        if template.tag:  # the tag a fresh child carries: sweeps and tests find the run's processes by it
+            import ctypes
+
+            ctypes.memmove(template.tag, RUN_TAG, len(RUN_TAG))
+            os.environ.pop(TAG[:-1].decode(), None)
+            os.environ[RUN_TAG[:-1].decode()] = ctypes.string_at(template.tag).decode().partition("=")[2]
+        _reseed()
+        os.environ[confine.WORKER_UID_VARIABLE] = str(int(request["uid"]))
+        os.chdir("/tmp")
+        sys.argv = [os.path.join(_here, "child.py"), str(channel)]
+        if request.get("probe"):
+            confine.become(int(request["uid"]))
+            os._exit(0)
+        child.main()
+    finally:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except BaseException:  # noqa: BLE001
+            pass
+        os._exit(0)  # never wait for the student's threads, never return into the template's code
+
+
+def _reseed() -> None:
+    """Generators seeded once in the template would give every run the same numbers: seed them afresh."""
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        numpy.random.seed()
+    if "random" in sys.modules:
+        sys.modules["random"].seed()
+
+
+def main() -> None:
+    sock_fd = int(sys.argv[1])
+    sys.path[:0] = [_here, *sys.argv[2:]]
+    os.umask(0o022)
+    import resource
+
+    import numpy  # noqa: F401  (the point of the template: imported once, shared by every run)
+    import child  # noqa: F401
+    import confine  # noqa: F401
+    import landlock  # noqa: F401
+    import rootfs  # noqa: F401
+    import seccomp  # noqa: F401
+    import standins  # noqa: F401
+    import wire  # noqa: F401
+
+    import ctypes  # noqa: F401  (and what a run imports on its way to student code, imported once here)
+    import fcntl  # noqa: F401
+    import mmap  # noqa: F401
+    import platform  # noqa: F401
+    import struct  # noqa: F401
+
+    _reseed()  # imports what seeding needs
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    _prctl(PR_SET_DUMPABLE, 0)
+    _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    import gc
+
+    gc.freeze()  # what is here now is never collected: runs do not touch (and copy) its pages to scan it
+    Template(socket.socket(fileno=sock_fd)).serve()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,323 @@
+"""The grader's side of the warm templates (``runner/template.py``): start them, ask for runs, learn how runs end.
+
+A template is a fresh ``python -I -S -B runner/template.py`` with numpy imported, never a fork of the grader (which
+holds the course secret and the expected values). The grader keeps a few of them, one per run in progress at the
+same time (so one per worker slot in a batch), and hands each run's descriptors and settings to an idle one over
+a Unix socketpair that only the two of them hold. The template forks the run inside new namespaces and reports
+its end; ``Forked`` gives ``execute`` and ``sandbox`` the little of ``subprocess.Popen`` they use.
+
+A template that stops answering, sends anything unexpected or dies is never used again: it is killed (its runs
+die with it) and a new one starts when one is next needed.
+"""
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import select
+import signal
+import socket
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+RUNNER_DIR = Path(__file__).resolve().parent / "runner"
+START_SECONDS = 30.0
+ANSWER_SECONDS = 10.0
+#: how long ``Forked.wait()`` waits for the report of a run that was killed before it gives up on the template
+REPORT_SECONDS = 30.0
+
+
+class TemplateError(OSError):
+    """A template did not start or did not answer as it must; it is not used again."""
+
+
+class Template:
+    """One template process and the grader's end of its socket. Used by one run at a time."""
+
+    def __init__(self, python: str, env: dict[str, str], paths: tuple[str, ...]) -> None:
+        self.key = (python, tuple(sorted(env.items())), paths)
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        env = dict(env)
+        env["GRADER_FORKER"] = env.pop("GRADER_PARENT", str(os.getpid()))  # runners rename it to GRADER_PARENT
+        try:
+            self.process = subprocess.Popen(
+                [python, "-I", "-S", "-B", str(RUNNER_DIR / "template.py"), str(theirs.fileno()), *paths],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd="/",
+                pass_fds=(theirs.fileno(),), start_new_session=True, close_fds=True)
+        finally:
+            theirs.close()
+        self.sock = ours
+        self.broken = ""
+        try:
+            ready = self._receive(START_SECONDS)[0]
+            if ready.get("t") != "ready" or ready.get("pid") != self.process.pid:
+                raise TemplateError(f"the template said {str(ready)[:100]} instead of being ready")
+        except TemplateError as exc:
+            why = self._stderr() or str(exc)
+            self.stop(why)
+            raise TemplateError(why) from None
+        finally:
+            if self.process.stderr:
+                self.process.stderr.close()
+
+    def _stderr(self) -> str:
+        try:
+            if self.process.stderr and select.select([self.process.stderr], [], [], 0.5)[0]:
+                return self.process.stderr.read1(4096).decode(errors="replace").strip().splitlines()[-1][:300]
+        except (OSError, ValueError, IndexError):
+            pass
+        return ""
+
+    def _receive(self, timeout: float | None) -> tuple[dict, list[int]]:
+        """The template's next message; TemplateError (and the template stopped) on silence, EOF or garbage."""
+        if not select.select([self.sock], [], [], timeout)[0]:
+            raise TemplateError("the template did not answer in time")
+        try:
+            data, fds, flags, _ = socket.recv_fds(self.sock, 1 << 16, 4)
+        except OSError as exc:
+            raise TemplateError(f"the template's socket failed ({exc})") from None
+        try:
+            message = json.loads(data) if data else None
+        except ValueError:
+            message = None
+        if not isinstance(message, dict) or flags & (socket.MSG_CTRUNC | socket.MSG_TRUNC):
+            for fd in fds:
+                os.close(fd)
+            raise TemplateError("the template ended" if not data else "the template sent something unexpected")
+        return message, fds
+
+    def fork(self, request: dict, fds: list[int]) -> tuple[int, int]:
+        """Start a run; return its pid (the waiter, outside the namespaces) and a pidfd for it."""
+        try:
+            socket.send_fds(self.sock, [json.dumps(request).encode()], fds)
+            message, got = self._receive(ANSWER_SECONDS)
+        except (OSError, TemplateError) as exc:
+            self.stop(f"the template failed ({exc})")
+            raise TemplateError(self.broken) from None
+        pid = message.get("pid")
+        if message.get("t") != "forked" or not isinstance(pid, int) or len(got) != 1:
+            for fd in got:
+                os.close(fd)
+            self.stop(f"the template could not start a run: {str(message.get('message', message))[:200]}")
+            raise TemplateError(self.broken)
+        return pid, got[0]
+
+    def report(self, pid: int, timeout: float | None) -> int | None:
+        """The wait status of run ``pid`` when the template reports it within ``timeout``, else None."""
+        if self.broken:
+            return -1
+        try:
+            if not select.select([self.sock], [], [], timeout)[0]:
+                return None
+            message, got = self._receive(0)
+        except (OSError, TemplateError) as exc:
+            self.stop(f"the template failed ({exc})")
+            return -1
+        for fd in got:
+            os.close(fd)
+        status = message.get("status")
+        if message.get("t") != "exited" or message.get("pid") != pid or not isinstance(status, int):
+            self.stop(f"the template sent {str(message)[:100]} while a run was in progress")
+            return -1
+        return status
+
+    def alive(self) -> bool:
+        return not self.broken and self.process.poll() is None
+
+    def stop(self, why: str = "stopped") -> None:
+        """Kill the template (its runs die with it: PDEATHSIG) and never use it again."""
+        self.broken = self.broken or why
+        try:
+            self.process.kill()
+        except OSError:
+            pass
+        self.process.wait()
+        self.sock.close()
+
+
+class Forked:
+    """What ``execute`` and ``sandbox`` use of a Popen, for a run a template started."""
+
+    def __init__(self, template: Template, pid: int, pidfd: int, stdin) -> None:
+        self.template, self.pid, self.pidfd, self.stdin = template, pid, pidfd, stdin
+        self.returncode: int | None = None
+        self.released = False
+
+    def poll(self) -> int | None:
+        return self._collect(0)
+
+    def wait(self, timeout: float | None = None) -> int:
+        code = self._collect(REPORT_SECONDS if timeout is None else timeout)
+        if code is None and timeout is not None:
+            raise subprocess.TimeoutExpired(f"run {self.pid}", timeout)
+        if code is None:  # no report long after the kill: the template is wedged
+            self.template.stop("the template did not report the end of a run")
+            code = self._collect(0)
+        return code
+
+    def _collect(self, timeout: float) -> int | None:
+        if self.returncode is None:
+            status = self.template.report(self.pid, timeout)
+            if status == -1:  # the template is gone, and its runs with it
+                self.returncode = -signal.SIGKILL
+            elif status is not None:
+                self.returncode = os.waitstatus_to_exitcode(status)
+            if self.returncode is not None and self.pidfd >= 0:
+                os.close(self.pidfd)
+                self.pidfd = -1
+        return self.returncode
+
+    def kill(self) -> None:
+        if self.returncode is None and self.pidfd >= 0:
+            try:
+                signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
+            except OSError:
+                pass
+
+
+class Pool:
+    """Idle templates, shared by every sandbox of this process; thread-safe."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.idle: list[Template] = []
+        self.all: list[Template] = []
+
+    def acquire(self, python: str, env: dict[str, str], paths: tuple[str, ...]) -> Template:
+        key = (python, tuple(sorted(env.items())), paths)
+        with self.lock:
+            while self.idle:
+                template = self.idle.pop()
+                if template.key == key and template.alive():
+                    return template
+                template.stop()
+        template = Template(python, env, paths)
+        with self.lock:
+            self.all = [t for t in self.all if t.alive()] + [template]
+        return template
+
+    def release(self, template: Template) -> None:
+        if not template.alive():
+            template.stop()
+            return
+        with self.lock:
+            self.idle.append(template)
+
+    def close(self) -> None:
+        with self.lock:
+            templates, self.idle, self.all = self.all, [], []
+        for template in templates:
+            if template.process.poll() is None:
+                template.stop()
+
+
+POOL = Pool()
+atexit.register(POOL.close)
+
+
+def launch(python: str, env: dict[str, str], paths: tuple[str, ...], request: dict,
+           inherit: tuple[int, ...]) -> tuple[Forked, int, int]:
+    """Start a run from an idle template: (the run, channel read end, output read end).
+
+    The child finds the command pipe on stdin, its output on 1 and 2, the channel on a free number given in its
+    argv, and each inherited descriptor under the number it has here, as a Popen child would.
+    """
+    channel_number = next(n for n in range(3, 64) if n not in inherit)
+    request = {**request, "t": "fork", "targets": [0, channel_number, 1, *inherit]}
+    for attempt in (1, 2):  # a template that died since its last run is replaced once
+        template = POOL.acquire(python, env, paths)
+        commands_r, commands_w = os.pipe()
+        channel_r, channel_w = os.pipe()
+        output_r, output_w = os.pipe()
+        try:
+            pid, pidfd = template.fork(request, [commands_r, channel_w, output_w, *inherit])
+        except TemplateError:
+            for fd in (commands_w, channel_r, output_r):
+                os.close(fd)
+            if attempt == 2:
+                raise
+            continue
+        finally:
+            for fd in (commands_r, channel_w, output_w):
+                os.close(fd)
+        return Forked(template, pid, pidfd, os.fdopen(commands_w, "wb", buffering=0)), channel_r, output_r
+    raise AssertionError("unreachable")
+
+
+def kill(process: Forked, children) -> None:
+    """Kill a run: the namespace's init first (the kernel then kills all it holds), then the waiter; reap both."""
+    if process.poll() is None:
+        for pid in children(process.pid):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        process.kill()
+    process.wait()
+    if process.stdin:
+        try:
+            process.stdin.close()
+        except OSError:
+            pass
+    if not process.released:
+        process.released = True
+        POOL.release(process.template)
+
+
+def request(uid: int, cgroups: list[str], python: str, prefix: str, binds: list[tuple[str, str]],
+            etc_files: tuple[str, ...], tmp_bytes: int, shm_bytes: int, probe: bool = False) -> dict:
+    """A run's settings: its worker uid and cgroups, and the root it sees (as ``bwrap.argv`` builds it).
+
+    Read-only: ``/usr`` and the system folders (their symbolic links as links), ``etc_files``, the Python prefix
+    (and the interpreter if it lives elsewhere), then ``binds`` (host path, path inside). Paths inside are the
+    template's own paths for everything it imports, so that modules it has not imported yet are found.
+    """
+    shown = [("/usr", "/usr")]
+    links = []
+    for name in ("lib", "lib64", "lib32", "libx32", "bin", "sbin"):
+        path = f"/{name}"
+        if os.path.islink(path):
+            links.append((os.readlink(path), path))
+        elif os.path.isdir(path):
+            shown.append((path, path))
+    shown += [(os.path.realpath(path), path) for path in etc_files if os.path.exists(path)]
+    if not (prefix + "/").startswith("/usr/"):
+        shown.append((prefix, prefix))
+    if not python.startswith((prefix + "/", "/usr/")):
+        shown.append((python, python))
+    shown += binds
+    return {"uid": uid, "cgroups": cgroups, "binds": [list(b) for b in shown], "links": [list(l) for l in links],
+            "tmp_bytes": tmp_bytes, "shm_bytes": shm_bytes, "probe": probe}
+
+
+def usable(python: str, env: dict[str, str], paths: tuple[str, ...], settings: dict) -> str:
+    """Empty when a template starts here and a probe run with ``settings`` (namespaces, new root, worker uid, no
+    student code) ends well; else why. The template stays in the pool for the first run."""
+    import sys
+
+    if not sys.platform.startswith("linux") or os.geteuid() != 0:
+        return "forking sandboxed children from a template needs Linux and root"
+    if not (hasattr(os, "pidfd_open") and hasattr(signal, "pidfd_send_signal") and hasattr(socket, "send_fds")):
+        return "this Python or kernel has no pidfd"
+    started = time.monotonic()
+    try:
+        process, channel, output = launch(python, env, paths, {**settings, "probe": True}, ())
+    except (OSError, TemplateError) as exc:
+        return f"the template could not start ({exc})"
+    os.close(channel)
+    try:
+        code = process.wait(timeout=max(1.0, START_SECONDS - (time.monotonic() - started)))
+    except subprocess.TimeoutExpired:
+        code = None
+    said = b""
+    if select.select([output], [], [], 0)[0]:
+        said = os.read(output, 4096)
+    os.close(output)
+    if code != 0:
+        kill(process, lambda pid: [])
+        text = said.decode(errors="replace").strip().splitlines()
+        return f"a probe run failed ({text[-1][:200] if text else f'exit status {code}'})"
+    kill(process, lambda pid: [])
+    return ""
