@@ -182,10 +182,12 @@ def write_gradescope(result: GradeResult, folder: Path, *, private: bool = False
 # -- summary.html -----------------------------------------------------------------------------------------------
 def class_summary(results: list[GradeResult], exercise_id: str, notes: Sequence[str] = (), *,
                   pending: Sequence[Pending] = (), folders: Mapping[str, str] | None = None,
-                  left_out: Sequence[tuple[str, str]] = ()) -> dict:
+                  left_out: Sequence[tuple[str, str]] = (), similarity: Mapping | None = None,
+                  changes: Mapping | None = None) -> dict:
     """Numbers for the class page: distribution, pass rate per check, mistakes, students to look at first.
 
-    ``left_out`` lists the entries of the class folder that were not graded, each with why.
+    ``left_out`` lists the entries of the class folder that were not graded, each with why. ``similarity`` says
+    what ``similarity.html`` holds, ``changes`` whose result a regrade moved (``regrade.summary``).
     """
     folders = _folders(results, pending, folders)
     results = sorted(results, key=lambda r: r.student)
@@ -244,6 +246,8 @@ def class_summary(results: list[GradeResult], exercise_id: str, notes: Sequence[
         "pending": sorted(pending, key=lambda p: p.student),
         "incomplete_note": INCOMPLETE_NOTE,
         "left_out": list(left_out),
+        "similarity": similarity,
+        "changes": changes,
     }
 
 
@@ -255,7 +259,8 @@ def render_summary(results: list[GradeResult], exercise_id: str, notes: Sequence
 # -- everything at once -----------------------------------------------------------------------------------------
 def write_class(results: list[GradeResult], out: Path, exercise_id: str, notes: Sequence[str] = (), *,
                 pending: Sequence[Pending] = (), folders: Mapping[str, str] | None = None,
-                left_out: Sequence[tuple[str, str]] = (), private: bool = False) -> list[str]:
+                left_out: Sequence[tuple[str, str]] = (), private: bool = False, similarity: Mapping | None = None,
+                changes: Mapping | None = None) -> list[str]:
     """Write every class file, each on its own; return one line per file that could not be written."""
     out = Path(out)
     folders = _folders(results, pending, folders)
@@ -263,7 +268,7 @@ def write_class(results: list[GradeResult], out: Path, exercise_id: str, notes: 
         "gradebook.csv": lambda: render_csv(results, pending, folders),
         "junit.xml": lambda: render_junit(results, exercise_id, pending),
         "summary.html": lambda: render_summary(results, exercise_id, notes, pending=pending, folders=folders,
-                                               left_out=left_out),
+                                               left_out=left_out, similarity=similarity, changes=changes),
     }
     problems = []
     for name in CLASS_FILES:

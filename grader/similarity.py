@@ -15,7 +15,7 @@ How it works (MOSS's method: Schleimer, Wilkerson and Aiken, "Winnowing", SIGMOD
   winnowing keeps the smallest hash of every window of ``window`` runs: any run of ``k + window - 1`` tokens that
   two submissions share is found, whatever surrounds it.
 * **What is not evidence.** The starter code and the exercise notebook's own cells (the self-check) are base code,
-  and a run found in more than ``common`` of the submissions compared (10% by default, at least 2) is a common
+  and a run found in more than ``common`` of the submissions compared (10% by default, and more than 3) is a common
   passage, as MOSS does with its base files and its ``-m`` limit. Both are left out before anything is compared,
   so a class of short, correct, alike solutions has nothing left to match.
 * **Cost.** Fingerprints are indexed by hash; only pairs that share enough of them are compared in full.
@@ -68,7 +68,8 @@ _IPYTHON_LINE = re.compile(r"^[ \t]*(?:[%!?].*|[^#\n]*\?)$", re.M)
 class Settings:
     k: int = 12  # tokens per fingerprinted run
     window: int = 6  # winnowing window: runs of k + window - 1 tokens are always found
-    common: float = 0.10  # a run in more than this share of the submissions is a common passage
+    common: float = 0.10  # a run in more than this share of the submissions is a common passage...
+    common_floor: int = 3  # ...and in more than this many (so a small class still shows a copy among three)
     threshold: float = 0.5  # share of one side's distinctive code that the pair shares
     min_tokens: int = 80  # shared tokens, on each side
     shown: int = 50  # flagged pairs shown side by side on the page (all are in the CSV)
@@ -76,7 +77,7 @@ class Settings:
 
     def common_limit(self, documents: int) -> int:
         """A run found in more submissions than this is a common passage."""
-        return max(2, round(self.common * documents))
+        return max(self.common_floor, round(self.common * documents))
 
 
 @dataclass(frozen=True)

@@ -196,6 +196,7 @@ def page_data(analysis: Analysis, exercise_id: str) -> dict:
         "skipped": analysis.skipped,
         "common_limit": analysis.common_limit,
         "common": settings.common,
+        "common_floor": settings.common_floor,
         "threshold": settings.threshold,
         "min_tokens": settings.min_tokens,
         "k": settings.k,
