@@ -659,8 +659,9 @@ STAGES = [
     (s_derivative_first_only, "wrong-activation", ["FC1 uses a step function", "to 0, 0, 1, 1, 1, 1"]),
     (s_dead_mask, "wrong-activation", ["b3 on every row", "to 0, 0, 0, 0, 0, 0"]),
     (s_floor_clip, "wrong-activation", ["floor of 1e-07", "1e-07, 1e-07"]),
-    (s_square_relu_second, "wrong-stage", ["Your second activation maps", "to 0, 0, 0.25, 4, 9.188, 64",
-                                           "ReLU gives 0, 0, 0.5, 2, 3.03125, 8"]),
+    # no variant explains it, so the sentence says what the probe showed, not which of bias or activation did it
+    (s_square_relu_second, "wrong-stage", ["With W1 and W2 zero, FC2 and the second activation turn b2 =",
+                                           "into 0, 0, 0.25, 4, 9.188, 64", "ReLU(b2) is 0, 0, 0.5, 2, 3.03125, 8"]),
     (r_batch_64, "hardcoded-shape", ["64", "reshape"]),
     (r_columns, "transposed-weights", ["from the left", "(60, 7)"]),
     (r_helper_none, "helper-result", ["None", "without a return statement"]),
@@ -670,7 +671,7 @@ STAGES = [
     (m_interleave_ravel, "samples-mixed", ["interleaves the samples"]),
     (m_skip_last, "samples-dropped", ["2 rows for 3 samples"]),
     (m_first_only, "samples-dropped", ["one row for 3 samples, the logits of sample 1 alone"]),
-    (p_noise, "wrong-stage", ["after FC3", "the statement returns them unchanged"]),
+    (p_noise, "wrong-stage", ["With every weight zero, your logits are -7.9999998", "should come out unchanged"]),
     (p_round, "rounded-output", ["multiple of 0.0001", "4 decimals"]),
     (e_sigmoid_logits, "relu-after-fc3", ["A sigmoid is applied to the logits", "0.1192, 0.3775"]),
     (e_log_softmax, "softmax-output", ["log-softmax", "log-probabilities"]),
@@ -726,10 +727,42 @@ def test_correct_styles_pass_every_stage(fn):
 def test_the_stage_lines_name_the_first_departure_and_what_was_not_read():
     lines = D.stage_trace(make_runs(s_square_relu_second))
     verdicts = dict(line.strip().split(": ", 1) for line in lines[1:])
-    assert verdicts["second activation"].startswith("departs: your second activation maps")
+    assert verdicts["second activation"].startswith("departs: with W1 and W2 zero, FC2 and the second activation")
     assert verdicts["after FC3"] == "as stated"
     # the first activation's probe reads it through the second, which is not the identity any more: not read
     assert verdicts["first activation"].startswith("not read: its probe passes through the second activation")
     assert verdicts["FC1 (x W1 + b1)"].startswith("not read")
     finding = D.diagnose(make_runs(s_square_relu_second), EX)[0]
     assert "first activation" in finding.evidence and "could not be checked" in finding.evidence
+
+
+def m_skip_first(f, W1, b1, W2, b2, W3, b3):
+    rows = [head(f[i:i + 1].reshape(1, -1), W1, b1, W2, b2, W3, b3)[0] for i in range(1, len(f))]
+    return np.array(rows) if rows else head(flat(f), W1, b1, W2, b2, W3, b3)
+
+
+def u_bias_twice(f, W1, b1, W2, b2, W3, b3):
+    return head(flat(f), W1, 2 * b1, W2, b2, W3, b3)
+
+
+def u_normalised_input(f, W1, b1, W2, b2, W3, b3):
+    x = flat(f)
+    return head(x / np.linalg.norm(x, axis=1, keepdims=True), W1, b1, W2, b2, W3, b3)
+
+
+def test_a_loop_that_skips_the_first_sample_is_named():
+    diagnoses = generic_and_exercise(m_skip_first)
+    assert [d.id for d in diagnoses] == ["samples-dropped"]
+    assert "the logits of samples 2, 3; sample 1 has none" in diagnoses[0].evidence
+
+
+def test_unknown_departures_are_described_by_what_the_probe_showed():
+    """A doubled b1 is not the activation's fault: the sentence says what came out with W1 zero, not which of the
+    bias or the activation did it. A normalised input departs before FC1, so FC3's probe is not blamed alone."""
+    doubled = D.diagnose(make_runs(u_bias_twice), EX)
+    assert [f.id for f in doubled] == ["wrong-stage"]
+    assert "With W1 zero, FC1 and the first activation turn b1 = -2, -0.5, 0.5, 2" in doubled[0].evidence
+    assert "your first activation maps" not in doubled[0].evidence
+    normalised = D.diagnose(make_runs(u_normalised_input), EX)
+    assert [f.id for f in normalised] == ["wrong-stage"]
+    assert "or a stage before it" in normalised[0].evidence

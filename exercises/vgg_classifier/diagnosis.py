@@ -373,8 +373,8 @@ def _stage_verdicts(values: Values, by_name: dict) -> dict[str, tuple[str, str]]
     """(status, sentence) per stage, each read only through stages found as stated on the values they see."""
     readings = values.readings
     verdicts: dict[str, tuple[str, str]] = {}
-    for stage, reading in readings.items():
-        verdicts[stage] = (reading.status, reading.note)
+    for stage, reading in readings.items():  # nothing confirms the activation rather than the bias: say what was seen
+        verdicts[stage] = (reading.status, reading.neutral if reading.departs else reading.note)
     moderate = all(readings[s].values is not None and S.identity_on_moderate(readings[s].values)
                    for s in ("act1", "act2"))
     stated = {s: verdicts[s][0] == "as stated" for s in ("act1", "act2", "final")}
@@ -418,7 +418,7 @@ def _fallback(values: Values, by_name: dict) -> list:
     for stage in ("act1", "act2"):
         factor = S.dropout_factor(values.readings[stage].values)
         if factor is not None and values.readings[stage].departs:
-            findings.append(Finding("inference-dropout", f"On probe '{stage}-ramp', {values.readings[stage].note}: "
+            findings.append(Finding("inference-dropout", f"On probe '{stage}-ramp', {values.readings[stage].neutral}: "
                                                          f"each value is either 0 or ReLU's times {factor:g}, as a "
                                                          f"dropout mask (keeping 1/{factor:g} of the units) gives."))
     if findings:
@@ -430,7 +430,9 @@ def _fallback(values: Values, by_name: dict) -> list:
         if status == "departs":
             if not _localised(values, stage):
                 return []
-            text = sentence if stage in S.RAMP_STAGE.values() else f"{S.STAGE_NAMES[stage]} departs: {sentence}"
+            text = sentence if stage in S.RAMP_STAGE.values() or stage == "flatten" else (
+                f"{S.STAGE_NAMES[stage]}, or a stage before it that its probe passes the features through, departs: "
+                f"{sentence}")
             unread = [S.STAGE_NAMES[s] for s in S.STAGES[:S.STAGES.index(stage)]
                       if values.verdicts.get(s, ("",))[0] == "not read"]
             qualifier = (f" It is the first stage found to depart; {_join(unread)} could not be checked on "

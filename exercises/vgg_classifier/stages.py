@@ -72,7 +72,8 @@ class Reading:
     stage: str
     values: np.ndarray | None  # the stage's output on RAMP (one row), or None
     status: str  # "as stated", "departs", "not read"
-    note: str = ""  # why it was not read, or the departure as a sentence
+    note: str = ""  # why it was not read, or the departure as a sentence about the activation
+    neutral: str = ""  # the departure as what the probe showed, for when nothing confirms it is the activation
 
     @property
     def departs(self) -> bool:
@@ -124,7 +125,7 @@ def read_ramps(probes: dict) -> dict[str, Reading]:
             continue
         ok = bool(exact(values, statement(stage)).all())
         readings[stage] = Reading(stage, values, "as stated" if ok else "departs",
-                                  "" if ok else describe(stage, values))
+                                  "" if ok else describe(stage, values), "" if ok else describe(stage, values, True))
     return readings
 
 
@@ -176,13 +177,23 @@ STAGE_SUBJECT = {"act1": "your first activation", "act2": "your second activatio
                  "final": "what your function does after FC3"}
 
 
-def describe(stage: str, values: np.ndarray) -> str:
-    """'your first activation maps -2, -0.5, 0.5, 2 to 0, 0, 1, 1; ReLU gives 0, 0, 0.5, 2'"""
+NEUTRAL = {
+    "act1": ("with W1 zero, FC1 and the first activation turn b1 = {inputs} into {got}; ReLU(b1) is {want}"),
+    "act2": ("with W1 and W2 zero, FC2 and the second activation turn b2 = {inputs} into {got}; ReLU(b2) is {want}"),
+    "final": ("with every weight zero, your logits are {got} where b3 = {inputs} should come out unchanged"),
+}
+
+
+def describe(stage: str, values: np.ndarray, neutral: bool = False) -> str:
+    """'your first activation maps -2, -0.5, 0.5, 2 to 0, 0, 1, 1; ReLU gives 0, 0, 0.5, 2', or with ``neutral``
+    what the probe showed, without saying which of the bias or the activation did it."""
     expected = statement(stage)
     idx = shown_points(values, expected)
     got, _ = _formatted(values[idx], expected[idx])
     want = [_fmt(v, 8) for v in expected[idx]]  # short dyadic numbers: shown in full
     inputs = ", ".join(_fmt(RAMP[i], 8) for i in idx)
+    if neutral:
+        return NEUTRAL[stage].format(inputs=inputs, got=", ".join(got), want=", ".join(want))
     if stage == "final":
         return (f"your function turns the logits {inputs} into {', '.join(got)} after FC3; "
                 f"the statement returns them unchanged")

@@ -282,6 +282,9 @@ def row_pattern(run) -> tuple | None:
     if m < B:
         if all(close(rows[i], expected[i]) for i in range(m)):
             return ("first", m)
+        match = [next((j for j in range(B) if close(rows[i], expected[j])), None) for i in range(m)]
+        if None not in match and len(set(match)) == m:
+            return ("subset", tuple(match))
         return None
     if m != B or close(rows, expected):
         return None
@@ -300,7 +303,8 @@ def row_findings(runs) -> list:
     if not batched:
         return []
     patterns = [(r, row_pattern(r)) for r in batched]
-    if any(p is None for _, p in patterns) or len({p[0] for _, p in patterns}) != 1:
+    kinds = {p[0] if p is not None else None for _, p in patterns}
+    if None in kinds or not (len(kinds) == 1 or kinds == {"first", "subset"}):
         return []
     probes = [(r, p) for r, p in patterns if r.case.group == "probe"]
     if not probes:
@@ -312,6 +316,12 @@ def row_findings(runs) -> list:
         text = head + (f"one row for {B} samples, the logits of sample 1 alone" if what == 1 else
                        f"{what} rows for {B} samples, the logits of samples 1 to {what}; the "
                        f"{'last sample has' if B - what == 1 else f'last {B - what} samples have'} none")
+    elif kind == "subset":
+        rows = ", ".join(str(j + 1) for j in what)
+        missing = ", ".join(str(j + 1) for j in range(B) if j not in what)
+        text = head + (f"{len(what)} row{'s' if len(what) > 1 else ''} for {B} samples, the logits of sample"
+                       f"{'s' if len(what) > 1 else ''} {rows}; sample{'s' if B - len(what) > 1 else ''} {missing} "
+                       f"{'have' if B - len(what) > 1 else 'has'} none")
     elif kind == "repeat":
         text = head + f"{B} rows that all hold the logits of sample 1"
     else:

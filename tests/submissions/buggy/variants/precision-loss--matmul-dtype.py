@@ -1,0 +1,6 @@
+import numpy as np
+def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
+    x = features.reshape(features.shape[0], -1)
+    h = np.maximum(np.matmul(x, W1, dtype=np.float32) + b1, 0)
+    h = np.maximum(np.matmul(h, W2, dtype=np.float32) + b2, 0)
+    return (np.matmul(h, W3, dtype=np.float32) + b3).astype(np.float64)
