@@ -6,7 +6,8 @@ Layouts (``--layout``):
 * ``plain``: each entry of the folder is one student: a file ``class/alice.py`` is ``alice`` (the stem), a folder
   ``class/alice/`` is ``alice`` (its files found at any depth);
 * ``nbgrader``: ``course/submitted/<student>/<assignment>/*.ipynb`` -> ``<student>``; give ``course`` or
-  ``course/submitted``;
+  ``course/submitted``. ``assignment`` (``--assignment NAME``) picks ``submitted/<student>/NAME/``; without it the
+  submitted folder must hold a single assignment (several would make every student a duplicate);
 * ``auto`` (the default): ``nbgrader`` when the folder holds ``submitted/`` and nothing else but nbgrader's own
   files (``source/``, ``release/``, ``gradebook.db``...), ``plain`` otherwise.
 
@@ -86,11 +87,15 @@ class _Found:
 
 
 # -- discovery --------------------------------------------------------------------------------------------------
-def discover(paths: list[Path], layout: str = "auto") -> Plan:
+def discover(paths: list[Path], layout: str = "auto", assignment: str | None = None) -> Plan:
     if layout not in LAYOUTS:
         raise UsageError(f"Unknown layout '{escape.terminal(layout, 40)}': use one of {', '.join(LAYOUTS)}.")
+    if assignment is not None and (not assignment or assignment.startswith(".") or "/" in assignment
+                                   or os.sep in assignment or assignment in IGNORED_NAMES):
+        raise UsageError(f"--assignment takes the name of an assignment folder (submitted/<student>/NAME/), not "
+                         f"{escape.terminal(assignment, 80)!r}.")
     found: list[_Found] = []
-    empty: list[tuple[str, Path]] = []
+    empty: list[tuple[str, Path, str | None]] = []
     left: list[tuple[Path, str]] = []
     notes: list[str] = []
     used = set()
@@ -100,9 +105,20 @@ def discover(paths: list[Path], layout: str = "auto") -> Plan:
         if not path.is_dir():  # a file: grade_file reports an unsupported or unreadable one as an error result
             found.append(_Found(path.stem, path, _link_problem(path) if path.is_symlink() else None))
             continue
-        root, used_layout = _root(path, layout, left, notes)
+        root, used_layout = _root(path, layout, left, notes, assignment is not None)
         used.add(used_layout)
-        _scan(root, found, empty, left)
+        if used_layout == "nbgrader":
+            chosen = _assignment(root, assignment)
+            if chosen is not None and assignment is None:
+                notes.append(f"nbgrader layout: assignment '{escape.terminal(chosen)}', the only one in "
+                             f"{escape.terminal(root)}.")
+            _scan(root, found, empty, left, chosen)
+        else:
+            if assignment is not None:
+                raise UsageError(f"--assignment picks submitted/<student>/{escape.terminal(assignment)}/ in nbgrader's "
+                                 f"layout, but {escape.terminal(path)} is not an nbgrader course folder (holding "
+                                 "submitted/) nor its submitted folder.")
+            _scan(root, found, empty, left)
     entries = _entries(found, empty)
     by_reason: dict[str, list[str]] = {}
     shown_left = tuple((escape.terminal(p, 300), why) for p, why in left)
@@ -115,8 +131,10 @@ def discover(paths: list[Path], layout: str = "auto") -> Plan:
     return Plan(tuple(entries), tuple(notes), single, shown_left, "nbgrader" if "nbgrader" in used else "plain")
 
 
-def _root(path: Path, layout: str, left: list[tuple[Path, str]], notes: list[str]) -> tuple[Path, str]:
-    """The folder whose entries are the students, and the layout that says so."""
+def _root(path: Path, layout: str, left: list[tuple[Path, str]], notes: list[str],
+          nbgrader_asked: bool = False) -> tuple[Path, str]:
+    """The folder whose entries are the students, and the layout that says so (``--assignment`` asks for
+    nbgrader's layout when the folder has one)."""
     submitted = path / "submitted"
     has_submitted = submitted.is_dir() and not submitted.is_symlink()
     try:
@@ -124,6 +142,8 @@ def _root(path: Path, layout: str, left: list[tuple[Path, str]], notes: list[str
     except OSError as exc:
         raise UsageError(f"Cannot read the folder {escape.terminal(path)}: {exc.strerror or exc}.") from None
     course = has_submitted and all(_ignored(n) or n in NBGRADER_COURSE or n == "submitted" for n in names)
+    if layout == "auto" and nbgrader_asked and (has_submitted or path.name == "submitted"):
+        layout = "nbgrader"
     if layout == "nbgrader" and not has_submitted:
         if path.resolve().name == "submitted" or path.name == "submitted":
             return path, "nbgrader"
@@ -140,8 +160,35 @@ def _root(path: Path, layout: str, left: list[tuple[Path, str]], notes: list[str
     return path, "plain"
 
 
-def _scan(root: Path, found: list[_Found], empty: list[tuple[str, Path]], left: list[tuple[Path, str]]) -> None:
-    """The entries of ``root``: each one a student (a file, or a folder) or a line of ``left``."""
+def _assignment(root: Path, asked: str | None) -> str | None:
+    """The assignment to grade in nbgrader's ``submitted/``: the one asked for, or the only one there is."""
+    if asked is not None:
+        return asked
+    names: set[str] = set()
+    try:
+        students = [item for item in os.scandir(root)
+                    if not _ignored(item.name) and item.is_dir(follow_symlinks=False)]
+        for student in students:
+            try:
+                names.update(item.name for item in os.scandir(student.path)
+                             if not _ignored(item.name) and item.is_dir(follow_symlinks=False))
+            except OSError:
+                continue
+    except OSError:
+        return None
+    if len(names) > 1:
+        shown = sorted(escape.terminal(n, 60) for n in names)
+        listed = ", ".join(shown[:8]) + (f" and {len(shown) - 8} more" if len(shown) > 8 else "")
+        raise UsageError(f"{escape.terminal(root)} holds {len(names)} assignments ({listed}); grade one at a time "
+                         f"with --assignment NAME (e.g. --assignment {shown[0]}).")
+    return next(iter(names), None)
+
+
+def _scan(root: Path, found: list[_Found], empty: list[tuple[str, Path, str | None]],
+          left: list[tuple[Path, str]], assignment: str | None = None) -> None:
+    """The entries of ``root``: each one a student (a file, or a folder) or a line of ``left``.
+
+    With ``assignment`` (nbgrader's layout), only ``<student>/<assignment>/`` is read in a student's folder."""
     base = os.path.realpath(root)
     try:
         items = sorted(os.scandir(root), key=lambda item: item.name)
@@ -161,15 +208,42 @@ def _scan(root: Path, found: list[_Found], empty: list[tuple[str, Path]], left: 
             else:
                 left.append((path, A_LINK))
         elif item.is_dir(follow_symlinks=False):
-            files = _walk(path, base, left)
+            folder, why = path, None
+            if assignment is not None:
+                folder, why = _assignment_folder(path, assignment, left)
+            files = _walk(folder, base, left) if folder is not None else []
             if files:
                 found += [_Found(item.name, f, problem) for f, problem in files]
             else:
-                empty.append((item.name, path))
+                empty.append((item.name, folder or path, why))
         elif _supported(path):
             found.append(_Found(path.stem, path, _inside(path, base) or _regular_problem(item)))
         else:
             left.append((path, NOT_A_SUBMISSION if item.is_file(follow_symlinks=False) else NOT_REGULAR))
+
+
+def _assignment_folder(student: Path, assignment: str,
+                       left: list[tuple[Path, str]]) -> tuple[Path | None, str | None]:
+    """``student/assignment`` when it is a real folder, else (None, why); the student's other entries are left out."""
+    try:
+        items = sorted(os.scandir(student), key=lambda item: item.name)
+    except OSError as exc:
+        return None, f"The folder {escape.terminal(student)} cannot be read ({exc.strerror or exc})."
+    chosen = None
+    for item in items:
+        path = Path(item.path)
+        if item.name == assignment and item.is_dir(follow_symlinks=False):
+            chosen = path
+        elif item.name == assignment and item.is_symlink():
+            left.append((path, A_LINK))
+        elif _ignored(item.name):
+            left.append((path, HIDDEN))
+        else:
+            left.append((path, f"not the assignment graded (--assignment {escape.terminal(assignment, 60)})"))
+    if chosen is None:
+        return None, (f"There is no {escape.terminal(assignment, 60)}/ folder in {escape.terminal(student)}: "
+                      "nothing was submitted for this assignment.")
+    return chosen, None
 
 
 def _walk(folder: Path, base: str, left: list[tuple[Path, str]]) -> list[tuple[Path, tuple[str, str] | None]]:
@@ -232,15 +306,15 @@ def _supported(path: Path) -> bool:
     return path.suffix.lower() in SUFFIXES
 
 
-def _entries(found: list[_Found], empty: list[tuple[str, Path]]) -> list[Entry]:
+def _entries(found: list[_Found], empty: list[tuple[str, Path, str | None]]) -> list[Entry]:
     """One entry per raw id; several files for one id become one duplicate-student entry."""
     groups: dict[str, list[_Found]] = {}
     for item in found:
         groups.setdefault(item.raw, []).append(item)
-    for raw, folder in empty:
+    for raw, folder, why in empty:
         if raw not in groups:
-            groups[raw] = [_Found(raw, folder, ("no-submission", f"The folder {escape.terminal(folder)} holds no "
-                                                                 ".py or .ipynb file to grade."))]
+            groups[raw] = [_Found(raw, folder, ("no-submission", why or f"The folder {escape.terminal(folder)} "
+                                                                        "holds no .py or .ipynb file to grade."))]
     shown = display_ids(list(groups))
     folders = report.folder_names(shown.values())
     entries = []

@@ -60,8 +60,10 @@ def render_html(result: GradeResult) -> str:
     return environment(True).get_template("report.html.j2").render(r=result)
 
 
-def render_markdown(result: GradeResult) -> str:
-    return environment(False).get_template("report.md.j2").render(r=result)
+def render_markdown(result: GradeResult, *, checks: bool = True, isolation: str = "") -> str:
+    """The Markdown report; ``checks=False`` leaves out the checks table (Gradescope shows them as its tests).
+    ``isolation``: a sentence on how the code was isolated, said instead of the list of layers."""
+    return environment(False).get_template("report.md.j2").render(r=result, checks=checks, isolation=isolation)
 
 
 # -- writing ----------------------------------------------------------------------------------------------------
@@ -103,14 +105,16 @@ def student_folder(out: Path, folder: str) -> Path:
     return Path(out) / STUDENTS / folder
 
 
-def write_student(result: GradeResult, folder: Path, *, private: bool = False) -> Path:
-    """Write ``result.json``, ``report.html`` and ``report.md`` into the student's ``folder``; return it."""
+def write_student(result: GradeResult, folder: Path, *, private: bool = False, result_text: str | None = None) -> Path:
+    """Write ``result.json`` (``result_text``: its signed text), ``report.html`` and ``report.md`` into the
+    student's ``folder``; return it."""
     folder = make_folder(folder, private=private)
     os.chmod(folder, PRIVATE_FOLDER_MODE if private else FOLDER_MODE)
     write_atomic(folder / "report.html", render_html(result), private=private)
     write_atomic(folder / "report.md", render_markdown(result), private=private)
     # last: its presence marks a finished grade
-    write_atomic(folder / "result.json", result.to_json() + "\n", private=private)
+    write_atomic(folder / "result.json", result_text if result_text is not None else result.to_json() + "\n",
+                 private=private)
     return folder
 
 

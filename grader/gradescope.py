@@ -1,0 +1,399 @@
+"""Gradescope: ``grader gradescope --exercise ID --out DIR`` writes ``DIR/autograder.zip``, the bundle Gradescope's
+"Configure Autograder" page takes; Gradescope then runs its ``run_autograder`` for every submission, which runs
+``grader gradescope-run``.
+
+The zip's root (Gradescope unpacks it into ``/autograder/source``)::
+
+    setup.sh          run once, as root, when Gradescope builds the image: installs Python and bubblewrap with
+                      apt, the grader into .venv, creates the unprivileged account student code runs as, and
+                      makes the bundle root-owned and read-only to others (solutions/ and secret: root only)
+    run_autograder    run as root for each submission (Gradescope copies it to /autograder/run_autograder):
+                      grades $AUTOGRADER_ROOT/submission/* into $AUTOGRADER_ROOT/results/results.json
+                      (AUTOGRADER_ROOT defaults to /autograder, so the bundle can be tried on any machine)
+    bundle.json       the exercise, the full-scale setting, the visibility, the grader version
+    grader-src/       the grader's source with this exercise only (what setup.sh installs)
+    solutions/<id>.py the reference, read by the grader alone
+    secret            the course secret (when one was set), read by the grader alone
+
+Security without namespaces: Gradescope's container may allow neither bubblewrap nor Landlock. Whatever mode the
+machine offers, the bundle's sandbox (``BundleSandbox``) runs student code as an unprivileged worker uid (in
+rlimits-only mode too: the child switches to it before any student code runs), or nothing runs at all and the
+result says why. That uid cannot write the results folder, the bundle or the grader, nor read the solutions or
+the secret. ``results.json`` is written by the grader (root) after every child has ended and after every process
+of the worker uids has been killed, through a new file renamed into place, so a process a submission leaves behind
+can neither rewrite it nor race with it. The result's ``output`` says which isolation applied.
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import signal
+import stat
+import sys
+import tempfile
+import time
+import zipfile
+from dataclasses import replace
+from pathlib import Path
+
+from . import batch, escape, exercise as exercise_mod, gradebook, report, slots
+from .errors import UsageError
+from .exercise import Exercise
+from .runner import confine as runner_confine
+from .sandbox import Sandbox
+from .slots import SandboxUnavailable
+
+BUNDLE = "bundle.json"
+SOURCE = "grader-src"
+SECRET = "secret"
+#: the worker uids student code may run as (one per slot), and the one the root-step probe uses
+WORKER_UIDS = range(slots.FIRST_UID, slots.FIRST_UID + slots.SLOTS + 1)
+WORKER_ACCOUNT = "grader-student"
+PROBE_ACCOUNT = "grader-probe"
+#: what a Gradescope submission may be (as a student's own file)
+SUFFIXES = (".ipynb", ".py")
+
+
+# -- the sandbox of a bundle's run ------------------------------------------------------------------------------
+class BundleSandbox(Sandbox):
+    """The machine's strongest sandbox, always with an unprivileged worker uid (or ``SandboxUnavailable``).
+
+    bwrap mode has a worker uid, and Landlock mode as root has one when the machine allows the switch. In
+    rlimits-only mode (no bubblewrap, no Landlock, as in some containers) the plain sandbox keeps the child as
+    root with its capabilities dropped: root still owns the solutions and the results. Here the child switches to
+    its slot's uid there too, after opening its import folders (``runner.confine``), so those files are out of its
+    reach; without root nothing can switch, and nothing runs.
+    """
+
+    def __init__(self, limits, mode: str | None = None) -> None:
+        super().__init__(limits, mode)
+        if "worker-uid" not in self.layers and self.mode == "rlimits" and _is_root():
+            uid_ok, scratch_ok, notes = runner_confine.landlock_root_steps(slots.FIRST_UID + slots.SLOTS)
+            if uid_ok:
+                self.worker_uid = True
+                self.scratch_mib = 64 if scratch_ok else 0
+                self.layers = (*self.layers, "worker-uid")
+                self.warnings = (*self.warnings, *(n for n in notes if n not in self.warnings))
+        if "worker-uid" not in self.layers:
+            why = ("the grader does not run as root, so it cannot switch the child to an unprivileged uid"
+                   if not _is_root() else "this machine does not let the grader switch the child to an "
+                   "unprivileged uid")
+            raise SandboxUnavailable(f"student code must run as an unprivileged user here, and {why}")
+
+    def isolation_sentence(self) -> str:
+        """For the student's result: which isolation applied, in one sentence."""
+        kind = {"bwrap": "in a bubblewrap sandbox (own namespaces, a read-only view of the system)",
+                "landlock": "under Landlock and seccomp (no namespaces on this machine)",
+                "rlimits": "with resource limits only (this machine allows neither namespaces nor Landlock)"}
+        where = kind.get(self.mode, f"in {self.mode} mode")
+        return (f"Your code ran as an unprivileged user {where}; isolation layers: {', '.join(self.layers)}. It "
+                "could not read the solutions or change the results.")
+
+
+def _is_root() -> bool:
+    return sys.platform.startswith("linux") and os.geteuid() == 0
+
+
+def kill_workers(uids=WORKER_UIDS) -> int:
+    """Kill every process of the worker uids, repeatedly until none is left; returns how many were killed."""
+    wanted = set(uids)
+    killed = 0
+    for _ in range(50):
+        found = 0
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                if os.stat(f"/proc/{entry}").st_uid in wanted:
+                    os.kill(int(entry), signal.SIGKILL)
+                    found += 1
+            except (OSError, ProcessLookupError):
+                pass
+        killed += found
+        if not found:
+            return killed
+        time.sleep(0.01)
+    return killed
+
+
+# -- building the bundle ----------------------------------------------------------------------------------------
+SETUP_SH = r"""#!/usr/bin/env bash
+# Gradescope runs this once, as root, when it builds the autograder image (Ubuntu): it installs what the grader
+# needs, creates the unprivileged account student code runs as, and locks the bundle down.
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends python3 python3-venv python3-pip bubblewrap ca-certificates >/dev/null
+python3 -m venv "$HERE/.venv"
+"$HERE/.venv/bin/python" -m pip install --quiet --upgrade pip
+"$HERE/.venv/bin/python" -m pip install --quiet "$HERE/grader-src"
+# Student code runs as uid {uid} (and the grader's probe as {probe}): accounts of their own, no home, no login.
+for pair in "{uid}:{account}" "{probe}:{probe_account}"; do
+  uid="${{pair%%:*}}"; name="${{pair#*:}}"
+  getent group "$uid" >/dev/null || groupadd --system --gid "$uid" "$name"
+  id -u "$uid" >/dev/null 2>&1 || useradd --system --no-create-home --home-dir /nonexistent \
+      --shell /usr/sbin/nologin --uid "$uid" --gid "$uid" "$name"
+done
+# The bundle is root's: others may read the grader and run it, never change it; the solutions and the course
+# secret are for root alone.
+chown -R root:root "$HERE"
+chmod -R go-w "$HERE"
+chmod 700 "$HERE/solutions"
+[ ! -e "$HERE/secret" ] || chmod 600 "$HERE/secret"
+"$HERE/.venv/bin/grader" --version
+"""
+
+RUN_AUTOGRADER = r"""#!/usr/bin/env bash
+# Gradescope runs this as root for every submission (from /autograder/run_autograder, a copy of this file).
+# It grades $AUTOGRADER_ROOT/submission/* into $AUTOGRADER_ROOT/results/results.json; AUTOGRADER_ROOT defaults to
+# /autograder, so the bundle can be tried anywhere:  sudo AUTOGRADER_ROOT=/tmp/ag /tmp/ag/source/run_autograder
+set -uo pipefail
+ROOT="${AUTOGRADER_ROOT:-/autograder}"
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+[ -f "$HERE/bundle.json" ] || HERE="$ROOT/source"
+GRADER="${GRADER_BIN:-$HERE/.venv/bin/grader}"
+mkdir -p "$ROOT/results"
+"$GRADER" gradescope-run --bundle "$HERE" --root "$ROOT"
+status=$?
+if [ ! -s "$ROOT/results/results.json" ]; then
+  printf '{"score": 0, "output": "The autograder itself failed (exit status %s) before it could grade this submission. This is not your fault: please tell the course staff.", "stdout_visibility": "hidden"}\n' "$status" > "$ROOT/results/results.json"
+fi
+exit 0
+"""
+
+
+def build(exercise: Exercise, out: Path, *, secret: str | None, full_scale: bool = True,
+          visibility: str = "visible") -> Path:
+    """Write ``out/autograder.zip``; return its path."""
+    if exercise.reference is None:
+        raise UsageError("The Gradescope bundle needs the exercise's reference solution (--solutions-dir).")
+    if visibility not in gradebook.VISIBILITIES:
+        raise UsageError(f"--visibility takes one of {', '.join(gradebook.VISIBILITIES)}.")
+    from .cli import version
+
+    package = Path(__file__).resolve().parent
+    checkout = exercise_mod.REPO_ROOT
+    files: list[tuple[str, bytes, int]] = []  # (name in the zip, bytes, mode)
+
+    def add(name: str, data: bytes, mode: int = 0o644) -> None:
+        files.append((name, data, mode))
+
+    add("setup.sh", SETUP_SH.format(uid=slots.FIRST_UID, probe=slots.FIRST_UID + slots.SLOTS,
+                                    account=WORKER_ACCOUNT, probe_account=PROBE_ACCOUNT).encode(), 0o755)
+    add("run_autograder", RUN_AUTOGRADER.encode(), 0o755)
+    config = {"exercise": exercise.id, "full_scale": bool(full_scale), "visibility": visibility,
+              "grader": version(), "secret": bool(secret)}
+    add(BUNDLE, (json.dumps(config, indent=1) + "\n").encode())
+    add(f"{SOURCE}/pyproject.toml", _pyproject(checkout, package))
+    add(f"{SOURCE}/README.md", b"The grader, as bundled for a Gradescope autograder. See the course's repository.\n")
+    for path in sorted(package.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc" \
+                and path.relative_to(package).parts[0] != "exercises":
+            add(f"{SOURCE}/grader/{path.relative_to(package).as_posix()}", path.read_bytes())
+    for path in sorted(exercise.folder.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc" \
+                and path.relative_to(exercise.folder).parts[0] != "examples":
+            add(f"{SOURCE}/exercises/{exercise.id}/{path.relative_to(exercise.folder).as_posix()}", path.read_bytes())
+    reference = Path(sys.modules[exercise.reference.__module__].__file__)
+    add(f"solutions/{exercise.id}.py", reference.read_bytes(), 0o600)
+    if secret:
+        add(SECRET, secret.encode() + b"\n", 0o600)
+    out = Path(out)
+    report.make_folder(out)
+    target = out / "autograder.zip"
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data, mode in files:
+            info = zipfile.ZipInfo(name, date_time=(2024, 1, 1, 0, 0, 0))
+            info.external_attr = (stat.S_IFREG | mode) << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, data)
+    fd, tmp = tempfile.mkstemp(dir=out, prefix=".autograder.zip.", suffix=".tmp")
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(buffer.getvalue())
+    os.chmod(tmp, 0o600)  # it holds the solutions (and the secret): for the instructor only
+    os.replace(tmp, target)
+    return target
+
+
+def _pyproject(checkout: Path, package: Path) -> bytes:
+    """The checkout's pyproject.toml (an installed grader: a minimal one with the same dependencies)."""
+    path = checkout / "pyproject.toml"
+    if path.is_file():
+        return path.read_bytes()
+    from importlib.metadata import requires
+
+    deps = [r for r in (requires("grader") or []) if "extra ==" not in r]
+    return ("[build-system]\nrequires = [\"setuptools>=68\"]\nbuild-backend = \"setuptools.build_meta\"\n\n"
+            "[project]\nname = \"grader\"\nversion = \"0.0.0\"\nrequires-python = \">=3.10\"\n"
+            f"dependencies = {json.dumps(deps)}\n\n[project.scripts]\ngrader = \"grader.cli:run\"\n\n"
+            "[tool.setuptools]\npackages = [\"grader\", \"grader.runner\", \"grader.exercises\"]\n"
+            "package-dir = {\"grader.exercises\" = \"exercises\"}\n\n[tool.setuptools.package-data]\n"
+            "grader = [\"templates/*\"]\n\"grader.exercises\" = [\"*/*.py\", \"*/*.toml\", \"*/*.md\", \"*/*.json\"]\n"
+            ).encode()
+
+
+def build_command(args: argparse.Namespace, exercise: Exercise) -> int:
+    if not args.secret:
+        from .commands import NO_SECRET
+
+        print(f"grader: warning: {NO_SECRET} The bundle then seeds every student's hidden cases from the default.",
+              file=sys.stderr)
+    target = build(exercise, args.out, secret=args.secret, full_scale=args.full_scale, visibility=args.visibility)
+    print(f"wrote: {escape.terminal(target)}")
+    print("Upload it on Gradescope: the assignment's Configure Autograder page, Zip file upload. Students submit "
+          f"{exercise.id}.ipynb or a .py file. It holds the solutions: keep it private.", file=sys.stderr)
+    return 0
+
+
+# -- running one submission -------------------------------------------------------------------------------------
+def find_submission(folder: Path, exercise: Exercise) -> tuple[Path | None, str]:
+    """The file to grade in Gradescope's submission folder, or (None, why not)."""
+    from .classfolder import _walk
+
+    left: list[tuple[Path, str]] = []
+    try:
+        files = _walk(Path(folder), os.path.realpath(folder), left)
+    except OSError as exc:
+        return None, f"The submission folder cannot be read ({exc})."
+    usable = [path for path, problem in files if problem is None]
+    if not usable:
+        refused = [f"{escape.terminal(p.name)}: {problem[1]}" for p, problem in files if problem]
+        return None, ("No .ipynb or .py file was found in your submission" + (f" ({'; '.join(refused)})" if refused
+                      else "") + f". Submit your notebook ({exercise.id}.ipynb) or a .py file.")
+    if len(usable) == 1:
+        return usable[0], ""
+    named = [p for p in usable if p.stem in (exercise.id, exercise.function)]
+    if len(named) == 1:
+        return named[0], ""
+    shown = ", ".join(escape.terminal(p.relative_to(folder)) for p in usable[:6])
+    return None, (f"Your submission holds {len(usable)} files that could be graded ({shown}). Submit only one, "
+                  f"or name the one to grade {exercise.id}.ipynb.")
+
+
+def student_of(metadata_path: Path) -> str:
+    """The submitters' ids from Gradescope's submission_metadata.json (a group shares them), for the seed."""
+    try:
+        data = json.loads(Path(metadata_path).read_text(encoding="utf-8"))
+        users = data.get("users") or []
+        ids = sorted(str(u.get("email") or u.get("id") or "").strip() for u in users if isinstance(u, dict))
+        ids = [i for i in ids if i]
+        if ids:
+            return "+".join(ids)
+    except (OSError, ValueError, AttributeError):
+        pass
+    return "gradescope-student"
+
+
+def _secure_bundle(bundle: Path) -> None:
+    """What setup.sh does, done again before every run (cheap): nothing of the bundle writable by others, the
+    solutions and the secret root's alone."""
+    for path in [bundle, *bundle.rglob("*")]:
+        try:
+            info = os.lstat(path)
+            if stat.S_ISLNK(info.st_mode):
+                continue
+            if info.st_mode & 0o022:
+                os.chmod(path, stat.S_IMODE(info.st_mode) & ~0o022)
+        except OSError:
+            pass
+    for name, mode in (("solutions", 0o700), (SECRET, 0o600)):
+        if (bundle / name).exists():
+            os.chmod(bundle / name, mode)
+            for inner in (bundle / name).rglob("*") if (bundle / name).is_dir() else ():
+                os.chmod(inner, 0o600 if inner.is_file() else 0o700)
+
+
+def _results_folder(root: Path) -> Path:
+    """``ROOT/results``, a real folder of the grader's own that only it may write."""
+    folder = Path(root) / "results"
+    folder.mkdir(parents=True, exist_ok=True)
+    info = os.lstat(folder)
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid():
+        raise UsageError(f"{folder} must be a folder owned by the grader's own user.")
+    os.chmod(folder, 0o755)
+    return folder
+
+
+def write_results(folder: Path, document: dict) -> Path:
+    """Write ``results.json`` through a new file renamed into place (never through what is at the name)."""
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".results.", suffix=".tmp")
+    try:
+        os.fchmod(fd, 0o644)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+        os.replace(tmp, folder / "results.json")
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return folder / "results.json"
+
+
+def _refusal(message: str) -> dict:
+    return {"score": 0.0, "output": message, "output_format": "text", "visibility": "visible",
+            "stdout_visibility": "hidden", "tests": []}
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """``grader gradescope-run --bundle SOURCE --root ROOT``: grade ROOT/submission into ROOT/results/results.json."""
+    bundle, root = Path(args.bundle).resolve(), Path(args.root)
+    results = _results_folder(root)
+    try:
+        config = json.loads((bundle / BUNDLE).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        write_results(results, _refusal(f"The autograder is misconfigured ({exc}). Please tell the course staff."))
+        return 2
+    if _is_root():
+        _secure_bundle(bundle)
+    secret_file = bundle / SECRET
+    secret = secret_file.read_text(encoding="utf-8").strip() if secret_file.is_file() else ""
+    from .commands import NO_SECRET
+    from .grade import DEFAULT_SECRET, Session
+
+    if not secret:
+        print(f"warning: {NO_SECRET}")
+    exercise = exercise_mod.load(config["exercise"], bundle / SOURCE / "exercises", bundle / "solutions")
+    submission, why = find_submission(root / "submission", exercise)
+    student = student_of(root / "submission_metadata.json")
+    document: dict
+    try:
+        try:
+            sandbox = BundleSandbox(exercise.limits)
+        except SandboxUnavailable as exc:
+            print(f"refused to run the submission: {exc}")
+            document = _refusal(f"This submission was not run: {exc}. This is a problem of the autograder's setup, "
+                                "not of your code: please tell the course staff.")
+            write_results(results, document)
+            return 1
+        print(f"isolation: {sandbox.mode} mode ({', '.join(sandbox.layers)})")
+        for warning in sandbox.warnings:
+            print(f"note: {warning}")
+        with Session(exercise, full_scale=bool(config.get("full_scale", True)), secret=secret or DEFAULT_SECRET,
+                     sandbox=sandbox) as session:
+            if submission is None:
+                from .grade import error_result
+
+                result = error_result(exercise, root / "submission", student, "no-submission", why,
+                                      time.perf_counter(), full_scale=session.full_scale)
+            else:
+                from .classfolder import Entry
+
+                entry = Entry(submission, escape.terminal(student, 200), folder="student")
+                result = batch.grade_entry(entry, session)
+                result = replace(result, submission=escape.terminal(submission.name))
+    finally:
+        killed = kill_workers()  # nothing the submission started outlives the grade
+        if killed:
+            print(f"killed {killed} process(es) left behind by the submission")
+    document = gradebook.gradescope_document(result, visibility=config.get("visibility", "visible"),
+                                             isolation=sandbox.isolation_sentence())
+    path = write_results(results, document)
+    print(report.render_markdown(result))
+    print(f"wrote {path}")
+    return 0
