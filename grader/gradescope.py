@@ -76,11 +76,18 @@ class BundleSandbox(Sandbox):
                 self.scratch_mib = 64 if scratch_ok else 0
                 self.layers = (*self.layers, "worker-uid")
                 self.warnings = (*self.warnings, *(n for n in notes if n not in self.warnings))
+        self.used_uids: set[int] = set()
         if "worker-uid" not in self.layers:
             why = ("the grader does not run as root, so it cannot switch the child to an unprivileged uid"
                    if not _is_root() else "this machine does not let the grader switch the child to an "
                    "unprivileged uid")
             raise SandboxUnavailable(f"student code must run as an unprivileged user here, and {why}")
+
+    def spawn(self, *args, **kwargs):
+        launched = super().spawn(*args, **kwargs)
+        if launched.slot is not None:
+            self.used_uids.add(launched.slot.uid)
+        return launched
 
     def isolation_sentence(self) -> str:
         """For the student's result: which isolation applied, in one sentence."""
@@ -96,9 +103,24 @@ def _is_root() -> bool:
     return sys.platform.startswith("linux") and os.geteuid() == 0
 
 
-def kill_workers(uids=WORKER_UIDS) -> int:
-    """Kill every process of the worker uids, repeatedly until none is left; returns how many were killed."""
-    wanted = set(uids)
+def kill_workers(uids) -> int:
+    """Kill every process of the worker ``uids`` this run used (the sandbox already swept each one as its run
+    ended: this is the last pass before results.json is written). A uid is swept only while its slot's lock is
+    held here, so the children of another grader on the same machine, which hold that slot now, are left alone.
+    Returns how many processes were killed."""
+    killed = 0
+    for uid in sorted(uids):
+        fd = slots.POOL._lock_file(uid - slots.FIRST_UID)
+        if fd is None:  # another grader's child runs as this uid now: it sweeps the uid when it ends
+            continue
+        try:
+            killed += _sweep(uid)
+        finally:
+            os.close(fd)
+    return killed
+
+
+def _sweep(uid: int) -> int:
     killed = 0
     for _ in range(50):
         found = 0
@@ -106,14 +128,14 @@ def kill_workers(uids=WORKER_UIDS) -> int:
             if not entry.isdigit():
                 continue
             try:
-                if os.stat(f"/proc/{entry}").st_uid in wanted:
+                if os.stat(f"/proc/{entry}").st_uid == uid:
                     os.kill(int(entry), signal.SIGKILL)
                     found += 1
             except (OSError, ProcessLookupError):
                 pass
         killed += found
         if not found:
-            return killed
+            break
         time.sleep(0.01)
     return killed
 
@@ -130,9 +152,9 @@ apt-get install -y -qq --no-install-recommends python3 python3-venv python3-pip 
 python3 -m venv "$HERE/.venv"
 "$HERE/.venv/bin/python" -m pip install --quiet --upgrade pip
 "$HERE/.venv/bin/python" -m pip install --quiet "$HERE/grader-src"
-# Student code runs as uid {uid} (and the grader's probe as {probe}): accounts of their own, no home, no login.
-for pair in "{uid}:{account}" "{probe}:{probe_account}"; do
-  uid="${{pair%%:*}}"; name="${{pair#*:}}"
+# Student code runs as uid @UID@ (and the grader's probe as @PROBE@): accounts of their own, no home, no login.
+for pair in "@UID@:@ACCOUNT@" "@PROBE@:@PROBE_ACCOUNT@"; do
+  uid="${pair%%:*}"; name="${pair#*:}"
   getent group "$uid" >/dev/null || groupadd --system --gid "$uid" "$name"
   id -u "$uid" >/dev/null 2>&1 || useradd --system --no-create-home --home-dir /nonexistent \
       --shell /usr/sbin/nologin --uid "$uid" --gid "$uid" "$name"
@@ -155,6 +177,7 @@ ROOT="${AUTOGRADER_ROOT:-/autograder}"
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 [ -f "$HERE/bundle.json" ] || HERE="$ROOT/source"
 GRADER="${GRADER_BIN:-$HERE/.venv/bin/grader}"
+export PYTHONDONTWRITEBYTECODE=1  # the bundle stays as setup.sh left it
 mkdir -p "$ROOT/results"
 "$GRADER" gradescope-run --bundle "$HERE" --root "$ROOT"
 status=$?
@@ -181,8 +204,11 @@ def build(exercise: Exercise, out: Path, *, secret: str | None, full_scale: bool
     def add(name: str, data: bytes, mode: int = 0o644) -> None:
         files.append((name, data, mode))
 
-    add("setup.sh", SETUP_SH.format(uid=slots.FIRST_UID, probe=slots.FIRST_UID + slots.SLOTS,
-                                    account=WORKER_ACCOUNT, probe_account=PROBE_ACCOUNT).encode(), 0o755)
+    setup = SETUP_SH
+    for token, value in (("@UID@", slots.FIRST_UID), ("@PROBE@", slots.FIRST_UID + slots.SLOTS),
+                         ("@ACCOUNT@", WORKER_ACCOUNT), ("@PROBE_ACCOUNT@", PROBE_ACCOUNT)):
+        setup = setup.replace(token, str(value))
+    add("setup.sh", setup.encode(), 0o755)
     add("run_autograder", RUN_AUTOGRADER.encode(), 0o755)
     config = {"exercise": exercise.id, "full_scale": bool(full_scale), "visibility": visibility,
               "grader": version(), "secret": bool(secret)}
@@ -362,6 +388,7 @@ def run_command(args: argparse.Namespace) -> int:
     submission, why = find_submission(root / "submission", exercise)
     student = student_of(root / "submission_metadata.json")
     document: dict
+    sandbox = None
     try:
         try:
             sandbox = BundleSandbox(exercise.limits)
@@ -388,7 +415,7 @@ def run_command(args: argparse.Namespace) -> int:
                 result = batch.grade_entry(entry, session)
                 result = replace(result, submission=escape.terminal(submission.name))
     finally:
-        killed = kill_workers()  # nothing the submission started outlives the grade
+        killed = kill_workers(sandbox.used_uids) if sandbox is not None else 0  # nothing it started outlives it
         if killed:
             print(f"killed {killed} process(es) left behind by the submission")
     document = gradebook.gradescope_document(result, visibility=config.get("visibility", "visible"),
