@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
-from . import escape, gradebook, report
+from . import escape, gradebook, regrade, report
 from .classfolder import LAYOUTS, Entry, Plan, discover, display_ids  # noqa: F401  (the batch's public names)
 from .grade import Session, error_result, grade_file
 from .results import ErrorInfo, GradeResult
@@ -174,6 +174,7 @@ class Outcome:
     entry: Entry
     result: GradeResult
     reused: bool  # read back from OUT, not graded in this run
+    previous: regrade.Previous | None = None  # the stored result this run replaced, and why it was stale
 
 
 class Interrupted(KeyboardInterrupt):
@@ -224,6 +225,7 @@ def _grade_all(entries, session, outcomes, done, *, jobs, out, force, extra_writ
     if out is not None:
         report.make_folder(Path(out) / report.STUDENTS, private=private)
         os.chmod(Path(out) / report.STUDENTS, report.PRIVATE_FOLDER_MODE if private else report.FOLDER_MODE)
+    earlier: dict[int, regrade.Previous | None] = {}
     for index, entry in enumerate(entries):
         key = grade_key(entry, session) if out is not None else None
         stored = None if force or out is None else stored_result(entry, key, out)
@@ -231,6 +233,8 @@ def _grade_all(entries, session, outcomes, done, *, jobs, out, force, extra_writ
             outcomes[index] = Outcome(entry, stored, True)
         else:
             todo.append((index, entry, key))
+            if out is not None:  # read before a worker replaces it, to say what the regrade changed
+                earlier[index] = regrade.previous(report.student_folder(out, entry.folder), key, force)
     if on_start:
         on_start(len(todo), len(outcomes))
     for index in sorted(outcomes):
@@ -274,6 +278,7 @@ def _grade_all(entries, session, outcomes, done, *, jobs, out, force, extra_writ
                 except queue.Empty:
                     if not any(w.is_alive() for w in workers) and done.empty():
                         raise RuntimeError("grading workers stopped unexpectedly")
+            outcome.previous = earlier.get(index)
             outcomes[index] = outcome
             if on_outcome:
                 on_outcome(outcome)
@@ -284,13 +289,18 @@ def _grade_all(entries, session, outcomes, done, *, jobs, out, force, extra_writ
 
 # -- class files ------------------------------------------------------------------------------------------------
 def write_class_files(plan: Plan, outcomes: list[Outcome], out: Path, exercise_id: str, *,
-                      private: bool = False) -> list[str]:
+                      private: bool = False, similarity: dict | None = None) -> list[str]:
     """gradebook.csv, junit.xml and summary.html for ``outcomes``; entries without one are ``pending`` (the batch
-    was stopped), which marks the files incomplete. Returns one line per file that could not be written."""
+    was stopped), which marks the files incomplete. Returns one line per file that could not be written.
+    ``changes.csv`` lists the students regraded over a stored result whose result moved; ``similarity`` is the
+    summary's line about ``similarity.html``."""
     finished = {o.entry.student for o in outcomes}
     pending = [gradebook.Pending(e.student, shown_path(e.path)) for e in plan.entries if e.student not in finished]
-    return gradebook.write_class([o.result for o in outcomes], out, exercise_id, plan.notes, pending=pending,
-                                 folders=plan.folders, left_out=plan.left_out, private=private)
+    regraded = regrade.batch_changes(outcomes)
+    problems = gradebook.write_class([o.result for o in outcomes], out, exercise_id, plan.notes, pending=pending,
+                                     folders=plan.folders, left_out=plan.left_out, private=private,
+                                     similarity=similarity, changes=regrade.summary(regraded))
+    return problems + regrade.write_changes(out, regraded, private=private)
 
 
 def default_jobs() -> int:

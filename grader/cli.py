@@ -43,6 +43,21 @@ def build_parser() -> argparse.ArgumentParser:
                             "auto (default): nbgrader when the folder holds only submitted/ and nbgrader's files")
     grade.add_argument("--private", action="store_true",
                        help="write the outputs for the owner only (files 0600, folders 0700; default 0644/0755)")
+    grade.add_argument("--similarity", choices=("on", "off"), default="on",
+                       help="with --out, write similarity.html and similarity.csv: the pairs of submissions whose "
+                            "code is unusually alike (default: on; it never changes a score)")
+    grade.add_argument("--similarity-against", action="append", type=Path, default=[], metavar="DIR",
+                       help="also compare with the submissions in DIR, an earlier term's class folder (read only); "
+                            "repeat for several")
+    grade.add_argument("--similarity-common", type=float, default=0.1, metavar="SHARE",
+                       help="a passage found in more than this share of the submissions is common, not evidence "
+                            "(default: 0.1)")
+
+    changes = sub.add_parser("diff", help="say whose result changed between two output folders (exit 1 when a "
+                                          "score did)")
+    changes.add_argument("old", type=Path, metavar="OLD_OUT")
+    changes.add_argument("new", type=Path, metavar="NEW_OUT")
+    changes.add_argument("--csv", action="store_true", help="print the changes as CSV (the columns of changes.csv)")
 
     check = sub.add_parser("check", help="run the public checks on your own submission and name the mistakes")
     check.add_argument("path", type=Path, metavar="NOTEBOOK_OR_PY")
@@ -171,6 +186,10 @@ def main(argv: list[str] | None = None) -> int:
 
             args.exercise = args.exercise or _exercise_from_metadata(args)
             return commands.check(args, _exercise(args, require_reference=False))  # a student has no solutions
+        if args.command == "diff":
+            from . import commands
+
+            return commands.diff(args)
         if args.command == "notebook":
             from . import commands
 

@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import batch, escape, gradebook, report
+from . import batch, escape, gradebook, regrade, report, similarity_report
 from .errors import UsageError
 from .exercise import Exercise
 from .grade import DEFAULT_SECRET, Session
@@ -16,6 +16,7 @@ from .progress import Progress
 def grade(args: argparse.Namespace, exercise: Exercise) -> int:
     if args.out:
         _check_writable(Path(args.out), bool(getattr(args, "private", False)))
+        similarity_report.check_options(args)
     plan = batch.discover(args.paths, getattr(args, "layout", "auto"))
     if not plan.entries:
         raise UsageError("No .py or .ipynb submission was found in "
@@ -46,7 +47,11 @@ def grade(args: argparse.Namespace, exercise: Exercise) -> int:
                   f"the class files in {escape.terminal(args.out)} list them, marked incomplete", file=sys.stderr)
         raise
     results = [o.result for o in outcomes]
-    unwritten = batch.write_class_files(plan, outcomes, args.out, exercise.id, private=private) if args.out else []
+    similar, unwritten = similarity_report.prepare(args, plan, exercise) if args.out else (None, [])
+    if args.out:
+        unwritten += batch.write_class_files(plan, outcomes, args.out, exercise.id, private=private,
+                                             similarity=similarity_report.summary(similar))
+        unwritten += similarity_report.write(similar, args.out, exercise.id, private=private)
     for problem in unwritten:
         print(f"grader: {problem}; the other class files were written", file=sys.stderr)
     step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
@@ -91,6 +96,16 @@ def summary_line(result) -> str:
         return f"{student}: not graded ({escape.terminal(result.error.kind)}): {escape.terminal(result.error.message)}"
     mistakes = escape.terminal(", ".join(d.id for d in result.diagnoses))
     return f"{student}: {result.score:g}/{result.max_score:g}" + (f"  [{mistakes}]" if mistakes else "")
+
+
+def diff(args: argparse.Namespace) -> int:
+    """``grader diff OLD_OUT NEW_OUT``: whose result changed and why; 1 when any score changed."""
+    changes = regrade.diff(args.old, args.new)
+    if args.csv:
+        sys.stdout.write(regrade.render_csv(changes))
+    else:
+        print("\n".join(regrade.diff_lines(changes, args.old, args.new)))
+    return 1 if any(c.score_changed for c in changes) else 0
 
 
 def check(args: argparse.Namespace, exercise: Exercise) -> int:
