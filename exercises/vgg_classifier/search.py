@@ -27,7 +27,7 @@ MATCH_RTOL = 1e-4  # loose enough for float32 arithmetic, far tighter than any t
 EXACT_RTOL = 1e-10  # where the variant's output is a float32 number, float32 arithmetic gets it exactly
 MAX_STEPS = 6
 MAX_DRIFT = 2
-MAX_EVALS = 600  # about 15 ms; a search that has not converged by then will not
+MAX_EVALS = 400  # about 15 ms; a search that has not converged by then will not
 
 
 FLOAT16_RTOL = 2e-2  # for results that are all float16 numbers: rounding is then the size of a variant's effect
