@@ -132,7 +132,7 @@ def _precision_loss(runs: list[CaseRun], exercise: Exercise) -> str:
                 worst, worst_low = max(worst, error), max(worst_low, low_error)
         else:
             return (f"On {len(failing)} of {len(graded)} cases the values are off, by at most "
-                    f"{_order(worst)}, as the checks above say; the reference itself computed in {name} is off by "
+                    f"{_order(worst)}; the reference itself computed in {name} is off by "
                     f"{_order(worst_low)} on the same cases. On every probe your values are as close to the "
                     f"reference as that {name} evaluation is, and exactly equal to it where it is exact.")
     return ""
