@@ -170,8 +170,9 @@ class Sandbox:
     # -- choosing the layers ------------------------------------------------------------------------------------
     def _choose(self, requested: str, warnings: list[str]) -> str:
         if requested == "fork":
-            why = _probe("fork", lambda: template.usable(self.python, self.environment("/tmp"), (self.numpy_path,),
-                                                         self._fork_request(slots.FIRST_UID + slots.SLOTS, [], ())))
+            self.template_config = template.Config.of(self.python, self.environment("/tmp"), (self.numpy_path,),
+                                               self._fork_request(slots.FIRST_UID + slots.SLOTS, [], ()))
+            why = _probe("fork", lambda: template.usable(self.template_config))
             if not why:
                 return "fork"
             raise SandboxUnavailable(f"the fork sandbox is unavailable: {why}")
@@ -304,8 +305,7 @@ class Sandbox:
             if self.mode == "fork":
                 cgroups = [str(slot.cgroups[c] / "cgroup.procs") for c in ("memory", "pids")] if prefix else []
                 process, channel_r, output_r = template.launch(
-                    self.python, self.environment("/tmp"), (self.numpy_path,),
-                    self._fork_request(slot.uid, cgroups, readable), inherit)
+                    self.template_config, self._fork_request(slot.uid, cgroups, readable), inherit)
                 return Launched(process, channel_r, output_r, slot=slot, oom_kills=oom_kills, degraded=degraded)
             channel_r, channel_w = os.pipe()
             output_r, output_w = os.pipe()

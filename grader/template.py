@@ -19,7 +19,7 @@ import signal
 import socket
 import subprocess
 import threading
-import time
+from dataclasses import dataclass
 from pathlib import Path
 
 RUNNER_DIR = Path(__file__).resolve().parent / "runner"
@@ -33,17 +33,34 @@ class TemplateError(OSError):
     """A template did not start or did not answer as it must; it is not used again."""
 
 
+@dataclass(frozen=True)
+class Config:
+    """How templates start: the interpreter, the child's environment, numpy's folder, a probe run's settings."""
+
+    python: str
+    env: tuple[tuple[str, str], ...]
+    paths: tuple[str, ...]
+    probe: str  # JSON: the settings of a run that checks namespaces, new root and worker uid, without a child
+
+    @classmethod
+    def of(cls, python: str, env: dict[str, str], paths: tuple[str, ...], probe: dict) -> Config:
+        return cls(python, tuple(sorted(env.items())), paths, json.dumps({**probe, "t": "probe"}))
+
+
 class Template:
     """One template process and the grader's end of its socket. Used by one run at a time."""
 
-    def __init__(self, python: str, env: dict[str, str], paths: tuple[str, ...]) -> None:
-        self.key = (python, tuple(sorted(env.items())), paths)
+    #: the template's program (tests start misbehaving ones)
+    script = RUNNER_DIR / "template.py"
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        env = dict(env)
+        env = dict(config.env)
         env["GRADER_FORKER"] = env.pop("GRADER_PARENT", str(os.getpid()))  # runners rename it to GRADER_PARENT
         try:
             self.process = subprocess.Popen(
-                [python, "-I", "-S", "-B", str(RUNNER_DIR / "template.py"), str(theirs.fileno()), *paths],
+                [config.python, "-I", "-S", "-B", str(self.script), str(theirs.fileno()), *config.paths],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd="/",
                 pass_fds=(theirs.fileno(),), start_new_session=True, close_fds=True)
         finally:
@@ -51,10 +68,13 @@ class Template:
         self.sock = ours
         self.broken = ""
         try:
+            self.sock.send(config.probe.encode())
             ready = self._receive(START_SECONDS)[0]
             if ready.get("t") != "ready" or ready.get("pid") != self.process.pid:
                 raise TemplateError(f"the template said {str(ready)[:100]} instead of being ready")
-        except TemplateError as exc:
+            if ready.get("probe") != 0:
+                raise TemplateError(f"its probe run failed (wait status {ready.get('probe')})")
+        except (OSError, TemplateError) as exc:
             why = self._stderr() or str(exc)
             self.stop(why)
             raise TemplateError(why) from None
@@ -185,15 +205,14 @@ class Pool:
         self.idle: list[Template] = []
         self.all: list[Template] = []
 
-    def acquire(self, python: str, env: dict[str, str], paths: tuple[str, ...]) -> Template:
-        key = (python, tuple(sorted(env.items())), paths)
+    def acquire(self, config: Config) -> Template:
         with self.lock:
             while self.idle:
                 template = self.idle.pop()
-                if template.key == key and template.alive():
+                if template.config == config and template.alive():
                     return template
                 template.stop()
-        template = Template(python, env, paths)
+        template = Template(config)
         with self.lock:
             self.all = [t for t in self.all if t.alive()] + [template]
         return template
@@ -217,8 +236,7 @@ POOL = Pool()
 atexit.register(POOL.close)
 
 
-def launch(python: str, env: dict[str, str], paths: tuple[str, ...], request: dict,
-           inherit: tuple[int, ...]) -> tuple[Forked, int, int]:
+def launch(config: Config, request: dict, inherit: tuple[int, ...]) -> tuple[Forked, int, int]:
     """Start a run from an idle template: (the run, channel read end, output read end).
 
     The child finds the command pipe on stdin, its output on 1 and 2, the channel on a free number given in its
@@ -227,7 +245,7 @@ def launch(python: str, env: dict[str, str], paths: tuple[str, ...], request: di
     channel_number = next(n for n in range(3, 64) if n not in inherit)
     request = {**request, "t": "fork", "targets": [0, channel_number, 1, *inherit]}
     for attempt in (1, 2):  # a template that died since its last run is replaced once
-        template = POOL.acquire(python, env, paths)
+        template = POOL.acquire(config)
         commands_r, commands_w = os.pipe()
         channel_r, channel_w = os.pipe()
         output_r, output_w = os.pipe()
@@ -292,32 +310,17 @@ def request(uid: int, cgroups: list[str], python: str, prefix: str, binds: list[
             "tmp_bytes": tmp_bytes, "shm_bytes": shm_bytes, "probe": probe}
 
 
-def usable(python: str, env: dict[str, str], paths: tuple[str, ...], settings: dict) -> str:
-    """Empty when a template starts here and a probe run with ``settings`` (namespaces, new root, worker uid, no
-    student code) ends well; else why. The template stays in the pool for the first run."""
+def usable(config: Config) -> str:
+    """Empty when a template starts here and its probe run (namespaces, new root, worker uid) ends well; else
+    why. The template stays in the pool for the first run."""
     import sys
 
     if not sys.platform.startswith("linux") or os.geteuid() != 0:
         return "forking sandboxed children from a template needs Linux and root"
     if not (hasattr(os, "pidfd_open") and hasattr(signal, "pidfd_send_signal") and hasattr(socket, "send_fds")):
         return "this Python or kernel has no pidfd"
-    started = time.monotonic()
     try:
-        process, channel, output = launch(python, env, paths, {**settings, "probe": True}, ())
+        POOL.release(POOL.acquire(config))
     except (OSError, TemplateError) as exc:
         return f"the template could not start ({exc})"
-    os.close(channel)
-    try:
-        code = process.wait(timeout=max(1.0, START_SECONDS - (time.monotonic() - started)))
-    except subprocess.TimeoutExpired:
-        code = None
-    said = b""
-    if select.select([output], [], [], 0)[0]:
-        said = os.read(output, 4096)
-    os.close(output)
-    if code != 0:
-        kill(process, lambda pid: [])
-        text = said.decode(errors="replace").strip().splitlines()
-        return f"a probe run failed ({text[-1][:200] if text else f'exit status {code}'})"
-    kill(process, lambda pid: [])
     return ""

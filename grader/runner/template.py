@@ -2,8 +2,10 @@
 
 Started by the grader (``grader/template.py``), never forked from it (the grader holds the course secret and the
 expected values; this process never sees either), as ``python -I -S -B template.py SOCKET_FD PATH...`` with the
-child's clean environment. It imports numpy and the runner's modules, makes itself non-dumpable and a child
-subreaper, says ``ready`` and then serves the grader on its end of a Unix socketpair, which nothing else holds.
+child's clean environment. It makes itself non-dumpable and a child subreaper, starts a probe run with the
+settings of the grader's first message (no student code; in parallel with what follows), imports numpy and the
+runner's modules, says ``ready`` with the probe's wait status and then serves the grader on its end of a Unix
+socketpair, which nothing else holds.
 
 A request is a JSON message with the run's descriptors attached (command pipe, channel, output, the inputs'
 shared memory) and its settings (worker uid, cgroups, what to bind read-only, tmpfs sizes). Per request:
@@ -109,10 +111,29 @@ class Template:
     def send(self, message: dict, fds: list[int] = ()) -> None:
         socket.send_fds(self.sock, [json.dumps(message).encode()], list(fds))
 
-    def serve(self) -> None:
+    def start_probe(self) -> int:
+        """Fork a run with the grader's first message as settings and no student code: namespaces, new root,
+        worker uid. Started before numpy is imported, so that both use the machine at once."""
+        data, fds, _, _ = socket.recv_fds(self.sock, 1 << 16, MAX_FDS)
+        for fd in fds:
+            os.close(fd)
+        message = json.loads(data)
+        if not isinstance(message, dict) or message.get("t") != "probe":
+            raise ValueError("the grader's first message is not a probe")
+        null, said = os.open(os.devnull, os.O_RDWR), os.dup(2)  # what the probe says goes to our stderr
+        try:
+            pid = self.fork({**message, "probe": True, "targets": [0, 3, 1]}, [null, null, said])
+        finally:
+            os.close(null)
+            os.close(said)
+        self.runs.discard(pid)
+        return pid
+
+    def serve(self, probe: int) -> None:
+        _, status = os.waitpid(probe, 0)
         signal.set_wakeup_fd(self.wake_w)
         signal.signal(signal.SIGCHLD, lambda *_: None)
-        self.send({"t": "ready", "pid": self.pid})
+        self.send({"t": "ready", "pid": self.pid, "probe": status})
         try:
             while True:
                 readable = select.select([self.sock, self.wake_r], [], [])[0]
@@ -312,6 +333,12 @@ def main() -> None:
     os.umask(0o022)
     import resource
 
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    _prctl(PR_SET_DUMPABLE, 0)
+    _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    template = Template(socket.socket(fileno=sock_fd))
+    probe = template.start_probe()
+
     import numpy  # noqa: F401  (the point of the template: imported once, shared by every run)
     import child  # noqa: F401
     import confine  # noqa: F401
@@ -328,13 +355,10 @@ def main() -> None:
     import struct  # noqa: F401
 
     _reseed()  # imports what seeding needs
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    _prctl(PR_SET_DUMPABLE, 0)
-    _prctl(PR_SET_CHILD_SUBREAPER, 1)
     import gc
 
     gc.freeze()  # what is here now is never collected: runs do not touch (and copy) its pages to scan it
-    Template(socket.socket(fileno=sock_fd)).serve()
+    template.serve(probe)
 
 
 if __name__ == "__main__":

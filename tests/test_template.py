@@ -1,0 +1,130 @@
+"""The warm templates of ``fork`` mode: what they hold, and what happens when one dies or misbehaves.
+
+The attacks from inside a run (``reach-template`` and every other hostile submission) are in ``test_sandbox.py``;
+here the grader's side: a template holds no run's descriptors and nothing secret, a dead one is replaced, and one
+that says anything unexpected on its socket is stopped and never used again.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from grader import exercise as exercise_mod
+from grader import grade, sandbox, template
+
+HERE = Path(__file__).resolve().parent
+CORRECT = HERE / "submissions" / "correct" / "matmul.py"
+SECRET = "grader-template-secret"
+
+
+@pytest.fixture(scope="module")
+def session():
+    os.environ["GRADER_TEMPLATE_TEST_SECRET"] = SECRET
+    try:
+        box = sandbox.Sandbox(sandbox.Limits(), mode="fork")
+    except sandbox.SandboxUnavailable as exc:
+        pytest.skip(str(exc))
+    exercise = exercise_mod.load("vgg_classifier")
+    limits = dataclasses.replace(exercise.limits, call_seconds=2, cell_seconds=8, submission_seconds=20)
+    box = sandbox.Sandbox(limits, mode="fork")
+    with grade.Session(exercise, full_scale=False, sandbox=box) as graded:
+        yield graded
+
+
+def _full(result) -> bool:
+    return result.status == "graded" and result.score == result.max_score
+
+
+def _templates() -> list[template.Template]:
+    with template.POOL.lock:
+        return [t for t in template.POOL.all if t.alive()]
+
+
+def test_a_template_holds_only_its_socket_and_nothing_secret(session):
+    assert _full(grade.grade_file(CORRECT, session))
+    for warm in _templates():
+        pid = warm.process.pid
+        kinds = sorted(os.readlink(f"/proc/{pid}/fd/{fd}").split(":")[0] for fd in os.listdir(f"/proc/{pid}/fd"))
+        assert kinds.count("socket") == 1, kinds  # the grader's socketpair, and no run's pipe or memory
+        assert not any(kind.startswith("/dev/shm") or "memfd" in kind for kind in kinds), kinds
+        environ = Path(f"/proc/{pid}/environ").read_bytes()
+        assert SECRET.encode() not in environ and b"GRADER_PARENT=" not in environ
+        assert os.stat(f"/proc/{pid}").st_uid == 0
+        status = Path(f"/proc/{pid}/status").read_text()
+        assert "\nPPid:\t%d\n" % os.getpid() in status
+
+
+def test_a_killed_template_is_replaced(session):
+    assert _full(grade.grade_file(CORRECT, session))
+    before = _templates()
+    assert before
+    for warm in before:
+        os.kill(warm.process.pid, signal.SIGKILL)
+        warm.process.wait()
+    assert _full(grade.grade_file(CORRECT, session))
+    after = _templates()
+    assert after and not {t.process.pid for t in after} & {t.process.pid for t in before}
+
+
+def test_a_template_killed_during_a_run_ends_only_that_run(session, tmp_path):
+    slow = tmp_path / "slow.py"
+    slow.write_text("import time\ntime.sleep(6)\n" + CORRECT.read_text())
+    results = []
+    thread = threading.Thread(target=lambda: results.append(grade.grade_file(slow, session)))
+    thread.start()
+    time.sleep(2.5)
+    busy = [t for t in template.POOL.all if t.alive() and t not in template.POOL.idle]
+    assert busy, "the slow submission should hold a template"
+    for warm in busy:
+        os.kill(warm.process.pid, signal.SIGKILL)
+    thread.join(60)
+    assert results and not _full(results[0])
+    assert "SIGKILL" in results[0].to_json() or results[0].status == "error"
+    assert _full(grade.grade_file(CORRECT, session))
+
+
+FAKE = """
+import json, os, socket, sys
+sock = socket.socket(fileno=int(sys.argv[1]))
+sock.recv(1 << 16)  # the probe's settings
+sock.send(json.dumps({"t": "ready", "pid": os.getpid(), "probe": 0}).encode())
+sock.recv(1 << 16)  # a run's request
+sock.send(json.dumps(%s).encode())
+sock.recv(1 << 16)
+"""
+
+
+@pytest.mark.parametrize("answer", [{"t": "forked", "pid": 1}, {"t": "error", "message": "no"}, "garbage"])
+def test_a_template_that_answers_wrong_is_stopped_and_never_reused(session, tmp_path, monkeypatch, answer):
+    script = tmp_path / "fake_template.py"
+    script.write_text(FAKE % repr(answer))
+    monkeypatch.setattr(template.Template, "script", script)
+    config = dataclasses.replace(session.sandbox.template_config, paths=("fake",))  # no warm template matches
+    started = []
+    real_init = template.Template.__init__
+
+    def tracked(self, *args):
+        real_init(self, *args)
+        started.append(self)
+
+    monkeypatch.setattr(template.Template, "__init__", tracked)
+    with pytest.raises(template.TemplateError):
+        template.launch(config, {"uid": 0}, ())
+    assert len(started) == 2, "one replacement is tried, then the run is refused"
+    assert all(t.broken and t.process.poll() is not None for t in started)
+    assert not any(t in template.POOL.idle for t in started)
+
+
+def test_the_pool_is_usable_again_after_a_failure(session):
+    assert _full(grade.grade_file(CORRECT, session))
+
+
+if __name__ == "__main__":
+    sys.exit(pytest.main([__file__, "-q"]))
