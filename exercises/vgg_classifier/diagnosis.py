@@ -46,6 +46,7 @@ def _sibling(name: str):
 Q = _sibling("search")
 S = _sibling("stages")
 T = _sibling("structure")
+L = _sibling("verdicts")
 V = Q.V
 
 H, W, C = 2, 3, 2
@@ -131,20 +132,6 @@ def probe_cases() -> list[Case]:
 # -- helpers ------------------------------------------------------------------------------------------------------
 def _batch(run) -> int:
     return int(run.case.args[0].shape[0])
-
-
-def _usable(run) -> np.ndarray | None:
-    """The student's output as float64 of the expected shape, or None (a (K,) for a (1, K) is accepted)."""
-    out = run.outcome
-    if out.status != "ok" or out.array is None or out.array.dtype.kind not in "biuf":
-        return None
-    arr = out.array
-    if arr.shape != run.expected.shape:
-        squeezed = tuple(n for n in arr.shape if n != 1)
-        if squeezed != tuple(n for n in run.expected.shape if n != 1):
-            return None
-        arr = arr.reshape(run.expected.shape)
-    return arr.astype(np.float64, copy=False)
 
 
 # -- structural findings --------------------------------------------------------------------------------------
@@ -271,7 +258,7 @@ def _verify(spec, checked, rtol: float) -> bool:
     for run in checked:
         if run.case.group == "full-scale" or run.case.args[0].size * run.case.args[1].shape[1] > 2_000_000:
             continue
-        arr = _usable(run)
+        arr = S.usable(run)
         if arr is not None and not Q.reproduces(spec, run, arr, rtol):
             return False
     return True
@@ -299,7 +286,7 @@ def _values(probes: list, checked: list) -> Values:
     by_name = {r.case.name: r for r in probes}
     result.readings = S.read_ramps(by_name)
     square = [r for r in probes if r.case.name in SQUARE]
-    arrays = [_usable(r) for r in square]
+    arrays = [S.usable(r) for r in square]
     if not any(a is not None for a in arrays):
         return result
     stack = V.Stack([r.case.args for r in square])
@@ -332,7 +319,7 @@ def _values(probes: list, checked: list) -> Values:
     for finding_id, sentence, undone in Q.describe(spec):
         grouped.setdefault(finding_id, []).append((sentence, undone))
     for finding_id, items in grouped.items():
-        text = _cap("; ".join(s for s, _ in items)) + "."
+        text = L.cap("; ".join(s for s, _ in items)) + "."
         undone = spec
         for _, one in items:  # undo every departure this finding names, e.g. both layers' activations
             undone = Q.undo(undone, spec, one)
@@ -350,117 +337,6 @@ def _precision(square, arrays) -> tuple[float, float]:
     if general and all(np.array_equal(a.astype(np.float16).astype(np.float64), a) for a in general):
         return Q.FLOAT16_RTOL, Q.FLOAT16_RTOL
     return Q.MATCH_RTOL, Q.EXACT_RTOL
-
-
-# -- stage by stage, when no variant explains everything -------------------------------------------------------------
-def _probe_matches(run) -> tuple[bool | None, str]:
-    """Does a probe's output match the statement (exactly where float32 is exact)? With an example when not."""
-    arr = _usable(run)
-    if arr is None:
-        return None, ""
-    expected = run.expected
-    scale = float(np.abs(expected).max()) + 1e-12
-    ok = np.abs(arr - expected) <= Q.tolerance(expected, scale)
-    if ok.all():
-        return True, ""
-    r, k = np.unravel_index(int(np.argmax(np.where(ok, -1.0, np.abs(arr - expected)))), arr.shape)
-    sample = f"sample {r + 1}, " if expected.shape[0] > 1 else ""
-    return False, (f"on probe '{run.case.name}' ({run.case.description}), {sample}output {k + 1} is "
-                   f"{Q.fmt(arr[r, k])} where the statement gives {Q.fmt(expected[r, k])}")
-
-
-def _stage_verdicts(values: Values, by_name: dict) -> dict[str, tuple[str, str]]:
-    """(status, sentence) per stage, each read only through stages found as stated on the values they see."""
-    readings = values.readings
-    verdicts: dict[str, tuple[str, str]] = {}
-    for stage, reading in readings.items():  # nothing confirms the activation rather than the bias: say what was seen
-        verdicts[stage] = (reading.status, reading.neutral if reading.departs else reading.note)
-    moderate = all(readings[s].values is not None and S.identity_on_moderate(readings[s].values)
-                   for s in ("act1", "act2"))
-    stated = {s: verdicts[s][0] == "as stated" for s in ("act1", "act2", "final")}
-
-    def read(stage, probe, needs, why):
-        if not needs:
-            verdicts[stage] = ("not read", why)
-            return
-        run = by_name.get(probe)
-        ok, sentence = _probe_matches(run) if run is not None else (None, "")
-        if ok is None:
-            verdicts[stage] = ("not read", f"probe '{probe}' gave no usable output")
-        else:
-            verdicts[stage] = ("as stated", "") if ok else ("departs", sentence)
-
-    acts = "the activations it passes through are not both the identity on [0.5, 3]"
-    final = "departs" if verdicts["final"][0] == "departs" else "could not be read"
-    read("fc3", "fc3", stated["final"] and moderate, acts if stated["final"] else f"what follows FC3 {final}")
-    read("fc2", "fc2", verdicts["fc3"][0] == "as stated" and stated["act2"] and moderate,
-         "its probe passes through a stage that departs or was not read (FC3 or the second activation)")
-    read("fc1", "fc1", verdicts["fc2"][0] == "as stated" and stated["act1"] and stated["act2"],
-         "its probe passes through a later stage that departs or was not read")
-    later = all(verdicts[s][0] == "as stated" for s in ("fc1", "fc2", "fc3")) and moderate and stated["final"]
-    run = by_name.get("flatten-order")
-    if not later or run is None:
-        verdicts["flatten"] = ("not read", "its probe passes through a later stage that departs or was not read")
-    else:
-        reading = T.flatten_reading(run)
-        if reading is None:
-            ok, sentence = _probe_matches(run)
-            verdicts["flatten"] = ("not read", "probe 'flatten-order' gave no usable output") if ok is None else (
-                ("as stated", "") if ok else ("departs", sentence))
-        else:
-            verdicts["flatten"] = reading
-    return verdicts
-
-
-def _fallback(values: Values, by_name: dict) -> list:
-    """No variant explains everything: name the first stage that departs, with what it did."""
-    findings = []
-    for stage in ("act1", "act2"):
-        factor = S.dropout_factor(values.readings[stage].values)
-        if factor is not None and values.readings[stage].departs:
-            findings.append(Finding("inference-dropout", f"On probe '{stage}-ramp', {values.readings[stage].neutral}: "
-                                                         f"each value is either 0 or ReLU's times {factor:g}, as a "
-                                                         f"dropout mask (keeping 1/{factor:g} of the units) gives."))
-    if findings:
-        return findings
-    for stage in S.STAGES:
-        status, sentence = values.verdicts.get(stage, ("not read", ""))
-        if status == "mixes":
-            return [Finding("samples-mixed", f"On probe 'flatten-order' (every layer the identity), {sentence}.")]
-        if status == "departs":
-            if not _localised(values, stage):
-                return []
-            text = sentence if stage in S.RAMP_STAGE.values() or stage == "flatten" else (
-                f"{S.STAGE_NAMES[stage]}, or a stage before it that its probe passes the features through, departs: "
-                f"{sentence}")
-            unread = [S.STAGE_NAMES[s] for s in S.STAGES[:S.STAGES.index(stage)]
-                      if values.verdicts.get(s, ("",))[0] == "not read"]
-            qualifier = (f" It is the first stage found to depart; {_join(unread)} could not be checked on "
-                         f"{'its' if len(unread) == 1 else 'their'} own." if unread else
-                         " Every stage before it computes what the statement says.")
-            return [Finding("wrong-stage", f"{_cap(text)}.{qualifier}")]
-    return []
-
-
-def _localised(values: Values, stage: str) -> bool:
-    """A departure is pinned to its stage when another stage was found as stated (so the probes read the
-    pipeline, not noise) or when it is small (a near-identity: noise, rounding, a tiny floor)."""
-    if any(status == "as stated" for status, _ in values.verdicts.values()):
-        return True
-    reading = values.readings.get(stage)
-    if reading is None or reading.values is None:
-        return False
-    expected = S.statement(stage)
-    return bool(np.all(np.abs(reading.values - expected) <= 1e-3 * (np.abs(expected).max())))
-
-
-def _cap(text: str) -> str:
-    """Capitalise a sentence, but not a parameter's name (b1, W2)."""
-    return text if re.match(r"[bW]\d", text) else text[0].upper() + text[1:]
-
-
-def _join(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 # -- the analysis, once per run list ------------------------------------------------------------------------------
@@ -492,13 +368,13 @@ def analyse(runs) -> Analysis:
     values = _values(probes, checked)
     findings += values.findings
     if values.spec is None:
-        values.verdicts = _stage_verdicts(values, by_name)
+        values.verdicts = L.stage_verdicts(values, by_name)
         if not any(f.id in ("samples-dropped", "batch-flattened", "hardcoded-shape", "helper-result")
                    for f in findings):
-            findings += _fallback(values, by_name)
+            findings += L.fallback(values, by_name)
     if any(f.id in EXPLAINS_RAISES for f in findings):  # a named mistake already says why the calls raise
         findings = [f for f in findings if f.id != "raises-error"]
-    analysis = Analysis(_dedupe(findings), _lines(values, by_name))
+    analysis = Analysis(_dedupe(findings), L.lines(values, by_name))
     _LAST[:] = [(key, runs, analysis)]
     return analysis
 
@@ -510,52 +386,6 @@ def _dedupe(findings: list) -> list:
             seen.add((f.id, f.evidence))
             out.append(f)
     return out
-
-
-def _lines(values: Values, by_name: dict) -> list[str]:
-    """One line per stage: as stated, departs (how), raises (where), or not read (why)."""
-    if not by_name:
-        return []
-    if values.spec is not None:
-        departures = Q.stage_of(values.spec)
-        verdicts = {}
-        for stage in S.STAGES:
-            reading = values.readings.get(stage)
-            if stage in departures:
-                note = reading.note if reading is not None and reading.departs else "; ".join(departures[stage])
-                verdicts[stage] = ("departs", note)
-            else:
-                verdicts[stage] = ("as stated", "")
-    else:
-        verdicts = dict(values.verdicts)
-    unplaced = []  # probes that raised where the error does not say which stage
-    for run in by_name.values():
-        if run.outcome.status != "raised":
-            continue
-        reading = T.read_error(run)
-        error = run.outcome.error.rstrip(". ")
-        if reading is not None and reading.stage:
-            if verdicts.get(reading.stage, ("",))[0] != "raises" and verdicts.get(reading.stage, ("",))[0] != "departs":
-                verdicts[reading.stage] = ("raises", f"{error} on probe '{run.case.name}'")
-        else:
-            unplaced.append(run)
-    if all(v[0] == "not read" for v in verdicts.values()) and not unplaced:
-        return []
-    lines = ["stage by stage, on the public probes (every layer 12 wide):"]
-    for stage in S.STAGES:
-        status, sentence = verdicts.get(stage, ("not read", ""))
-        text = {"mixes": "departs"}.get(status, status)
-        lines.append(f"  {S.STAGE_NAMES[stage]}: {text}" + (f" {sentence}" if status == "raises" else
-                                                           f": {sentence}" if sentence else ""))
-    if len(unplaced) == len(by_name):
-        lines.append(f"  every probe raised an error that no stage could be pinned on, the first "
-                     f"{unplaced[0].outcome.error.rstrip('. ')}")
-    elif unplaced:
-        names = ", ".join(f"'{r.case.name}'" for r in unplaced)
-        lines.append(f"  {len(unplaced)} of {len(by_name)} probes raised an error that no stage could be pinned on "
-                     f"({names}), the first {unplaced[0].outcome.error.rstrip('. ')}; the verdicts above come from "
-                     f"the probes that returned")
-    return lines
 
 
 PROBE_NAMES = frozenset(c.name for c in probe_cases())

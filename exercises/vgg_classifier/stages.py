@@ -64,6 +64,20 @@ RAMP_NAMES = ("logits-ramp", "act2-ramp", "act1-ramp")
 RAMP_STAGE = {"logits-ramp": "final", "act2-ramp": "act2", "act1-ramp": "act1"}
 
 
+def usable(run) -> np.ndarray | None:
+    """The student's output as float64 of the expected shape, or None (a (K,) for a (1, K) is accepted)."""
+    out = run.outcome
+    if out.status != "ok" or out.array is None or out.array.dtype.kind not in "biuf":
+        return None
+    arr = out.array
+    if arr.shape != run.expected.shape:
+        squeezed = tuple(n for n in arr.shape if n != 1)
+        if squeezed != tuple(n for n in run.expected.shape if n != 1):
+            return None
+        arr = arr.reshape(run.expected.shape)
+    return arr.astype(np.float64, copy=False)
+
+
 # -- reading the ramps -------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Reading:

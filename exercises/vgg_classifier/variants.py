@@ -11,7 +11,7 @@ all of them with a handful of batched NumPy calls (tens of microseconds).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Callable, Sequence
 
 import numpy as np

@@ -1,0 +1,190 @@
+"""The verdict of each stage, and the finding when no variant of the model explains a submission.
+
+Each stage is read through stages found as stated on the values it sees there: the ramps first (``stages.py``),
+then FC3, FC2 and FC1 from their probes, then the flatten from the probe where every layer is the identity.
+A stage whose probe passes through a stage that departs, or that could not be read, is "not read", with why.
+When nothing confirms which of a layer's bias and its activation produced a ramp's departure, the sentence says
+what the probe showed, not which one did it.
+"""
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from grader.exercise import Finding
+
+
+def _sibling(name: str):
+    """A file beside this one, imported once under the name ``diagnosis.py`` gives it too."""
+    key = f"_grader_vgg_classifier_{name}"
+    if key not in sys.modules:
+        spec = importlib.util.spec_from_file_location(key, Path(__file__).with_name(f"{name}.py"))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[key] = module
+        spec.loader.exec_module(module)
+    return sys.modules[key]
+
+
+Q = _sibling("search")
+S = _sibling("stages")
+T = _sibling("structure")
+
+
+def probe_matches(run) -> tuple[bool | None, str]:
+    """Does a probe's output match the statement (exactly where float32 is exact)? With an example when not."""
+    arr = S.usable(run)
+    if arr is None:
+        return None, ""
+    expected = run.expected
+    scale = float(np.abs(expected).max()) + 1e-12
+    ok = np.abs(arr - expected) <= Q.tolerance(expected, scale)
+    if ok.all():
+        return True, ""
+    r, k = np.unravel_index(int(np.argmax(np.where(ok, -1.0, np.abs(arr - expected)))), arr.shape)
+    sample = f"sample {r + 1}, " if expected.shape[0] > 1 else ""
+    return False, (f"on probe '{run.case.name}' ({run.case.description}), {sample}output {k + 1} is "
+                   f"{Q.fmt(arr[r, k])} where the statement gives {Q.fmt(expected[r, k])}")
+
+
+def stage_verdicts(values, by_name: dict) -> dict[str, tuple[str, str]]:
+    """(status, sentence) per stage, each read only through stages found as stated on the values they see."""
+    readings = values.readings
+    verdicts: dict[str, tuple[str, str]] = {}
+    for stage, reading in readings.items():  # nothing confirms the activation rather than the bias: say what was seen
+        verdicts[stage] = (reading.status, reading.neutral if reading.departs else reading.note)
+    moderate = all(readings[s].values is not None and S.identity_on_moderate(readings[s].values)
+                   for s in ("act1", "act2"))
+    stated = {s: verdicts[s][0] == "as stated" for s in ("act1", "act2", "final")}
+
+    def read(stage, probe, needs, why):
+        if not needs:
+            verdicts[stage] = ("not read", why)
+            return
+        run = by_name.get(probe)
+        ok, sentence = probe_matches(run) if run is not None else (None, "")
+        if ok is None:
+            verdicts[stage] = ("not read", f"probe '{probe}' gave no usable output")
+        else:
+            verdicts[stage] = ("as stated", "") if ok else ("departs", sentence)
+
+    acts = "the activations it passes through are not both the identity on [0.5, 3]"
+    final = "departs" if verdicts["final"][0] == "departs" else "could not be read"
+    read("fc3", "fc3", stated["final"] and moderate, acts if stated["final"] else f"what follows FC3 {final}")
+    read("fc2", "fc2", verdicts["fc3"][0] == "as stated" and stated["act2"] and moderate,
+         "its probe passes through a stage that departs or was not read (FC3 or the second activation)")
+    read("fc1", "fc1", verdicts["fc2"][0] == "as stated" and stated["act1"] and stated["act2"],
+         "its probe passes through a later stage that departs or was not read")
+    later = all(verdicts[s][0] == "as stated" for s in ("fc1", "fc2", "fc3")) and moderate and stated["final"]
+    run = by_name.get("flatten-order")
+    if not later or run is None:
+        verdicts["flatten"] = ("not read", "its probe passes through a later stage that departs or was not read")
+    else:
+        reading = T.flatten_reading(run)
+        if reading is None:
+            ok, sentence = probe_matches(run)
+            verdicts["flatten"] = ("not read", "probe 'flatten-order' gave no usable output") if ok is None else (
+                ("as stated", "") if ok else ("departs", sentence))
+        else:
+            verdicts["flatten"] = reading
+    return verdicts
+
+
+def fallback(values, by_name: dict) -> list:
+    """No variant explains everything: name the first stage that departs, with what it did."""
+    findings = []
+    for stage in ("act1", "act2"):
+        factor = S.dropout_factor(values.readings[stage].values)
+        if factor is not None and values.readings[stage].departs:
+            findings.append(Finding("inference-dropout", f"On probe '{stage}-ramp', {values.readings[stage].neutral}: "
+                                                         f"each value is either 0 or ReLU's times {factor:g}, as a "
+                                                         f"dropout mask (keeping 1/{factor:g} of the units) gives."))
+    if findings:
+        return findings
+    for stage in S.STAGES:
+        status, sentence = values.verdicts.get(stage, ("not read", ""))
+        if status == "mixes":
+            return [Finding("samples-mixed", f"On probe 'flatten-order' (every layer the identity), {sentence}.")]
+        if status == "departs":
+            if not _localised(values, stage):
+                return []
+            text = sentence if stage in S.RAMP_STAGE.values() or stage == "flatten" else (
+                f"{S.STAGE_NAMES[stage]}, or a stage before it that its probe passes the features through, departs: "
+                f"{sentence}")
+            unread = [S.STAGE_NAMES[s] for s in S.STAGES[:S.STAGES.index(stage)]
+                      if values.verdicts.get(s, ("",))[0] == "not read"]
+            qualifier = (f" It is the first stage found to depart; {_join(unread)} could not be checked on "
+                         f"{'its' if len(unread) == 1 else 'their'} own." if unread else
+                         " Every stage before it computes what the statement says.")
+            return [Finding("wrong-stage", f"{cap(text)}.{qualifier}")]
+    return []
+
+
+def _localised(values, stage: str) -> bool:
+    """A departure is pinned to its stage when another stage was found as stated (so the probes read the
+    pipeline, not noise) or when it is small (a near-identity: noise, rounding, a tiny floor)."""
+    if any(status == "as stated" for status, _ in values.verdicts.values()):
+        return True
+    reading = values.readings.get(stage)
+    if reading is None or reading.values is None:
+        return False
+    expected = S.statement(stage)
+    return bool(np.all(np.abs(reading.values - expected) <= 1e-3 * (np.abs(expected).max())))
+
+
+def cap(text: str) -> str:
+    """Capitalise a sentence, but not a parameter's name (b1, W2)."""
+    return text if re.match(r"[bW]\d", text) else text[0].upper() + text[1:]
+
+
+def _join(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def lines(values, by_name: dict) -> list[str]:
+    """One line per stage: as stated, departs (how), raises (where), or not read (why)."""
+    if not by_name:
+        return []
+    if values.spec is not None:
+        departures = Q.stage_of(values.spec)
+        verdicts = {}
+        for stage in S.STAGES:
+            reading = values.readings.get(stage)
+            if stage in departures:
+                note = reading.note if reading is not None and reading.departs else "; ".join(departures[stage])
+                verdicts[stage] = ("departs", note)
+            else:
+                verdicts[stage] = ("as stated", "")
+    else:
+        verdicts = dict(values.verdicts)
+    unplaced = []  # probes that raised where the error does not say which stage
+    for run in by_name.values():
+        if run.outcome.status != "raised":
+            continue
+        reading = T.read_error(run)
+        error = run.outcome.error.rstrip(". ")
+        if reading is not None and reading.stage:
+            if verdicts.get(reading.stage, ("",))[0] != "raises" and verdicts.get(reading.stage, ("",))[0] != "departs":
+                verdicts[reading.stage] = ("raises", f"{error} on probe '{run.case.name}'")
+        else:
+            unplaced.append(run)
+    if all(v[0] == "not read" for v in verdicts.values()) and not unplaced:
+        return []
+    lines = ["stage by stage, on the public probes (every layer 12 wide):"]
+    for stage in S.STAGES:
+        status, sentence = verdicts.get(stage, ("not read", ""))
+        text = {"mixes": "departs"}.get(status, status)
+        lines.append(f"  {S.STAGE_NAMES[stage]}: {text}" + (f" {sentence}" if status == "raises" else
+                                                           f": {sentence}" if sentence else ""))
+    if len(unplaced) == len(by_name):
+        lines.append(f"  every probe raised an error that no stage could be pinned on, the first "
+                     f"{unplaced[0].outcome.error.rstrip('. ')}")
+    elif unplaced:
+        names = ", ".join(f"'{r.case.name}'" for r in unplaced)
+        lines.append(f"  {len(unplaced)} of {len(by_name)} probes raised an error that no stage could be pinned on "
+                     f"({names}), the first {unplaced[0].outcome.error.rstrip('. ')}; the verdicts above come from "
+                     f"the probes that returned")
+    return lines
