@@ -500,13 +500,6 @@ def test_ramp_probes_are_exact_in_float32():
         assert np.array_equal(EX.reference(*single).astype(np.float64), EX.expected(case))
 
 
-def test_evidence_never_quotes_hidden_cases():
-    hidden = {c.name for c in EX.hidden_cases(SEED)}
-    for fn, *_ in SINGLE + COMBOS:
-        for finding in diagnose(fn):
-            assert not any(f"'{name}'" in finding.evidence for name in hidden), finding
-
-
 @pytest.mark.parametrize("fn", [ok_matmul, c_fortran_no_relu2, c_dropout_tanh, gen_random],
                          ids=lambda f: f.__name__)
 def test_diagnosis_is_fast(fn):
@@ -766,3 +759,10 @@ def test_unknown_departures_are_described_by_what_the_probe_showed():
     normalised = D.diagnose(make_runs(u_normalised_input), EX)
     assert [f.id for f in normalised] == ["wrong-stage"]
     assert "or a stage before it" in normalised[0].evidence
+
+
+def test_evidence_never_quotes_hidden_cases():
+    hidden = {c.name for c in EX.hidden_cases(SEED)}
+    for fn, *_ in SINGLE + COMBOS + STAGES:
+        for finding in diagnose(fn):
+            assert not any(f"'{name}'" in finding.evidence for name in hidden), finding

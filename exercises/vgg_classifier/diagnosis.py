@@ -16,8 +16,8 @@ Three kinds of evidence:
 * Stages, from three ramp probes (``stages.py``) that read the first activation, the second and what follows
   FC3 exactly, and from the probes above for the flatten and the affine maps. They give the search its
   parameterised candidates (a ReLU clipped at 6, a floor under ReLU, a leaky slope), and when no variant
-  explains everything, the first stage that departs is named with what it did (``wrong-stage``) instead of
-  nothing. ``stage_trace`` gives one line per stage for the report.
+  explains everything, the first stage that departs is named with what its probe showed (``wrong-stage``,
+  ``verdicts.py``) instead of nothing. ``stage_trace`` gives one line per stage for the report.
 """
 from __future__ import annotations
 
