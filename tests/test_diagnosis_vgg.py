@@ -181,9 +181,20 @@ def ok_preallocated_buffers(f, W1, b1, W2, b2, W3, b3):
     return x
 
 
+def ok_round_12(f, W1, b1, W2, b2, W3, b3):
+    """Rounded far below the tolerance: nothing the checks or the probes can hold against it."""
+    return np.round(ok_matmul(f, W1, b1, W2, b2, W3, b3), 12)
+
+
+def ok_tiny_floor(f, W1, b1, W2, b2, W3, b3):
+    """A floor of 1e-300 under ReLU is ReLU to every digit that matters."""
+    return head(flat(f), W1, b1, W2, b2, W3, b3, act1=lambda z: np.maximum(z, 1e-300),
+                act2=lambda z: np.maximum(z, 1e-300))
+
+
 CORRECT = [ok_matmul, ok_dot, ok_einsum, ok_einsum_optimize, ok_tensordot, ok_per_sample, ok_where_clip,
            ok_inplace, ok_mask_abs, ok_fortran_weights, ok_transpose_twice, ok_cs231n_layers, ok_relu_backward_trick,
-           ok_preallocated_buffers]
+           ok_preallocated_buffers, ok_round_12, ok_tiny_floor]
 
 
 @pytest.mark.parametrize("fn", CORRECT, ids=lambda f: f.__name__)
@@ -766,3 +777,8 @@ def test_evidence_never_quotes_hidden_cases():
     for fn, *_ in SINGLE + COMBOS + STAGES:
         for finding in diagnose(fn):
             assert not any(f"'{name}'" in finding.evidence for name in hidden), finding
+
+
+@pytest.mark.parametrize("fn", CORRECT, ids=lambda f: f.__name__)
+def test_correct_styles_get_no_generic_finding_either(fn):
+    assert generic_and_exercise(fn) == []
