@@ -31,6 +31,7 @@ notebooks: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench.py $(BENCH_FLAGS)
+	$(BIN)/python bench/bench_similarity.py
 
 clean:
 	rm -rf $(VENV) $(OUT) .pytest_cache build *.egg-info

@@ -71,7 +71,7 @@ class Settings:
     common: float = 0.10  # a run in more than this share of the submissions is a common passage...
     common_floor: int = 3  # ...and in more than this many (so a small class still shows a copy among three)
     threshold: float = 0.5  # share of one side's distinctive code that the pair shares
-    min_tokens: int = 80  # shared tokens, on each side
+    min_tokens: int = 100  # shared tokens, on each side (about 8 lines of code)
     shown: int = 50  # flagged pairs shown side by side on the page (all are in the CSV)
     near: int = 10  # closest pairs below the threshold, listed for calibration
 
@@ -105,6 +105,7 @@ class Document:
     fp_hash: np.ndarray = field(default_factory=lambda: np.empty(0, np.uint64))  # winnowed, distinctive
     fp_pos: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
     fp_set: np.ndarray = field(default_factory=lambda: np.empty(0, np.uint64))  # fp_hash sorted, once each
+    fp_map: dict = field(default_factory=dict)  # fingerprint -> its positions, for comparing pairs
     size: int = 0  # distinctive tokens
 
 
@@ -299,6 +300,7 @@ class _Hasher:
     def __init__(self, k: int) -> None:
         self.k = k
         self.ids: dict[str, int] = {}
+        self.cells: dict[str, list[tuple[str, int, int]]] = {}  # a cell many students carry is read once
         self.powers = np.array([pow(0x100000001B3, k - 1 - j, 1 << 64) for j in range(k)], dtype=np.uint64)
 
     def token_ids(self, tokens: Sequence[str]) -> np.ndarray:
@@ -334,6 +336,16 @@ def covered(positions: np.ndarray, k: int, tokens: int) -> np.ndarray:
     return np.cumsum(edges)[:tokens] > 0
 
 
+def _covered_count(positions: list[int], k: int) -> int:
+    """How many tokens the runs of ``k`` starting at the sorted ``positions`` cover (plain Python: a pair's
+    fingerprints are few, and numpy's overhead per call is what a class of pairs would pay)."""
+    total, end = 0, 0
+    for p in positions:
+        total += k if p >= end else p + k - end
+        end = p + k
+    return total
+
+
 def member(values: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
     """``np.isin`` for a sorted ``sorted_set``, without its overhead on small arrays."""
     if len(sorted_set) == 0:
@@ -353,7 +365,10 @@ def document(source: Source, cells: Iterable[str], hasher: _Hasher, skip: frozen
         number = len(texts)
         texts.append(text)
         total += len(text)
-        for token, start, end in normalise(cell_code(text)):
+        found = hasher.cells.get(text)
+        if found is None:
+            found = hasher.cells[text] = normalise(cell_code(text))
+        for token, start, end in found:
             tokens.append(token)
             where.append((number, start, end))
         if tokens and tokens[-1] != ";":
@@ -412,6 +427,8 @@ def analyse(sources: Sequence[Source], base: Sequence[str] = (), settings: Setti
         chosen = chosen[mine[chosen]]
         doc.fp_hash, doc.fp_pos = doc.hashes[chosen], chosen.astype(np.int64)
         doc.fp_set = np.unique(doc.fp_hash)
+        for h, p in zip(doc.fp_hash.tolist(), doc.fp_pos.tolist()):
+            doc.fp_map.setdefault(h, []).append(p)
     pairs = [compare(documents, a, b, settings) for a, b in candidates(documents, settings)]
     flagged = sorted((p for p in pairs if p.flagged), key=lambda p: (-p.score, -min(p.matched), p.a, p.b))
     near = sorted((p for p in pairs if not p.flagged), key=lambda p: (-p.score, p.a, p.b))[: settings.near]
@@ -447,10 +464,10 @@ def candidates(documents: list[Document], settings: Settings) -> list[tuple[int,
 def compare(documents: list[Document], a: int, b: int, settings: Settings) -> Pair:
     """The pair's shared code: on each side, the tokens covered by the fingerprints the other side has too."""
     first, second = documents[a], documents[b]
-    shared = np.intersect1d(first.fp_set, second.fp_set, assume_unique=True)
+    shared = first.fp_map.keys() & second.fp_map.keys()
     matched, share = [], []
     for doc in (first, second):
-        count = int(covered(doc.fp_pos[member(doc.fp_hash, shared)], settings.k, len(doc.ids)).sum())
+        count = _covered_count(sorted(p for h in shared for p in doc.fp_map[h]), settings.k)
         matched.append(count)
         share.append(min(1.0, count / doc.size) if doc.size else 0.0)
     score = max(share)
