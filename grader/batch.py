@@ -26,6 +26,7 @@ from . import escape, gradebook, regrade, report
 from .classfolder import LAYOUTS, Entry, Plan, discover, display_ids  # noqa: F401  (the batch's public names)
 from .grade import Session, error_result, grade_file
 from .results import ErrorInfo, GradeResult
+from .signing import Signer
 from .submission import MAX_BYTES
 
 #: Written after ``result.json``: the inputs a result was graded from. A rerun skips the student if they match.
@@ -86,15 +87,19 @@ def grader_fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
-def stored_result(entry: Entry, key: dict | None, out: Path) -> GradeResult | None:
-    """The result in ``out`` if it was graded from exactly ``key``; None if it must be (re)graded."""
+def stored_result(entry: Entry, key: dict | None, out: Path, signer: Signer | None = None) -> GradeResult | None:
+    """The result in ``out`` if it was graded from exactly ``key`` (and, with ``signer``, carries this run's valid
+    signature: a hand-edited result is regraded, never reused); None if it must be (re)graded."""
     if key is None:
         return None
     folder = report.student_folder(out, entry.folder)
     try:
         if json.loads((folder / KEY_FILE).read_text(encoding="utf-8")) != key:
             return None
-        result = GradeResult.from_json((folder / "result.json").read_text(encoding="utf-8"))
+        text = (folder / "result.json").read_text(encoding="utf-8")
+        if signer is not None and not signer.accepts(text):
+            return None
+        result = GradeResult.from_json(text)
     except (OSError, ValueError, TypeError, KeyError):
         return None
     if (result.submission_sha256, result.exercise_version) != (key["submission_sha256"], key["exercise_version"]):
@@ -122,7 +127,12 @@ def grade_entry(entry: Entry, session: Session) -> GradeResult:
                                   f"The grader itself failed on this submission ({type(exc).__name__}: "
                                   f"{escape.terminal(exc)}). This is not the student's fault; report it to the "
                                   "course staff.", started, full_scale=full)
-    return readable_result(replace(result, student=entry.student, submission=shown_path(entry.path)))
+    # what the machine lacks is for the person running the batch (printed once, and in summary.html), not for
+    # every student's report: the result's ``isolation`` still names the layers that ran
+    machine = set(session.sandbox.warnings) if session.sandbox is not None else set()
+    warnings = tuple(w for w in result.warnings if w not in machine)
+    return readable_result(replace(result, student=entry.student, submission=shown_path(entry.path),
+                                   warnings=warnings))
 
 
 def readable_result(result: GradeResult) -> GradeResult:
@@ -146,18 +156,21 @@ Writer = Callable[[GradeResult, Path], None]
 
 
 def write_outputs(result: GradeResult, folder: Path, key: dict | None, extra: Writer | None = None, *,
-                  private: bool = False) -> GradeResult:
-    """Write one student's files; the sidecar goes last, so only a complete set is ever skipped on a rerun."""
+                  private: bool = False, signer: Signer | None = None) -> GradeResult:
+    """Write one student's files; the sidecar goes last, so only a complete set is ever skipped on a rerun.
+    With ``signer``, ``result.json`` carries the course secret's signature."""
     folder = Path(folder)
     (folder / KEY_FILE).unlink(missing_ok=True)
     try:
         if extra is not None:
             extra(result, folder)
-        report.write_student(result, folder, private=private)  # result.json last
+        report.write_student(result, folder, private=private,  # result.json last
+                             result_text=signer.result_text(result) if signer else None)
     except Exception as exc:  # a report that cannot be rendered or written must not cost the result itself
         result = error_result_from(result, f"Its reports could not be written ({type(exc).__name__}: "
                                            f"{escape.terminal(exc)}).")
-        report.write_atomic(folder / "result.json", result.to_json() + "\n", private=private)
+        report.write_atomic(folder / "result.json", signer.result_text(result) if signer else result.to_json() + "\n",
+                            private=private)
         return result
     if key is not None:  # owner-only whatever --private says: it holds a hash of the course secret
         report.write_atomic(folder / KEY_FILE, json.dumps(key, indent=1) + "\n", private=True)
@@ -196,6 +209,7 @@ def grade_all(
     on_outcome: Callable[[Outcome], None] | None = None,
     on_start: Callable[[int, int], None] | None = None,
     private: bool = False,
+    signer: Signer | None = None,
 ) -> list[Outcome]:
     """Grade every entry on ``jobs`` threads; return one outcome per entry, in the entries' order.
 
@@ -208,7 +222,8 @@ def grade_all(
     done: queue.Queue = queue.Queue()
     try:
         return _grade_all(entries, session, outcomes, done, jobs=jobs, out=out, force=force,
-                          extra_writer=extra_writer, on_outcome=on_outcome, on_start=on_start, private=private)
+                          extra_writer=extra_writer, on_outcome=on_outcome, on_start=on_start, private=private,
+                          signer=signer)
     except KeyboardInterrupt:
         while True:  # results the workers finished (and wrote) but the loop had not taken yet
             try:
@@ -220,7 +235,7 @@ def grade_all(
 
 
 def _grade_all(entries, session, outcomes, done, *, jobs, out, force, extra_writer, on_outcome, on_start,
-               private) -> list[Outcome]:
+               private, signer=None) -> list[Outcome]:
     todo: list[tuple[int, Entry, dict | None]] = []
     if out is not None:
         report.make_folder(Path(out) / report.STUDENTS, private=private)
@@ -228,7 +243,7 @@ def _grade_all(entries, session, outcomes, done, *, jobs, out, force, extra_writ
     earlier: dict[int, regrade.Previous | None] = {}
     for index, entry in enumerate(entries):
         key = grade_key(entry, session) if out is not None else None
-        stored = None if force or out is None else stored_result(entry, key, out)
+        stored = None if force or out is None else stored_result(entry, key, out, signer)
         if stored is not None:
             outcomes[index] = Outcome(entry, stored, True)
         else:
@@ -257,7 +272,7 @@ def _grade_all(entries, session, outcomes, done, *, jobs, out, force, extra_writ
             try:
                 if out is not None:
                     result = write_outputs(result, report.student_folder(out, entry.folder), key, extra_writer,
-                                           private=private)
+                                           private=private, signer=signer)
             except BaseException as exc:  # the disk itself failed: keep the result, say why it is not on disk
                 result = error_result_from(result, f"Its result could not be written ({type(exc).__name__}: "
                                                    f"{escape.terminal(exc)}).")
@@ -289,15 +304,17 @@ def _grade_all(entries, session, outcomes, done, *, jobs, out, force, extra_writ
 
 # -- class files ------------------------------------------------------------------------------------------------
 def write_class_files(plan: Plan, outcomes: list[Outcome], out: Path, exercise_id: str, *,
-                      private: bool = False, similarity: dict | None = None) -> list[str]:
+                      private: bool = False, notes: tuple[str, ...] | None = None,
+                      similarity: dict | None = None) -> list[str]:
     """gradebook.csv, junit.xml and summary.html for ``outcomes``; entries without one are ``pending`` (the batch
-    was stopped), which marks the files incomplete. Returns one line per file that could not be written.
-    ``changes.csv`` lists the students regraded over a stored result whose result moved; ``similarity`` is the
-    summary's line about ``similarity.html``."""
+    was stopped), which marks the files incomplete. ``notes`` (default: the plan's) are shown in the summary.
+    Returns one line per file that could not be written. ``changes.csv`` lists the students regraded over a
+    stored result whose result moved; ``similarity`` is the summary's line about ``similarity.html``."""
     finished = {o.entry.student for o in outcomes}
     pending = [gradebook.Pending(e.student, shown_path(e.path)) for e in plan.entries if e.student not in finished]
     regraded = regrade.batch_changes(outcomes)
-    problems = gradebook.write_class([o.result for o in outcomes], out, exercise_id, plan.notes, pending=pending,
+    problems = gradebook.write_class([o.result for o in outcomes], out, exercise_id,
+                                     plan.notes if notes is None else notes, pending=pending,
                                      folders=plan.folders, left_out=plan.left_out, private=private,
                                      similarity=similarity, changes=regrade.summary(regraded))
     return problems + regrade.write_changes(out, regraded, private=private)

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from . import exercise as exercise_mod
+from . import lms
 from .errors import GraderError, UsageError
 from .results import SCHEMA
 from .submission import MAX_BYTES
@@ -34,15 +35,26 @@ def build_parser() -> argparse.ArgumentParser:
                        help="skip the VGG16-scale case (its points leave the maximum too)")
     grade.add_argument("--secret", default=os.environ.get("GRADER_SECRET"),
                        help="course secret that seeds per-student hidden cases (default: $GRADER_SECRET)")
-    grade.add_argument("--jobs", "-j", type=int, default=0, help="parallel workers (default: number of cores)")
+    grade.add_argument("--jobs", "-j", type=int, default=None, help="parallel workers, 1 or more (default: one per core)")
     grade.add_argument("--force", action="store_true", help="regrade even when a result is up to date")
     grade.add_argument("--quiet", "-q", action="store_true", help="no progress output")
-    grade.add_argument("--fail-under", type=float, metavar="SCORE", help="exit 1 if any score is below SCORE")
+    grade.add_argument("--fail-under", type=float, metavar="SCORE",
+                       help="exit 1 if any score is below SCORE, naming those students (SCORE at most the maximum)")
+    grade.add_argument("--student", metavar="ID",
+                       help="the student's id for a single file (result, reports, hidden-case seed); default: the "
+                            "file's stem")
     grade.add_argument("--layout", choices=("auto", "plain", "nbgrader"), default="auto",
                        help="plain: each file or folder is a student; nbgrader: COURSE/submitted/<student>/...; "
                             "auto (default): nbgrader when the folder holds only submitted/ and nbgrader's files")
+    grade.add_argument("--assignment", metavar="NAME",
+                       help="nbgrader layout: grade submitted/<student>/NAME/ (needed when submitted/ holds several "
+                            "assignments)")
     grade.add_argument("--private", action="store_true",
                        help="write the outputs for the owner only (files 0600, folders 0700; default 0644/0755)")
+    grade.add_argument("--shard", metavar="I/N",
+                       help="grade only the I-th of N stable slices of the students (by id hash); join the N "
+                            "output folders with `grader merge`")
+    _lms_options(grade)
     grade.add_argument("--similarity", choices=("on", "off"), default="on",
                        help="with --out, write similarity.html and similarity.csv: the pairs of submissions whose "
                             "code is unusually alike (default: on; it never changes a score)")
@@ -59,6 +71,41 @@ def build_parser() -> argparse.ArgumentParser:
     changes.add_argument("new", type=Path, metavar="NEW_OUT")
     changes.add_argument("--csv", action="store_true", help="print the changes as CSV (the columns of changes.csv)")
 
+    merge = sub.add_parser("merge", help="join the output folders of shards (grade --shard I/N) into one")
+    merge.add_argument("inputs", nargs="+", type=Path, metavar="OUT_I")
+    merge.add_argument("--out", type=Path, required=True, help="the merged output folder (a new or an older merge)")
+    merge.add_argument("--allow-incomplete", action="store_true",
+                       help="merge even when a shard is missing or was stopped (the class files then say so)")
+    merge.add_argument("--secret", default=os.environ.get("GRADER_SECRET"),
+                       help="course secret the shards were graded and signed with (default: $GRADER_SECRET)")
+    merge.add_argument("--private", action="store_true", help="write the outputs for the owner only")
+    _lms_options(merge)
+
+    export = sub.add_parser("export", help="write the grade file an LMS imports from a graded output folder")
+    export.add_argument("folder", type=Path, metavar="OUT")
+    export.add_argument("--format", dest="gradebook_format", choices=lms.FORMATS, required=True,
+                        help="canvas: Canvas gradebook import; moodle: Moodle grading worksheet / CSV import")
+    export.add_argument("--lms-assignment", metavar="NAME", help="the assignment's column name (default: the "
+                        "exercise's title)")
+    export.add_argument("--to", type=Path, metavar="FILE", help="where to write (default: OUT/<format>.csv)")
+    export.add_argument("--secret", default=os.environ.get("GRADER_SECRET"),
+                        help="course secret the results were signed with (default: $GRADER_SECRET)")
+
+    bundle = sub.add_parser("gradescope", help="build the Gradescope autograder zip of an exercise")
+    _exercise_options(bundle)
+    bundle.add_argument("--out", type=Path, required=True, help="folder to write autograder.zip to")
+    bundle.add_argument("--secret", default=os.environ.get("GRADER_SECRET"),
+                        help="course secret put in the bundle (readable by root only on Gradescope; default: "
+                             "$GRADER_SECRET)")
+    bundle.add_argument("--no-full-scale", dest="full_scale", action="store_false",
+                        help="grade without the VGG16-scale case (it needs about 1.5 GB of memory)")
+    bundle.add_argument("--visibility", choices=gradescope_visibilities(), default="visible",
+                        help="Gradescope visibility of the result and its tests (default: visible)")
+
+    run = sub.add_parser("gradescope-run", help="grade a Gradescope submission (run by the bundle's run_autograder)")
+    run.add_argument("--bundle", type=Path, required=True, help="the unpacked bundle (/autograder/source)")
+    run.add_argument("--root", type=Path, required=True, help="Gradescope's root folder (/autograder)")
+
     check = sub.add_parser("check", help="run the public checks on your own submission and name the mistakes")
     check.add_argument("path", type=Path, metavar="NOTEBOOK_OR_PY")
     _exercise_options(check)
@@ -68,6 +115,18 @@ def build_parser() -> argparse.ArgumentParser:
     notebook.add_argument("--out", type=Path, default=Path("notebooks"),
                           help="folder (or .ipynb file) to write to (default: notebooks/)")
     return parser
+
+
+def gradescope_visibilities() -> tuple[str, ...]:
+    """Gradescope's visibility settings (``gradebook.VISIBILITIES``, not imported here: it loads Jinja)."""
+    return ("visible", "after_due_date", "after_published", "hidden")
+
+
+def _lms_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--gradebook-format", choices=lms.FORMATS,
+                        help="also write OUT/canvas.csv or OUT/moodle.csv, the grade file that LMS imports")
+    parser.add_argument("--lms-assignment", metavar="NAME",
+                        help="the assignment's name in the LMS file (default: the exercise's title)")
 
 
 def _exercise_options(parser: argparse.ArgumentParser) -> None:
@@ -186,14 +245,30 @@ def main(argv: list[str] | None = None) -> int:
 
             args.exercise = args.exercise or _exercise_from_metadata(args)
             return commands.check(args, _exercise(args, require_reference=False))  # a student has no solutions
-        if args.command == "diff":
-            from . import commands
-
-            return commands.diff(args)
         if args.command == "notebook":
             from . import commands
 
             return commands.notebook(args, _exercise(args))
+        if args.command == "diff":
+            from . import commands
+
+            return commands.diff(args)
+        if args.command == "merge":
+            from . import commands
+
+            return commands.merge_outputs(args)
+        if args.command == "export":
+            from . import commands
+
+            return commands.export(args)
+        if args.command == "gradescope":
+            from . import gradescope
+
+            return gradescope.build_command(args, _exercise(args))
+        if args.command == "gradescope-run":
+            from . import gradescope
+
+            return gradescope.run_command(args)
         raise UsageError(f"unknown command {args.command}")
     except GraderError as exc:
         if wants_json:

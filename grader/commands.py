@@ -2,56 +2,128 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from pathlib import Path
 
-from . import batch, escape, gradebook, regrade, report, similarity_report
+from . import batch, escape, gradebook, lms, merge, regrade, report, similarity_report
 from .errors import UsageError
 from .exercise import Exercise
 from .grade import DEFAULT_SECRET, Session
 from .progress import Progress
+from .signing import Signer
+
+
+NO_SECRET = ("No course secret is set (--secret or $GRADER_SECRET): the hidden cases are seeded from the grader's "
+             "built-in default, which anyone with the grader's source can reproduce, and the results are signed with "
+             "it. Set GRADER_SECRET to a long random value kept private, for example the output of "
+             "`python3 -c 'import secrets; print(secrets.token_hex(32))'`, and use the same one for every run of "
+             "the course.")
+
+
+def course_secret(args: argparse.Namespace) -> tuple[str, list[str]]:
+    """The secret to use, and the warning to give when it is the built-in default."""
+    if args.secret:
+        return args.secret, []
+    return DEFAULT_SECRET, [NO_SECRET]
+
+
+def max_points(exercise: Exercise, full_scale: bool) -> float:
+    """The most a submission can score with this setting (full-scale checks leave the maximum without the case)."""
+    with_large = full_scale and exercise.has_full_scale
+    return sum(c.points for c in exercise.checks if with_large or not c.full_scale)
 
 
 def grade(args: argparse.Namespace, exercise: Exercise) -> int:
+    jobs = _jobs(args.jobs)
+    top = max_points(exercise, args.full_scale)
+    if args.fail_under is not None and args.fail_under > top:
+        raise UsageError(f"--fail-under {args.fail_under:g} is above the most a submission can score here "
+                         f"({top:g} points for '{exercise.id}'{'' if args.full_scale else ' with --no-full-scale'}): "
+                         "no submission could pass. Give a score between 0 and the maximum.")
+    shard = merge.parse_shard(args.shard) if args.shard else (1, 1)
     if args.out:
         _check_writable(Path(args.out), bool(getattr(args, "private", False)))
         similarity_report.check_options(args)
-    plan = batch.discover(args.paths, getattr(args, "layout", "auto"))
-    if not plan.entries:
+    whole = batch.discover(args.paths, getattr(args, "layout", "auto"), getattr(args, "assignment", None))
+    if args.student is not None:
+        whole = _with_student(whole, args.student)
+    if not whole.entries:
         raise UsageError("No .py or .ipynb submission was found in "
                          + ", ".join(escape.terminal(p) for p in args.paths) + "."
-                         + "".join(f" {escape.terminal(note)}" for note in plan.notes))
+                         + "".join(f" {escape.terminal(note)}" for note in whole.notes))
+    plan = merge.select(whole, *shard) if shard != (1, 1) else whole
+    secret, secret_notes = course_secret(args)
     progress = Progress("none" if args.quiet else "auto")
-    for note in plan.notes:
+    for note in whole.notes:
         progress.note(note)
-    jobs = args.jobs if args.jobs and args.jobs > 0 else batch.default_jobs()
+    for note in secret_notes:  # always said, even under --quiet: the grades depend on it
+        print(f"grader: warning: {note}", file=sys.stderr)
+    if shard != (1, 1):
+        progress.note(f"Shard {shard[0]}/{shard[1]}: {len(plan.entries)} of the {len(whole.entries)} students "
+                      f"(merge the shards' output folders with `grader merge`).")
     private = bool(getattr(args, "private", False))
-    try:
-        with Session(exercise, full_scale=args.full_scale, secret=args.secret or DEFAULT_SECRET) as session:
+    out = Path(args.out) if args.out else None
+    if out is not None:
+        merge.remove_manifest(out)  # written again at the end: a run killed before then leaves none
+    with Session(exercise, full_scale=args.full_scale, secret=secret) as session:
+        machine = machine_notes(session)
+        for note in machine:
+            progress.note(note)
+        notes = (*whole.notes, *secret_notes, *machine)
+        settings = merge.run_settings(exercise.id, f"{exercise.version}+{exercise.fingerprint}",
+                                      session.full_scale, batch.grader_fingerprint())
+        signer = Signer(secret, settings)
+        lms_format = getattr(args, "gradebook_format", None)
+        lms_title = getattr(args, "lms_assignment", None) or exercise.title
+
+        def finish(outcomes: list, complete: bool) -> list[str]:
+            """The class files, the LMS file and the manifest (last) of what is graded; problems as lines."""
+            # similarity reads the whole class's files (never a shard's slice), and only once every grade is in
+            similar, problems = similarity_report.prepare(args, whole, exercise) if complete else (None, [])
+            similar_line = similarity_report.summary(similar)
+            problems += batch.write_class_files(plan, outcomes, out, exercise.id, private=private, notes=notes,
+                                                similarity=similar_line)
+            problems += similarity_report.write(similar, out, exercise.id, private=private)
+            if lms_format:
+                finished = {o.entry.student for o in outcomes}
+                try:
+                    report.write_atomic(out / lms.filename(lms_format), lms.render(
+                        lms_format, [o.result for o in outcomes], lms_title,
+                        [e.student for e in plan.entries if e.student not in finished]), private=private)
+                except Exception as exc:  # noqa: BLE001  (one file lost, never the others)
+                    problems.append(f"{lms.filename(lms_format)} could not be written ({type(exc).__name__}: "
+                                    f"{escape.terminal(exc, 300)})")
+            try:
+                merge.write_manifest(out, whole=whole, shard=shard, graded=[o.entry for o in outcomes],
+                                     settings=settings, notes=notes, complete=complete, secret=secret,
+                                     private=private, assignment=getattr(args, "assignment", None),
+                                     title=exercise.title, similarity=similar_line)
+            except OSError as exc:
+                problems.append(f"{merge.MANIFEST} could not be written ({escape.terminal(exc, 300)})")
+            return problems
+
+        try:
             try:
                 outcomes = batch.grade_all(
-                    plan.entries, session, jobs=jobs, out=args.out, force=args.force,
+                    plan.entries, session, jobs=jobs, out=out, force=args.force,
                     extra_writer=lambda result, folder: gradebook.write_gradescope(result, folder, private=private),
                     on_start=progress.start,
                     on_outcome=lambda o: progress.advance(o.result, o.reused),
-                    private=private,
+                    private=private, signer=signer,
                 )
             finally:
                 progress.close()
-    except batch.Interrupted as stopped:  # the class files of what finished, marked incomplete; then exit 130
-        if args.out:
-            for problem in batch.write_class_files(plan, stopped.outcomes, args.out, exercise.id, private=private):
-                print(f"grader: {problem}", file=sys.stderr)
-            print(f"grader: {len(stopped.outcomes)} of {len(plan.entries)} students were graded before the stop; "
-                  f"the class files in {escape.terminal(args.out)} list them, marked incomplete", file=sys.stderr)
-        raise
+        except batch.Interrupted as stopped:  # the class files of what finished, marked incomplete; then exit 130
+            if out is not None:
+                for problem in finish(stopped.outcomes, complete=False):
+                    print(f"grader: {problem}", file=sys.stderr)
+                print(f"grader: {len(stopped.outcomes)} of {len(plan.entries)} students were graded before the stop; "
+                      f"the class files in {escape.terminal(out)} list them, marked incomplete", file=sys.stderr)
+            raise
     results = [o.result for o in outcomes]
-    similar, unwritten = similarity_report.prepare(args, plan, exercise) if args.out else (None, [])
-    if args.out:
-        unwritten += batch.write_class_files(plan, outcomes, args.out, exercise.id, private=private,
-                                             similarity=similarity_report.summary(similar))
-        unwritten += similarity_report.write(similar, args.out, exercise.id, private=private)
+    unwritten = finish(outcomes, complete=True) if out is not None else []
     for problem in unwritten:
         print(f"grader: {problem}; the other class files were written", file=sys.stderr)
     step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
@@ -62,19 +134,120 @@ def grade(args: argparse.Namespace, exercise: Exercise) -> int:
             unwritten.append(f"the GitHub step summary could not be written ({escape.terminal(exc)})")
             print(f"grader: {unwritten[-1]}", file=sys.stderr)
     if args.json:
-        if plan.single_file and len(results) == 1:
+        if whole.single_file and len(results) == 1:
             print(results[0].to_json())
         else:
             print("[" + ",\n".join(r.to_json() for r in results) + "]")
     elif not args.quiet:
         for result in results:
             print(summary_line(result))
-        if args.out and len(results) > 1:
-            print(f"Class summary: {Path(args.out) / 'summary.html'}", file=sys.stderr)
+        if out is not None and len(results) > 1:
+            print(f"Class summary: {out / 'summary.html'}", file=sys.stderr)
     if unwritten:
         return 3
-    if args.fail_under is not None and any(r.score < args.fail_under for r in results):
-        return 1
+    if args.fail_under is not None:
+        below = [r for r in results if r.score < args.fail_under]
+        if below:
+            print(f"grader: {len(below)} of {len(results)} below --fail-under {args.fail_under:g}: "
+                  + "; ".join(_below(r) for r in below[:20])
+                  + (f"; and {len(below) - 20} more" if len(below) > 20 else ""), file=sys.stderr)
+            return 1
+    return 0
+
+
+def _below(result) -> str:
+    student = escape.terminal(result.student, 80)
+    if result.status == "error":
+        return f"{student} (not graded: {escape.terminal(result.error.kind if result.error else 'error', 40)})"
+    return f"{student} ({result.score:g}/{result.max_score:g})"
+
+
+def _jobs(value: int | None) -> int:
+    if value is None:
+        return batch.default_jobs()
+    if value < 1:
+        raise UsageError(f"--jobs takes a number of parallel workers, 1 or more (got {value}); leave it out for one "
+                         f"per core ({batch.default_jobs()} here).")
+    return value
+
+
+def _with_student(plan, student: str):
+    """``--student ID``: one submission graded under the id given (result, reports, hidden-case seed)."""
+    if not plan.single_file or len(plan.entries) != 1:
+        raise UsageError("--student names the student of one submission: give exactly one file (a class folder "
+                         "takes its ids from its file and folder names).")
+    if not student.strip() or len(student) > 200:
+        raise UsageError("--student takes a non-empty id of at most 200 characters (a login, an email, a "
+                         "repository owner).")
+    from .classfolder import display_ids
+
+    shown = display_ids([student])[student]
+    entry = dataclasses.replace(plan.entries[0], student=shown, raw=student, folder=report.folder_name(shown))
+    return dataclasses.replace(plan, entries=(entry,))
+
+
+def machine_notes(session: Session) -> tuple[str, ...]:
+    """What this machine's sandbox lacks, said once to the person running the batch (and in summary.html)."""
+    sandbox = session.sandbox
+    if sandbox is None or not sandbox.warnings:
+        return ()
+    return (f"Isolation on this machine: {sandbox.mode} mode ({', '.join(sandbox.layers)}). "
+            + " ".join(sandbox.warnings),)
+
+
+def merge_outputs(args: argparse.Namespace) -> int:
+    """``grader merge OUT_1 ... OUT_N --out OUT``: the shards' outputs as one run's (see ``merge``)."""
+    secret, secret_notes = course_secret(args)
+    for note in secret_notes:
+        print(f"grader: warning: {note}", file=sys.stderr)
+    out = Path(args.out)
+    given = {os.path.realpath(p) for p in args.inputs}
+    if os.path.realpath(out) in given:
+        raise UsageError("--out must be a folder of its own, not one of the shards' output folders.")
+    merged = merge.combine(args.inputs, secret, allow_incomplete=args.allow_incomplete)
+    for note in secret_notes:
+        if note not in merged.notes:
+            merged.notes.append(note)
+    private = bool(args.private)
+    _check_writable(out, private)
+    merge.remove_manifest(out)
+    problems = merge.write(merged, out, secret, private=private)
+    if args.gradebook_format:
+        try:
+            report.write_atomic(out / lms.filename(args.gradebook_format), lms.render(
+                args.gradebook_format, merged.results, args.lms_assignment or merged.title,
+                [p.student for p in merged.pending]), private=private)
+        except OSError as exc:
+            problems.append(f"{lms.filename(args.gradebook_format)} could not be written ({escape.terminal(exc)})")
+    for problem in problems:
+        print(f"grader: {problem}; the other class files were written", file=sys.stderr)
+    print(f"Merged {len(merged.results)} students from {len(args.inputs)} output folder"
+          f"{'s' if len(args.inputs) > 1 else ''} into {escape.terminal(out)}"
+          + ("." if merged.complete else f"; INCOMPLETE: {len(merged.pending)} students not graded"
+             + (f", shard(s) {', '.join(map(str, merged.missing_shards))} missing" if merged.missing_shards else "")
+             + (f", stopped: {'; '.join(merged.incomplete_shards)}" if merged.incomplete_shards else "") + "."),
+          file=sys.stderr)
+    print(f"Class summary: {out / 'summary.html'}", file=sys.stderr)
+    return 3 if problems else 0
+
+
+def export(args: argparse.Namespace) -> int:
+    """``grader export OUT --format canvas|moodle``: the LMS grade file of an output folder, every result checked."""
+    secret, secret_notes = course_secret(args)
+    for note in secret_notes:
+        print(f"grader: warning: {note}", file=sys.stderr)
+    merged = merge.verified_results(Path(args.folder), secret)
+    target = Path(args.to) if args.to else Path(args.folder) / lms.filename(args.gradebook_format)
+    text = lms.render(args.gradebook_format, merged.results, args.lms_assignment or merged.title,
+                      [p.student for p in merged.pending])
+    try:
+        report.write_atomic(target, text)
+    except OSError as exc:
+        raise UsageError(f"Cannot write {escape.terminal(target)}: {exc.strerror or exc}.") from None
+    if not merged.complete:
+        print(f"grader: warning: {len(merged.pending)} students of {escape.terminal(args.folder)} are not graded "
+              "(an interrupted run or one shard of several): their grade cells are empty", file=sys.stderr)
+    print(f"wrote: {escape.terminal(target)} ({len(merged.results)} students)")
     return 0
 
 

@@ -51,6 +51,14 @@ class UnsupportedFileType(SubmissionError):
 
 class NotJson(SubmissionError):
     kind = "not-json"
+    #: what to do, said after any message that does not already say it
+    ADVICE = ("Open the file in Jupyter, JupyterLab or Colab: if it opens, save it there (File > Save) and submit "
+              "that file again; if it does not, download your notebook again from where you wrote it (File > "
+              "Download > .ipynb) and submit the download, or submit your code as a .py file.")
+
+    def full_message(self) -> str:
+        text = super().full_message()
+        return text if "submit" in text.lower() else f"{text} {self.ADVICE}"
 
 
 class NotANotebook(SubmissionError):

@@ -90,6 +90,18 @@ def render_junit(results: list[GradeResult], exercise_id: str, pending: Sequence
         checks = list(r.checks)
         classname = x(f"{exercise_id}.{r.student}")
         kind = x(r.error.kind if r.error else "error")
+        if r.status == "error":  # the reason once, on a 'grade' testcase; the checks were never run
+            reason = x(r.error.message if r.error else "")
+            case = ET.SubElement(suite, "testcase", classname=classname, name="grade", time="0")
+            error = ET.SubElement(case, "error", type=kind, message=reason)
+            error.text = reason
+            counts.update(tests=1, errors=1)
+            for check in checks:
+                case = ET.SubElement(suite, "testcase", classname=classname, name=x(check.id), time="0")
+                ET.SubElement(case, "skipped", message=x(f"not graded ({r.error.kind if r.error else 'error'}): see "
+                                                         "the 'grade' testcase"))
+                counts.update(tests=1, skipped=1)
+            checks = []
         for check in checks:
             case = ET.SubElement(suite, "testcase", classname=classname, name=x(check.id), time="0")
             counts["tests"] += 1
@@ -101,13 +113,6 @@ def render_junit(results: list[GradeResult], exercise_id: str, pending: Sequence
                 error = ET.SubElement(case, "error", type=kind, message=x(check.message))
                 error.text = x(check.message)
                 counts["errors"] += 1
-        if r.status == "error" and not any(c.status == "error" for c in checks):
-            case = ET.SubElement(suite, "testcase", classname=classname, name="grade", time="0")
-            message = x(r.error.message if r.error else "")
-            error = ET.SubElement(case, "error", type=kind, message=message)
-            error.text = message
-            counts["tests"] += 1
-            counts["errors"] += 1
         if r.diagnoses:
             out = ET.SubElement(suite, "system-out")
             out.text = x("\n".join(f"{d.id}: {d.title}" for d in r.diagnoses))
@@ -139,17 +144,29 @@ def _totals(suite: ET.Element, counts: Counter, seconds: str) -> None:
 
 
 # -- gradescope.json --------------------------------------------------------------------------------------------
-def gradescope_document(result: GradeResult) -> dict:
-    """Gradescope's autograder ``results.json``: the Markdown report as output, a test per check.
+#: Gradescope's visibility settings, from its autograder specification.
+VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")
 
-    A test's output is shown as plain text (``output_format: text``), so it is only cleaned of hidden characters.
+
+def gradescope_document(result: GradeResult, visibility: str = "visible", isolation: str = "") -> dict:
+    """Gradescope's autograder ``results.json`` (its "Autograder Specifications"): a test per check, and an
+    ``output`` for the whole submission that does not repeat them: the score, why it could not be graded, the
+    mistakes found, the warnings and which isolation ran the code (Markdown, ``output_format: md``).
+
+    A test's output is its check's message as plain text (``output_format: text``), cleaned of hidden characters;
+    for a submission that could not be graded at all the reason is said once, in ``output``, and the tests are
+    empty. ``visibility`` applies to the whole result and to each test; stdout (the grader's own log, for the
+    course staff) stays hidden. ``isolation``: a sentence for the bundle's runs (``grader gradescope``).
     """
+    if visibility not in VISIBILITIES:
+        raise ValueError(f"visibility must be one of {', '.join(VISIBILITIES)}")
+    graded = result.status == "graded"
     return {
         "score": result.score,
         "execution_time": round(result.timing.get("total", 0.0), 3),
-        "output": report.render_markdown(result),
+        "output": report.render_markdown(result, checks=False, isolation=isolation),
         "output_format": "md",
-        "visibility": "visible",
+        "visibility": visibility,
         "stdout_visibility": "hidden",
         "tests": [
             {
@@ -158,9 +175,9 @@ def gradescope_document(result: GradeResult) -> dict:
                 "score": check.points,
                 "max_score": check.max_points,
                 "status": "passed" if check.status == "passed" else "failed",
-                "output": escape.terminal(check.message, 4000),
+                "output": escape.terminal(check.message, 4000) if graded else "",
                 "output_format": "text",
-                "visibility": "visible",
+                "visibility": visibility,
             }
             for check in result.checks
         ],

@@ -38,6 +38,8 @@ MANIFEST = "manifest.json"
 SCHEMA = "grader.manifest/1"
 #: files of a student's folder that merge copies (what ``grade --out`` writes there)
 STUDENT_FILES = ("result.json", "report.html", "report.md", "gradescope.json", ".grade-key.json")
+#: the class's similarity report (``similarity_report.FILES``), copied from a shard: each compares the whole class
+SIMILARITY_FILES = ("similarity.html", "similarity.csv")
 
 
 class MergeError(UsageError):
@@ -87,7 +89,7 @@ def remove_manifest(out: Path) -> None:
 
 def write_manifest(out: Path, *, whole: Plan, shard: tuple[int, int], graded: Sequence[Entry], settings: dict,
                    notes: Sequence[str], complete: bool, secret: str, private: bool = False,
-                   assignment: str | None = None, title: str = "") -> None:
+                   assignment: str | None = None, title: str = "", similarity: dict | None = None) -> None:
     """Write ``OUT/manifest.json``, signed; ``graded``: the entries whose ``result.json`` is on disk now."""
     out = Path(out)
     finished = []
@@ -111,6 +113,7 @@ def write_manifest(out: Path, *, whole: Plan, shard: tuple[int, int], graded: Se
         "graded": sorted(finished, key=lambda item: item["student"]),
         "notes": list(notes),
         "left_out": [list(item) for item in whole.left_out],
+        "similarity": similarity,  # the summary's line about similarity.html (every shard compares the whole class)
     }
     text = json.dumps(signing.sign(document, secret, settings), indent=1, ensure_ascii=False) + "\n"
     report.write_atomic(out / MANIFEST, text, private=private)
@@ -220,6 +223,7 @@ class Merged:
     settings: dict
     roster: list[dict]
     sources: dict[str, Path]  # student -> the shard folder holding their files
+    similarity: tuple[dict, Path] | None  # the summary's similarity line, and the shard folder with its files
     missing_shards: list[int]
     incomplete_shards: list[str]
 
@@ -279,13 +283,14 @@ def combine(outs: Sequence[Path], secret: str, *, allow_incomplete: bool = False
             if note not in notes:
                 notes.append(note)
     results = [owner[item["student"]].results[item["student"]][0] for item in roster if item["student"] in owner]
+    similar = next(((s.manifest["similarity"], s.out) for s in shards if s.manifest.get("similarity")), None)
     return Merged(
         exercise=first.manifest["exercise"], title=first.manifest.get("title") or first.manifest["exercise"],
         results=results, pending=pending,
         folders={item["student"]: item["folder"] for item in roster}, notes=notes,
         left_out=[tuple(item) for item in first.manifest.get("left_out", [])], settings=first.settings,
         roster=roster, sources={s: owner[s].results[s][1] for s in owner}, missing_shards=missing,
-        incomplete_shards=stopped,
+        incomplete_shards=stopped, similarity=similar,
     )
 
 
@@ -305,14 +310,22 @@ def write(merged: Merged, out: Path, secret: str, *, private: bool = False) -> l
                 continue
             data = _read_regular(path)
             _write_bytes(target / name, data, private=private or name == ".grade-key.json")
+    similarity = None
+    if merged.similarity is not None:  # every shard compared the whole class: its files, as they are
+        similarity, shard = merged.similarity
+        for name in SIMILARITY_FILES:
+            if (shard / name).is_file() and not (shard / name).is_symlink():
+                _write_bytes(out / name, _read_regular(shard / name), private=private)
     problems = gradebook.write_class(merged.results, out, merged.exercise, merged.notes, pending=merged.pending,
-                                     folders=merged.folders, left_out=merged.left_out, private=private)
+                                     folders=merged.folders, left_out=merged.left_out, private=private,
+                                     similarity=similarity)
     whole = Plan(tuple(Entry(Path(item["submission"]), item["student"], folder=item["folder"])
                        for item in merged.roster), left_out=tuple(merged.left_out))
     graded = [Entry(Path(item["submission"]), item["student"], folder=item["folder"]) for item in merged.roster
               if item["student"] in merged.sources]
     write_manifest(out, whole=whole, shard=(1, 1), graded=graded, settings=merged.settings, notes=merged.notes,
-                   complete=merged.complete, secret=secret, private=private, title=merged.title)
+                   complete=merged.complete, secret=secret, private=private, title=merged.title,
+                   similarity=similarity)
     return problems
 
 

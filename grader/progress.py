@@ -1,4 +1,7 @@
-"""Progress of a batch on stderr: a bar on a terminal, one plain line per submission otherwise, or nothing.
+"""Progress of a batch on stderr: a bar on a terminal, a few plain count lines otherwise, or nothing.
+
+Without a terminal (a CI log, a Slurm output file) every student's score is printed once, by the summary at the
+end; the progress lines only count (about every tenth of the class), so the log does not hold each student twice.
 
 stdout is never touched, so ``--json`` output stays clean whatever the mode. Ids and notes come from file names,
 so they are printed through ``escape.terminal``: no escape sequence, BEL or line break reaches the terminal.
@@ -57,9 +60,10 @@ class Progress:
         if self.bar is not None:
             self.bar.set_postfix_str(f"{escape.terminal(result.student, 60)}: {short(result)}", refresh=False)
             self.bar.update(1)
-        elif self.mode == "lines":
-            print(f"[{self.count}/{self.total}] {escape.terminal(result.student)}: {short(result)}", file=self.stream,
-                  flush=True)
+        elif self.mode == "lines" and self.total > 1:
+            step = max(1, self.total // 10)
+            if self.count % step == 0 or self.count == self.total:
+                print(f"graded {self.count} of {self.total}", file=self.stream, flush=True)
 
     def close(self) -> None:
         if self.bar is not None:

@@ -42,8 +42,8 @@ def make_class(folder: Path, files: dict[str, str] = CLASS) -> Path:
 
 
 def comparable(doc: dict) -> dict:
-    """A result document without what legitimately differs between two runs."""
-    return {k: v for k, v in doc.items() if k != "timing"}
+    """A result document without what legitimately differs between two runs (the times, so the signature too)."""
+    return {k: v for k, v in doc.items() if k not in ("timing", "signature")}
 
 
 def out_docs(out: Path) -> dict[str, dict]:
