@@ -6,7 +6,7 @@ the largest error's order of magnitude), never a hidden input, an expected value
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 import numpy as np
@@ -181,23 +181,24 @@ def check_unmodified(runs: list[CaseRun], execution: Execution, exercise: Exerci
 
 
 def check_deterministic(runs: list[CaseRun], execution: Execution, exercise: Exercise) -> Verdict:
-    first = {r.case.name: r for r in runs}
     repeats = [o for o in execution.calls if o.repeat]
     compared = 0
     for again in repeats:
-        run = first.get(again.case)
-        if run is None or run.outcome.array is None:
-            continue
-        if again.array is None:
-            return Verdict(False, f"A second call on {_label(run)} did not return an array "
-                                  f"({again.error or again.type_name}).")
-        if again.array.shape != run.outcome.array.shape:
-            return Verdict(False, f"A second call on {_label(run)} returned shape {again.array.shape} instead of "
-                                  f"{run.outcome.array.shape}.")
-        same, message, _ = value_error(again.array, run.outcome.array, exercise.tolerance)
-        if not same and not np.array_equal(again.array, run.outcome.array, equal_nan=True):
-            return Verdict(False, f"Two calls on the same inputs ({_label(run)}) disagree: {message}.")
-        compared += 1
+        for run in (r for r in runs if r.case.name == again.case):
+            if run.outcome.array is None:
+                continue
+            array = (again.parts[run.part].array if run.part is not None and len(again.parts) > run.part
+                     else again.array)
+            if array is None:
+                return Verdict(False, f"A second call on {_label(run)} did not return an array "
+                                      f"({again.error or again.type_name}).")
+            if array.shape != run.outcome.array.shape:
+                return Verdict(False, f"A second call on {_label(run)} returned shape {array.shape} instead of "
+                                      f"{run.outcome.array.shape}.")
+            same, message, _ = value_error(array, run.outcome.array, exercise.tolerance)
+            if not same and not np.array_equal(array, run.outcome.array, equal_nan=True):
+                return Verdict(False, f"Two calls on the same inputs ({_label(run)}) disagree: {message}.")
+            compared += 1
     if not compared:
         return Verdict(False, "Not assessed: the function never returned an array twice.")
     return Verdict(True, "A second call gave the same output.")
@@ -230,8 +231,30 @@ def applicable(spec: CheckSpec, groups: set[str]) -> bool:
     return spec.kind != "values" or spec.group in groups
 
 
+def per_output(runs: list[CaseRun], exercise: Exercise) -> list[CaseRun]:
+    """For a function with several declared outputs, one run per case and output, so that every check judges
+    each output (and names it); for a function with one output, the runs as they are."""
+    if len(exercise.outputs) < 2:
+        return runs
+    split = []
+    for run in runs:
+        outcome = run.outcome
+        for index, name in enumerate(exercise.outputs):
+            if outcome.status == "ok" and len(outcome.parts) > index:
+                got = outcome.parts[index]
+                outcome_i = replace(outcome, type_name=got.type_name, exact_ndarray=got.exact_ndarray,
+                                    subclass=got.subclass, array=got.array, shape=got.shape, note=got.note)
+            else:
+                outcome_i = outcome
+            what = f"output '{name}'"
+            case = replace(run.case, description=f"{run.case.description}; {what}" if run.case.description else what)
+            split.append(CaseRun(case, run.expected[index], outcome_i, part=index))
+    return split
+
+
 def run_checks(exercise: Exercise, runs: list[CaseRun], execution: Execution) -> list[CheckResult]:
     """Every applicable check of the exercise, in its declared order; a check that errors is an error, not a crash."""
+    runs = per_output(runs, exercise)
     graded = [r for r in runs if r.case.group != PROBE]
     groups = {r.case.group for r in graded}
     results = []

@@ -10,7 +10,7 @@ import re
 
 import numpy as np
 
-from .checks import _order, value_error
+from .checks import _order, per_output, value_error
 from .exercise import PROBE, Exercise, Finding
 from .outcomes import CallError, CaseRun, Execution
 from .results import Diagnosis
@@ -20,8 +20,6 @@ from .results import Diagnosis
 PRECISION_FACTOR = 8.0
 #: the precisions the reference is evaluated in again, the most likely first
 LOW_PRECISIONS = ((np.float32, "float32"), (np.float16, "float16"))
-#: the largest case (inputs times first-layer width) evaluated again in a low precision: the VGG16-scale case is not
-LOW_PRECISION_LIMIT = 2_000_000
 
 
 def generic_findings(runs: list[CaseRun], execution: Execution, exercise: Exercise) -> list[Finding]:
@@ -84,15 +82,16 @@ def _signature_error(error: CallError | None) -> bool:
 
 
 def _nondeterministic(runs: list[CaseRun], execution: Execution, exercise: Exercise) -> bool:
-    first = {r.case.name: r.outcome.array for r in runs}
+    first = {(r.case.name, r.part): r.outcome.array for r in runs}
     for again in (o for o in execution.calls if o.repeat):
-        before = first.get(again.case)
-        if before is None or again.array is None or again.array.shape != before.shape:
-            continue
-        if not value_error(again.array, before, exercise.tolerance)[0] and not np.array_equal(
-            again.array, before, equal_nan=True
-        ):
-            return True
+        for (name, part), before in first.items():
+            array = again.parts[part].array if part is not None and len(again.parts) > part else again.array
+            if name != again.case or before is None or array is None or array.shape != before.shape:
+                continue
+            if not value_error(array, before, exercise.tolerance)[0] and not np.array_equal(
+                array, before, equal_nan=True
+            ):
+                return True
     return False
 
 
@@ -115,10 +114,9 @@ def _precision_loss(runs: list[CaseRun], exercise: Exercise) -> str:
             actual = run.outcome.array
             if actual.shape != run.expected.shape or actual.dtype.kind not in "fc":
                 return ""
-            if run.case.args[0].size * (run.case.args[1].shape[-1] if len(run.case.args) > 1 and
-                                        run.case.args[1].ndim else 1) > LOW_PRECISION_LIMIT:
-                continue  # the VGG16-scale case: its error is judged by the small ones
-            low = _low_precision(run.case, dtype, exercise)
+            if run.case.shared:
+                continue  # the large case: its error is judged by the small ones
+            low = _low_precision(run, dtype, exercise)
             if low is None or low.shape != run.expected.shape:
                 return ""
             with np.errstate(all="ignore"):
@@ -138,10 +136,15 @@ def _precision_loss(runs: list[CaseRun], exercise: Exercise) -> str:
     return ""
 
 
-def _low_precision(case, dtype, exercise: Exercise) -> np.ndarray | None:
+def _low_precision(run: CaseRun, dtype, exercise: Exercise) -> np.ndarray | None:
+    """The reference on the run's inputs cast to ``dtype`` (the output ``run.part`` of several), or None."""
+    if exercise.reference is None:
+        return None
+    args = tuple(a.astype(dtype) if isinstance(a, np.ndarray) and a.dtype.kind == "f" else a for a in run.case.args)
     try:
         with np.errstate(all="ignore"):
-            out = np.asarray(exercise.reference(*(np.asarray(a).astype(dtype) for a in case.args)))
+            out = exercise.reference(*args)
+            out = np.asarray(out[run.part] if run.part is not None else out)
     except Exception:  # noqa: BLE001 - a reference that cannot run in low precision: no finding
         return None
     return out.astype(np.float64) if out.dtype.kind in "fc" else None
@@ -158,7 +161,7 @@ def _rounded(arrays: list[CaseRun], exercise: Exercise) -> str:
         if all(_multiples(r.outcome.array, step) for r in graded):
             if all(_multiples(r.expected, step) for r in graded):
                 return ""
-            text = (f"Every value your function returns is a multiple of {step:g}: the logits are rounded to "
+            text = (f"Every value your function returns is a multiple of {step:g}: the outputs are rounded to "
                     f"{decimals} decimal{'s' if decimals != 1 else ''}.")
             with np.errstate(all="ignore"):
                 gaps = [float(np.max(np.abs(r.outcome.array - r.expected))) for r in graded]
@@ -177,7 +180,7 @@ def _multiples(values: np.ndarray, step: float) -> bool:
 
 def diagnose(runs: list[CaseRun], execution: Execution, exercise: Exercise) -> tuple[list[Diagnosis], list[str]]:
     """Catalog diagnoses for this run, plus warnings about the diagnosis itself (never an exception)."""
-    findings = generic_findings(runs, execution, exercise)
+    findings = generic_findings(per_output(runs, exercise), execution, exercise)
     warnings = []
     module = exercise.diagnosis_module
     if module is not None and hasattr(module, "diagnose") and not any(f.id == "not-implemented" for f in findings):

@@ -25,7 +25,7 @@ import numpy as np
 from .channel import Channel, ChildEnded, DeadlinePassed, Frame, ProtocolError
 from .exercise import Case
 from .largecase import SharedArrays
-from .outcomes import CallError, CallOutcome, Execution
+from .outcomes import CallError, CallOutcome, Execution, Returned
 from .runner import wire
 from .sandbox import MIB, Launched, Sandbox
 from .submission import Submission
@@ -73,22 +73,25 @@ def run(
     shared: SharedArrays | None = None,
     repeat: tuple[int, ...] = (),
     expected: list[np.ndarray] | None = None,
+    outputs: tuple[str, ...] = (),
 ) -> Execution:
     """Execute ``submission`` and call ``function`` once per case, plus once more for each index in ``repeat``.
 
     ``expected`` (the reference's answers, same order as ``cases``) sizes what a result may weigh; its values
     never leave the grader.
     """
-    return Run(submission, function, parameters, cases, sandbox, shared, repeat, expected).execute()
+    return Run(submission, function, parameters, cases, sandbox, shared, repeat, expected, outputs).execute()
 
 
 class Run:
     """One submission's run across restarts: what to send next, what came back, what went wrong."""
 
-    def __init__(self, submission, function, parameters, cases, sandbox, shared, repeat, expected) -> None:
+    def __init__(self, submission, function, parameters, cases, sandbox, shared, repeat, expected,
+                 outputs=()) -> None:
         self.submission: Submission = submission
         self.function = function
         self.parameters = tuple(parameters)
+        self.outputs = tuple(outputs)
         self.cases: list[Case] = cases
         self.sandbox: Sandbox = sandbox
         self.limits = sandbox.limits
@@ -122,13 +125,17 @@ class Run:
                 if self.shared is not None and key in self.shared.paths:
                     specs.append({"file": str(self.sandbox.visible_path(self.shared.paths[key]))})
                     continue
+                if not isinstance(array, np.ndarray):  # a Python scalar or None, passed as it is
+                    specs.append({"value": array.item() if isinstance(array, np.generic) else array})
+                    continue
                 data = np.ascontiguousarray(array)
                 specs.append({"dtype": data.dtype.str, "shape": list(data.shape), "offset": offset})
                 inline.append((position, offset, data.tobytes()))
                 offset += -(-data.nbytes // ALIGN) * ALIGN or ALIGN
-            size = expected[index].nbytes if expected is not None else 64 * MIB // RESULT_FACTOR
-            expect = (f"a {expected[index].shape} {expected[index].dtype} array" if expected is not None
-                      else "a much smaller result")
+            parts = () if expected is None else (expected[index] if isinstance(expected[index], tuple)
+                                                 else (expected[index],))
+            size = sum(p.nbytes for p in parts) if parts else 64 * MIB // RESULT_FACTOR
+            expect = " and ".join(f"a {p.shape} {p.dtype} array" for p in parts) or "a much smaller result"
             calls.append(Call(ident, index, again, tuple(specs), tuple(inline),
                               max(RESULT_FACTOR * size, RESULT_FLOOR), expect))
         return calls, offset
@@ -198,7 +205,8 @@ class Run:
             where = ("call", self.next_call, self.cases[call.case].name)
             started = time.monotonic()
             reply = self._step(channel, launched, "result", where, self.limits.call_seconds,
-                               {"t": "call", "args": list(call.specs), "max_bytes": call.max_bytes},
+                               {"t": "call", "args": list(call.specs), "max_bytes": call.max_bytes,
+                                "outputs": max(1, len(self.outputs))},
                                max_payload=call.max_bytes)
             outcome = self._outcome(call, reply, time.monotonic() - started)
             if not self._record(call, outcome):
@@ -294,18 +302,49 @@ class Run:
                                exception=_call_error(message.get("error"), self.submission))
         if status != "ok":
             raise ProtocolError("a result with an unknown status")
-        array = wire.decode_array(message["array"], body) if message.get("array") is not None else None
-        if array is None and body:
+        specs = message.get("parts")
+        if not isinstance(specs, list) or not 1 <= len(specs) <= max(1, len(self.outputs)):
+            raise ProtocolError("a result without a valid list of returned values")
+        count = message.get("count", 1)
+        if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count < 2**40:
+            raise ProtocolError("a result whose count is not a number")
+        parts, used = [], 0
+        for spec in specs:
+            part, used = self._returned(spec, body, used, call)
+            parts.append(part)
+        if used != len(body):
             raise ProtocolError("bytes sent without an array description")
-        shape = wire.checked_shape({"shape": message["shape"]}) if message.get("shape") is not None else None
+        if len(self.outputs) > 1:
+            parts += [Returned(type_name="nothing", note=f"the function returned {count} value"
+                               f"{'s' if count != 1 else ''} where {len(self.outputs)} were expected")
+                      ] * (len(self.outputs) - len(parts))
+        first = parts[0]
+        return CallOutcome(
+            case=case, status="ok", type_name=first.type_name, exact_ndarray=first.exact_ndarray,
+            subclass=first.subclass, array=first.array, shape=first.shape, note=first.note, mutated=mutated,
+            seconds=seconds, repeat=call.repeat, parts=tuple(parts) if len(self.outputs) > 1 else (), count=count,
+        )
+
+    def _returned(self, spec: object, body: bytes, used: int, call: Call) -> tuple[Returned, int]:
+        """One returned value from its description and its bytes, which start at ``used`` in the payload."""
+        if not isinstance(spec, dict):
+            raise ProtocolError("a returned value's description is not an object")
+        array = None
+        if spec.get("array") is not None:
+            description = spec["array"]
+            size = wire.checked_dtype(description).itemsize
+            for n in wire.checked_shape(description):
+                size *= n
+            if used + size > len(body):
+                raise ProtocolError("an array description claims more bytes than were sent")
+            array = wire.decode_array(description, body[used: used + size])
+            used += size
+        shape = wire.checked_shape({"shape": spec["shape"]}) if spec.get("shape") is not None else None
         if array is not None and shape != array.shape:
             raise ProtocolError("a result whose shape does not match its array")
-        return CallOutcome(
-            case=case, status="ok", type_name=clean(_str(message, "type"), 200),
-            exact_ndarray=_bool(message, "exact"), subclass=_bool(message, "subclass"),
-            array=array, shape=shape, note=self._note(message, shape, call), mutated=mutated, seconds=seconds,
-            repeat=call.repeat,
-        )
+        return Returned(type_name=clean(_str(spec, "type"), 200), exact_ndarray=_bool(spec, "exact"),
+                        subclass=_bool(spec, "subclass"), array=array, shape=shape,
+                        note=self._note(spec, shape, call)), used
 
     def _note(self, message: dict, shape, call: Call) -> str:
         note = message.get("note")

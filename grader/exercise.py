@@ -63,11 +63,13 @@ class Case:
     ``shared``: the case's large inputs are written once per session to files every child maps (never copied per
     student). ``personal`` lists the positions of a shared case that are made per student instead: they are sent
     to the child inline, like a small case's inputs, so one case may mix mapped files and inline arguments.
+    An argument may also be a Python int, float, bool or None (a window size, a bias left out): it is passed to the
+    function as it is. An optional argument is omitted by a shorter ``args``.
     """
 
     name: str
     group: str
-    args: tuple[np.ndarray, ...]
+    args: tuple[np.ndarray | int | float | bool | None, ...]
     description: str = ""
     shared: bool = False
     personal: tuple[int, ...] = ()
@@ -128,6 +130,8 @@ class Exercise:
     cases_module: ModuleType
     diagnosis_module: ModuleType | None
     fingerprint: str = field(default="")
+    #: names of the returned arrays when the function returns several (a tuple, in this order); () for one array
+    outputs: tuple[str, ...] = ()
     #: the reference's outputs on the public cases and probes, from ``public_expected.json`` ({} when absent)
     stored_expected: dict = field(default_factory=dict, repr=False, compare=False)
 
@@ -227,15 +231,28 @@ class Exercise:
                     f"inputs, and its reference solution is not available here: {PUBLIC_EXPECTED} in {self.folder} "
                     "is missing or out of date. The course staff regenerate it with `make notebooks` "
                     "(grader notebook).")
-            return stored.copy()
-        args = tuple(a if case.shared and i not in case.personal else a.copy() for i, a in enumerate(case.args))
-        return np.asarray(self.reference(*args))
+                return stored
+        args = tuple(a.copy() if isinstance(a, np.ndarray) and not (case.shared and i not in case.personal) else a
+                     for i, a in enumerate(case.args))
+        return self.as_expected(self.reference(*args))
 
-    def _stored(self, case: Case) -> np.ndarray | None:
+    def as_expected(self, value) -> np.ndarray | tuple[np.ndarray, ...]:
+        """The reference's answer as the checks compare it: one array, or a tuple of one per declared output."""
+        if len(self.outputs) > 1:
+            if not isinstance(value, (tuple, list)) or len(value) != len(self.outputs):
+                raise ExerciseError(f"The reference of '{self.id}' must return {len(self.outputs)} arrays "
+                                    f"({', '.join(self.outputs)}).")
+            return tuple(np.asarray(v) for v in value)
+        return np.asarray(value)
+
+    def _stored(self, case: Case) -> np.ndarray | tuple[np.ndarray, ...] | None:
         entry = self.stored_expected.get(case.name)
         if not isinstance(entry, dict) or entry.get("inputs_sha256") != inputs_digest(case.args):
             return None
         try:
+            if "parts" in entry:
+                return tuple(np.asarray(p["values"], dtype=np.float64).reshape(tuple(p["shape"]))
+                             for p in entry["parts"])
             return np.asarray(entry["values"], dtype=np.float64).reshape(tuple(entry["shape"]))
         except (KeyError, TypeError, ValueError):
             return None
@@ -291,6 +308,9 @@ def inputs_digest(args: tuple[np.ndarray, ...]) -> str:
     """A digest of a case's inputs (dtype, shape and bytes of each), so a stored output is used only for them."""
     digest = hashlib.sha256()
     for array in args:
+        if not isinstance(array, np.ndarray):  # a scalar argument (k, C, H, W) or an omitted bias
+            digest.update(repr(array).encode())
+            continue
         array = np.ascontiguousarray(array)
         digest.update(f"{array.dtype.str}{array.shape}".encode())
         digest.update(array.tobytes())
@@ -304,9 +324,12 @@ def public_expected_document(exercise: Exercise) -> dict:
                             "is not available here.")
     cases = {}
     for case in [*exercise.public_cases(), *exercise.probe_cases()]:
-        out = np.asarray(exercise.expected(case), dtype=np.float64)
-        cases[case.name] = {"inputs_sha256": inputs_digest(case.args), "shape": list(out.shape),
-                            "values": [float(v) for v in out.ravel()]}
+        expected = exercise.expected(case)
+        parts = [{"shape": list(o.shape), "values": [float(v) for v in o.ravel()]}
+                 for o in (np.asarray(e, dtype=np.float64) for e in (expected if isinstance(expected, tuple)
+                                                                     else (expected,)))]
+        entry = {"inputs_sha256": inputs_digest(case.args)}
+        cases[case.name] = {**entry, "parts": parts} if isinstance(expected, tuple) else {**entry, **parts[0]}
     return {"schema": PUBLIC_EXPECTED_SCHEMA, "exercise": exercise.id,
             "note": "Generated from the reference solution by `grader notebook` (make notebooks): the expected "
                     "outputs of the public cases and the diagnosis probes, so that `grader check` needs no "
@@ -399,6 +422,7 @@ def _build(exercise_id: str, folder: Path, settings: dict, catalog_data: dict, s
         version=str(settings.get("version", "1")),
         function=function,
         parameters=tuple(settings.get("parameters", ())),
+        outputs=tuple(str(o) for o in settings.get("outputs", ())),
         folder=folder,
         checks=checks,
         tolerance=tolerance,

@@ -321,7 +321,7 @@ def grade_file(path: Path, session: Session, student: str | None = None,
     try:
         execution = execute.run(
             submission, exercise.function, exercise.parameters, cases, session.sandbox, shared, repeat=repeat,
-            expected=expected,
+            expected=expected, outputs=exercise.outputs,
         )
     finally:  # before anything is judged: were the shared files changed during this run?
         shared_warning = session.verify_shared(full) if full is not None else ""

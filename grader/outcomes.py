@@ -33,6 +33,18 @@ class CallError:
 
 
 @dataclass(frozen=True)
+class Returned:
+    """One returned value as the grader rebuilt it (one per declared output of a function that returns several)."""
+
+    type_name: str = ""
+    exact_ndarray: bool = False
+    subclass: bool = False
+    array: np.ndarray | None = None
+    shape: tuple[int, ...] | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class CallOutcome:
     """One call of the student's function on one case."""
 
@@ -49,6 +61,10 @@ class CallOutcome:
     mutated: tuple[str, ...] = ()  # parameter names whose arrays the call changed
     seconds: float = 0.0
     repeat: bool = False  # the second call on the same inputs, for the determinism check
+    #: a function with several declared outputs: one entry per output, in order (the fields above are the
+    #: first one's); what came back for an output the function did not return has type_name "nothing"
+    parts: tuple[Returned, ...] = ()
+    count: int = 1  # how many values the function returned (the length of its tuple or list)
 
     @property
     def returned(self) -> bool:
@@ -65,8 +81,9 @@ class CaseRun:
     """A case, the reference's answer and what the student's function did with it."""
 
     case: Case
-    expected: np.ndarray
+    expected: np.ndarray  # a tuple of arrays, one per output, for a function with several outputs
     outcome: CallOutcome
+    part: int | None = None  # set on the per-output runs the checks judge (``checks.per_output``)
 
 
 @dataclass(frozen=True)

@@ -35,3 +35,31 @@ def test_a_wrong_dense_layer_loses_points_and_the_starter_is_named(tmp_path):
     assert wrong["score"] < wrong["max_score"]
     starter = grade(tmp_path, "def dense(x, W, b):\n    pass\n")
     assert starter["score"] == 0 and [d["id"] for d in starter["diagnoses"]] == ["not-implemented"]
+
+
+def grade_pair(tmp_path, source: str) -> dict:
+    path = tmp_path / "student.py"
+    path.write_text(source)
+    proc = subprocess.run(
+        [sys.executable, "-m", "grader", "grade", str(path), "--exercise", "scaled_pair", "--json",
+         "--exercises-dir", str(FIXTURES / "exercises"), "--solutions-dir", str(FIXTURES / "solutions")],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_scalar_arguments_arrive_as_python_values_and_two_outputs_are_both_judged(tmp_path):
+    right = grade_pair(tmp_path, "def scaled_pair(x, k, shift=None):\n"
+                                 "    assert type(k) is int, type(k)\n"
+                                 "    assert shift is None or type(shift) is float, type(shift)\n"
+                                 "    return x * k, x.sum(axis=1) + (shift or 0.0)\n")
+    assert right["score"] == right["max_score"] == 7, json.dumps(right)[:1500]
+    wrong = grade_pair(tmp_path, "def scaled_pair(x, k, shift=None):\n"
+                                 "    return [x * k, x.sum(axis=1)]\n")  # forgets the shift: only 'sums' is wrong
+    values = next(c for c in wrong["checks"] if c["id"] == "values")
+    assert values["status"] == "failed" and "output 'sums'" in values["message"], values
+    one = grade_pair(tmp_path, "def scaled_pair(x, k, shift=None):\n    return x * k\n")
+    shape = next(c for c in one["checks"] if c["id"] == "shape")
+    assert shape["status"] == "failed" and "output 'sums'" in shape["message"], shape
+    assert "1 value where 2 were expected" in json.dumps(one)

@@ -165,6 +165,8 @@ class Child:
 
     def argument(self, spec: dict):
         np = self.np
+        if "value" in spec:  # a Python scalar or None, passed as it is
+            return spec["value"]
         if "file" in spec:
             # Large shared inputs are mapped copy-on-write: no copy per submission, and writes stay private.
             return np.load(spec["file"], mmap_mode="c", allow_pickle=False)
@@ -186,8 +188,27 @@ class Child:
         elif exc is not None:
             reply.update(status="raised", error=_describe(exc))
         else:
-            payload = self.describe_value(value, reply, int(command["max_bytes"]))
+            payload = self.describe_result(value, reply, int(command["max_bytes"]), int(command.get("outputs", 1)))
         self.send(reply, payload)
+
+    def describe_result(self, value, reply: dict, max_bytes: int, outputs: int) -> bytes:
+        """One description per returned value: the value itself, or each item of the tuple a function with
+        several outputs returns (at most ``outputs`` of them; ``count`` says how many there were)."""
+        if outputs > 1 and isinstance(value, (tuple, list)):
+            reply["count"] = len(value)
+            values = list(value[:outputs])
+        else:
+            reply["count"] = 1
+            values = [value]
+        parts, chunks = [], []
+        for item in values:
+            part: dict = {}
+            data = self.describe_value(item, part, max_bytes)
+            max_bytes -= len(data)
+            parts.append(part)
+            chunks.append(data)
+        reply["parts"] = parts
+        return b"".join(chunks)
 
     def describe_value(self, value, reply: dict, max_bytes: int) -> bytes:
         np = self.np
