@@ -22,11 +22,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import answers
 from .channel import Channel, ChildEnded, DeadlinePassed, Frame, ProtocolError
 from .exercise import Case
 from .largecase import SharedArrays
 from .outcomes import CallError, CallOutcome, Execution, Returned
-from .runner import wire
 from .sandbox import MIB, Launched, Sandbox
 from .submission import Submission
 from .text import clean
@@ -195,7 +195,7 @@ class Run:
                                 "source": cell.source})
             self._on_cell_done(cell.code_number, cell.label, reply.message)
         reply = self._step(channel, launched, "function", None, STARTUP_SECONDS, {"t": "lookup"})
-        self.found = _function_info(reply.message)
+        self.found = answers.function_info(reply.message)
         if not self.found["callable"]:
             return
         while self.next_call < len(self.calls):
@@ -281,7 +281,7 @@ class Run:
 
     def _on_cell_done(self, number: int, label: str, message: dict) -> None:
         timed_out = message.get("timed_out") is True
-        error = _call_error(message.get("error"), self.submission) if message.get("error") is not None else None
+        error = answers.call_error(message.get("error"), self.submission) if message.get("error") is not None else None
         if number in self.cell_errors or not (timed_out or error):
             return
         sentence = self._cell_error(label, error, timed_out)
@@ -299,7 +299,7 @@ class Run:
                                incident=_limit_text(("call",), self.limits.call_seconds))
         if status == "raised":
             return CallOutcome(case=case, status="raised", repeat=call.repeat, seconds=seconds, mutated=mutated,
-                               exception=_call_error(message.get("error"), self.submission))
+                               exception=answers.call_error(message.get("error"), self.submission))
         if status != "ok":
             raise ProtocolError("a result with an unknown status")
         specs = message.get("parts")
@@ -310,7 +310,7 @@ class Run:
             raise ProtocolError("a result whose count is not a number")
         parts, used = [], 0
         for spec in specs:
-            part, used = self._returned(spec, body, used, call)
+            part, used = answers.returned(spec, body, used, call.max_bytes, call.expect)
             parts.append(part)
         if used != len(body):
             raise ProtocolError("bytes sent without an array description")
@@ -324,41 +324,6 @@ class Run:
             subclass=first.subclass, array=first.array, shape=first.shape, note=first.note, mutated=mutated,
             seconds=seconds, repeat=call.repeat, parts=tuple(parts) if len(self.outputs) > 1 else (), count=count,
         )
-
-    def _returned(self, spec: object, body: bytes, used: int, call: Call) -> tuple[Returned, int]:
-        """One returned value from its description and its bytes, which start at ``used`` in the payload."""
-        if not isinstance(spec, dict):
-            raise ProtocolError("a returned value's description is not an object")
-        array = None
-        if spec.get("array") is not None:
-            description = spec["array"]
-            size = wire.checked_dtype(description).itemsize
-            for n in wire.checked_shape(description):
-                size *= n
-            if used + size > len(body):
-                raise ProtocolError("an array description claims more bytes than were sent")
-            array = wire.decode_array(description, body[used: used + size])
-            used += size
-        shape = wire.checked_shape({"shape": spec["shape"]}) if spec.get("shape") is not None else None
-        if array is not None and shape != array.shape:
-            raise ProtocolError("a result whose shape does not match its array")
-        return Returned(type_name=clean(_str(spec, "type"), 200), exact_ndarray=_bool(spec, "exact"),
-                        subclass=_bool(spec, "subclass"), array=array, shape=shape,
-                        note=self._note(spec, shape, call)), used
-
-    def _note(self, message: dict, shape, call: Call) -> str:
-        note = message.get("note")
-        if note in (None, ""):
-            return ""
-        if note == "too-large":
-            nbytes = message.get("nbytes")
-            size = _human_bytes(nbytes) if isinstance(nbytes, int) and nbytes > call.max_bytes else "too much"
-            return f"{size} where {call.expect} was expected; only its shape was kept"
-        if note == "not-numeric":
-            return f"holds {clean(message.get('dtype'), 40)} values"
-        if note == "unreadable":
-            return f"could not be read as an array ({clean(message.get('detail'), 60)})"
-        raise ProtocolError("a result with an unknown note")
 
     def _mutated(self, call: Call) -> tuple[str, ...]:
         """Names of the arguments whose bytes in the shared memory differ from what the parent wrote there."""
@@ -447,64 +412,12 @@ class Run:
         return f"{label[0].upper()}{label[1:]} raised {error}; the later cells were still run, as in the notebook."
 
 
-# -- decoding the child's answers: every field checked, every string cleaned -----------------------------------
-def _str(message: dict, key: str) -> str:
-    value = message.get(key, "")
-    if not isinstance(value, str):
-        raise ProtocolError(f"the field '{key}' is not text")
-    return value
-
-
-def _bool(message: dict, key: str) -> bool:
-    value = message.get(key, False)
-    if not isinstance(value, bool):
-        raise ProtocolError(f"the field '{key}' is not true or false")
-    return value
-
-
-def _function_info(message: dict) -> dict:
-    candidates = message.get("candidates", [])
-    if not isinstance(candidates, list):
-        raise ProtocolError("the field 'candidates' is not a list")
-    return {"found": _bool(message, "found"), "callable": _bool(message, "callable"),
-            "type": clean(_str(message, "type"), 200), "candidates": [clean(c, 100) for c in candidates[:200]]}
-
-
-def _call_error(error: object, submission: Submission) -> CallError:
-    """An exception the child described, with its line placed in the submission; malformed is a protocol error."""
-    if not isinstance(error, dict):
-        raise ProtocolError("an error description is not an object")
-    line, source = error.get("line"), error.get("file")
-    if line is not None and (not isinstance(line, int) or isinstance(line, bool)):
-        raise ProtocolError("an error's line is not a number")
-    if source is not None and not isinstance(source, str):
-        raise ProtocolError("an error's file is not text")
-    cell = where = None
-    if line is not None and source:
-        number = source[len("<cell "):-1] if source.startswith("<cell ") and source.endswith(">") else ""
-        found = submission.cell(int(number)) if number.isdigit() else None
-        cell = found.code_number if found else None
-        where = found.short(line) if found else f"line {line}"
-    reserved = error.get("reserved")
-    if reserved is not None and (not isinstance(reserved, int) or isinstance(reserved, bool) or reserved < 0):
-        raise ProtocolError("an error's reserved memory is not a number")
-    return CallError(type=clean(_str(error, "type"), 80) or "Exception", message=clean(_str(error, "message"), 400),
-                     where=where or "", line=line, cell=cell, reserved=reserved)
-
-
 def _limit_text(where: tuple | None, seconds: float) -> str:
     if where and where[0] == "cell":
         return f"was stopped after {seconds:g} s, its time limit"
     if where and where[0] == "call":
         return f"was killed after {seconds:g} s, its time limit"
     return f"did not answer within {seconds:g} s"
-
-
-def _human_bytes(n: int) -> str:
-    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if n >= size:
-            return f"{n / size:.3g} {unit}"
-    return f"{n} bytes"
 
 
 def _blank(source: str) -> bool:

@@ -12,9 +12,9 @@ PACKAGE = Path(__file__).resolve().parent.parent / "grader"
 RANKS = {
     "errors": 0, "results": 0, "slots": 0, "runner": 0, "text": 0, "escape": 0,
     "sandbox": 1, "memory": 1, "bwrap": 0, "template": 0,
-    "largecase": 2.5,
+    "largecase": 2.5, "cacheentry": 2.55, "cache": 2.6,
     "exercise": 2, "submission": 2,
-    "outcomes": 3, "channel": 3,
+    "outcomes": 3, "channel": 3, "answers": 3.5,
     "execute": 4,
     "checks": 5,
     "diagnose": 6,

@@ -1,0 +1,100 @@
+"""Decode what the child answered: every field checked for its type, every string cleaned, nothing believed.
+
+A wrong type, a missing field or bytes that do not match their description is a ``ProtocolError``: the
+submission wrote on the channel (its code shares the child's process), and the run ends there.
+"""
+from __future__ import annotations
+
+from .channel import ProtocolError
+from .outcomes import CallError, Returned
+from .runner import wire
+from .submission import Submission
+from .text import clean
+
+
+def text_field(message: dict, key: str) -> str:
+    value = message.get(key, "")
+    if not isinstance(value, str):
+        raise ProtocolError(f"the field '{key}' is not text")
+    return value
+
+
+def bool_field(message: dict, key: str) -> bool:
+    value = message.get(key, False)
+    if not isinstance(value, bool):
+        raise ProtocolError(f"the field '{key}' is not true or false")
+    return value
+
+
+def function_info(message: dict) -> dict:
+    candidates = message.get("candidates", [])
+    if not isinstance(candidates, list):
+        raise ProtocolError("the field 'candidates' is not a list")
+    return {"found": bool_field(message, "found"), "callable": bool_field(message, "callable"),
+            "type": clean(text_field(message, "type"), 200), "candidates": [clean(c, 100) for c in candidates[:200]]}
+
+
+def call_error(error: object, submission: Submission) -> CallError:
+    """An exception the child described, with its line placed in the submission; malformed is a protocol error."""
+    if not isinstance(error, dict):
+        raise ProtocolError("an error description is not an object")
+    line, source = error.get("line"), error.get("file")
+    if line is not None and (not isinstance(line, int) or isinstance(line, bool)):
+        raise ProtocolError("an error's line is not a number")
+    if source is not None and not isinstance(source, str):
+        raise ProtocolError("an error's file is not text")
+    cell = where = None
+    if line is not None and source:
+        number = source[len("<cell "):-1] if source.startswith("<cell ") and source.endswith(">") else ""
+        found = submission.cell(int(number)) if number.isdigit() else None
+        cell = found.code_number if found else None
+        where = found.short(line) if found else f"line {line}"
+    reserved = error.get("reserved")
+    if reserved is not None and (not isinstance(reserved, int) or isinstance(reserved, bool) or reserved < 0):
+        raise ProtocolError("an error's reserved memory is not a number")
+    return CallError(type=clean(text_field(error, "type"), 80) or "Exception", message=clean(text_field(error, "message"), 400),
+                     where=where or "", line=line, cell=cell, reserved=reserved)
+
+
+def returned(spec: object, body: bytes, used: int, max_bytes: int, expect: str) -> tuple[Returned, int]:
+    """One returned value from its description and its bytes, which start at ``used`` in the payload."""
+    if not isinstance(spec, dict):
+        raise ProtocolError("a returned value's description is not an object")
+    array = None
+    if spec.get("array") is not None:
+        description = spec["array"]
+        size = wire.checked_dtype(description).itemsize
+        for n in wire.checked_shape(description):
+            size *= n
+        if used + size > len(body):
+            raise ProtocolError("an array description claims more bytes than were sent")
+        array = wire.decode_array(description, body[used: used + size])
+        used += size
+    shape = wire.checked_shape({"shape": spec["shape"]}) if spec.get("shape") is not None else None
+    if array is not None and shape != array.shape:
+        raise ProtocolError("a result whose shape does not match its array")
+    return Returned(type_name=clean(text_field(spec, "type"), 200), exact_ndarray=bool_field(spec, "exact"),
+                    subclass=bool_field(spec, "subclass"), array=array, shape=shape,
+                    note=note(spec, max_bytes, expect)), used
+
+def note(message: dict, max_bytes: int, expect: str) -> str:
+    """Why a returned value came without its array, in words."""
+    note = message.get("note")
+    if note in (None, ""):
+        return ""
+    if note == "too-large":
+        nbytes = message.get("nbytes")
+        size = human_bytes(nbytes) if isinstance(nbytes, int) and nbytes > max_bytes else "too much"
+        return f"{size} where {expect} was expected; only its shape was kept"
+    if note == "not-numeric":
+        return f"holds {clean(message.get('dtype'), 40)} values"
+    if note == "unreadable":
+        return f"could not be read as an array ({clean(message.get('detail'), 60)})"
+    raise ProtocolError("a result with an unknown note")
+
+
+def human_bytes(n: int) -> str:
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size:
+            return f"{n / size:.3g} {unit}"
+    return f"{n} bytes"
