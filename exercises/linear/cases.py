@@ -1,0 +1,81 @@
+"""Hidden and public cases of the linear layer, y = x W^T + b (nn.Linear's convention).
+
+Every case draws its numbers per student; the shapes are fixed so that each catalogued mistake shows somewhere:
+
+* ``batch``: x of shape (N, in) with out != in, so an untransposed weight fails on a shape mismatch, and N differs
+  from out, so a bias added along the sample axis fails to broadcast. One case has N = 1.
+* ``vector``: x of shape (in,), no leading axis at all (one case with in = 1).
+* ``leading``: two and three leading axes, one of them of size 1, out != in.
+* ``square``: out == in, where an untransposed weight runs and silently gives other numbers; one of them has as
+  many samples as outputs, where a bias added per sample instead of per output also runs.
+* ``no-bias``: the bias left out of the call (``linear(x, weight)``) or passed as None.
+
+Weights and biases are drawn as ``nn.Linear`` initialises them, uniform in (-1/sqrt(in), 1/sqrt(in)); x is
+standard normal.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from grader.exercise import Case
+
+OMIT, NONE, GIVEN = "omitted", "None", "given"
+
+# (name, group, leading axes, in_features, out_features, bias)
+HIDDEN_SIZES = (
+    ("batch", "batch", (6,), 5, 3, GIVEN),
+    ("batch-one-row", "batch", (1,), 7, 4, GIVEN),
+    ("vector", "vector", (), 5, 3, GIVEN),
+    ("vector-one-input", "vector", (), 1, 3, GIVEN),
+    ("leading-2", "leading", (2, 3), 5, 4, GIVEN),
+    ("leading-3", "leading", (3, 1, 2), 4, 6, GIVEN),
+    ("square", "square", (5,), 4, 4, GIVEN),
+    ("square-rows", "square", (3,), 3, 3, GIVEN),
+    ("square-leading", "square", (2, 3), 5, 5, GIVEN),
+    ("no-bias", "no-bias", (3,), 4, 2, OMIT),
+    ("no-bias-none", "no-bias", (2, 2), 3, 5, NONE),
+    ("no-bias-vector", "no-bias", (), 6, 2, OMIT),
+)
+
+PUBLIC_SIZES = (
+    ("public-batch", "batch", (3,), 5, 4, GIVEN),
+    ("public-vector", "vector", (), 5, 4, GIVEN),
+    ("public-leading", "leading", (2, 3), 5, 4, GIVEN),
+    ("public-square", "square", (2,), 3, 3, GIVEN),
+    ("public-no-bias", "no-bias", (2,), 3, 2, OMIT),
+)
+
+
+def describe(x_shape, out_features: int, bias: str) -> str:
+    in_features = x_shape[-1]
+    text = f"x {tuple(x_shape)}, weight ({out_features}, {in_features}), "
+    return text + {GIVEN: f"bias ({out_features},)", OMIT: "bias left out", NONE: "bias=None"}[bias]
+
+
+def make(rng: np.random.Generator, name, group, leading, in_features, out_features, bias) -> Case:
+    x = rng.standard_normal((*leading, in_features))
+    bound = 1.0 / np.sqrt(in_features)
+    weight = rng.uniform(-bound, bound, (out_features, in_features))
+    b = rng.uniform(-bound, bound, out_features)
+    args = {GIVEN: (x, weight, b), OMIT: (x, weight), NONE: (x, weight, None)}[bias]
+    return Case(name=name, group=group, args=args, description=describe(x.shape, out_features, bias))
+
+
+def hidden_cases(rng: np.random.Generator) -> list[Case]:
+    return [make(rng, *sizes) for sizes in HIDDEN_SIZES]
+
+
+def public_cases() -> list[Case]:
+    """Cases a student may see (``grader check`` and the notebook's self-check): a fixed seed."""
+    rng = np.random.default_rng(1958)  # the year of Rosenblatt's perceptron paper
+    return [make(rng, *sizes) for sizes in PUBLIC_SIZES]
+
+
+def trace(case: Case, output_shape: tuple[int, ...] | None) -> list[str]:
+    x, weight = case.args[0], case.args[1]
+    bias = case.args[2] if len(case.args) > 2 else None
+    out = (*x.shape[:-1], weight.shape[0])
+    lines = [f"x {x.shape} @ weight.T {weight.T.shape} -> {out}" + ("" if bias is None else f" + bias {bias.shape}"),
+             f"parameters {weight.size + (0 if bias is None else bias.size):,}; "
+             f"your output: {tuple(output_shape) if output_shape else 'none'}"]
+    return lines
