@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import cache as cache_mod
 from . import checks, diagnose, execute, largecase, slots
 from . import submission as submission_mod
 from .errors import ExerciseError, GraderError, MissingFunction, SubmissionError, SyntaxProblem
@@ -69,6 +70,7 @@ class _Built:
     cache: object | None  # the exercise's intermediate for cheap per-student expected outputs
     shared: largecase.SharedArrays
     generation: int
+    entry: cache_mod.Entry | None = None  # the cache entry held while the session maps it
 
 
 @dataclass
@@ -79,6 +81,8 @@ class Session:
     full_scale: bool = True
     secret: str = DEFAULT_SECRET
     sandbox: Sandbox | None = None
+    cache: cache_mod.Cache | None = None  # the large case's cache (None: built per session, removed at close)
+    notes: list[str] = field(default_factory=list)  # for the person running the grader (a cache that failed)
     _full: _Built | None = field(default=None, repr=False)
     _active: list[FullScaleRun] = field(default_factory=list, repr=False)
     _note: str = field(default="", repr=False)  # for the next run: the files were rebuilt before it
@@ -102,7 +106,10 @@ class Session:
     def close(self) -> None:
         with self._lock:
             if self._full is not None:
-                self._full.shared.remove()
+                if self._full.entry is not None:
+                    self.cache.release(self._full.entry)  # the entry stays for the next grader
+                else:
+                    self._full.shared.remove()
                 self._full = None
 
     def probes(self) -> tuple[list[Case], list[np.ndarray]]:
@@ -197,8 +204,9 @@ class Session:
             return ""
         detail = self._describe(built, moved)
         suspects = [r for r in self._active if r.generation == built.generation and not r.finished]
+        elsewhere = built.entry is not None and self.cache.condemn(built.entry)  # another grader saw it first
         for suspect in suspects:
-            suspect.changed, suspect.alone = detail, len(suspects) == 1
+            suspect.changed, suspect.alone = detail, len(suspects) == 1 and not elsewhere
         self._full = self._build(built)
         when = "by an earlier run" if suspects else "between two runs (by a process an earlier one left behind)"
         self._note = (f"The shared input files of the '{built.case.name}' case had been changed {when} "
@@ -225,29 +233,54 @@ class Session:
         return parameters[index] if index < len(parameters) else f"argument {index + 1}"
 
     def _build(self, previous: _Built | None) -> _Built | None:
-        """Generate the shared case into a new sealed folder (lock held); on a rebuild, drop the old folder and
-        whatever was put in its place, and reuse the expected output when the new files digest the same."""
+        """The shared case (lock held): from the cache when there is one (mapped, or built into it once), else
+        generated into a new sealed folder of this session. On a rebuild, the old folder and whatever was put in
+        its place go (a cache entry is condemned instead, and removed once no grader holds it)."""
+        generation = previous.generation + 1 if previous else 0
+        seed = student_seed(self.secret, self.exercise.id, "\0full-scale")
+        if self.cache is not None and (previous is None or previous.entry is not None):
+            version = f"{self.exercise.version}+{self.exercise.fingerprint}"
+            key = cache_mod.key(self.exercise.id, version, self.secret, seed, "full-scale")
+            try:
+                entry = self.cache.open(key, self.secret, lambda folder: self._generate(folder, seed, previous),
+                                        exercise_id=self.exercise.id, version=version)
+            except (cache_mod.CacheUnavailable, OSError) as exc:
+                self.notes.append(f"The large case's cache could not be used ({exc}); the case was built for this "
+                                  "run only.")
+                self.cache = None
+            else:
+                if entry is None:
+                    return None
+                made = entry.built
+                intermediate = self.exercise.full_scale_cache(made.case) if entry.recompute else made.intermediate
+                return _Built(made.case, made.expected, intermediate, made.shared, generation, entry)
         parent = _shared_memory_dir()
-        if previous is not None:
+        if previous is not None and previous.entry is None:
             previous.shared.remove_replaced()
         _remove_stale_shared(parent)
         folder = Path(tempfile.mkdtemp(prefix=f"{SHARED_PREFIX}{os.getpid()}-", dir=parent))
         try:
-            allocate = largecase.FileAllocator(folder)
-            seed = student_seed(self.secret, self.exercise.id, "\0full-scale")
-            case = self.exercise.full_scale_case(seed, allocate)
-            if case is None:
-                largecase.remove_folder(folder)
-                return None
-            case = replace(case, personal=self.exercise.personalise_full_scale(case, seed).personal)
-            shared = largecase.SharedArrays.write([case], folder, allocate)
-            case = shared.frozen(case)
+            made = self._generate(folder, seed, previous)
         except BaseException:
             largecase.remove_folder(folder)
             raise
+        if made is None:
+            largecase.remove_folder(folder)
+            return None
+        return _Built(made.case, made.expected, made.intermediate, made.shared, generation)
+
+    def _generate(self, folder: Path, seed: int, previous: _Built | None) -> cache_mod.Built | None:
+        """Generate the shared case into ``folder`` and seal it; its expected output and the exercise's
+        intermediate (reused from ``previous`` when the new files digest the same), checked against each other."""
+        allocate = largecase.FileAllocator(folder)
+        case = self.exercise.full_scale_case(seed, allocate)
+        if case is None:
+            return None
+        case = replace(case, personal=self.exercise.personalise_full_scale(case, seed).personal)
+        shared = largecase.SharedArrays.write([case], folder, allocate)
+        case = shared.frozen(case)
         if previous is not None and previous.shared.same_bytes(shared):  # the usual rebuild
-            return _Built(case, previous.expected, self.exercise.full_scale_cache(case), shared,
-                          previous.generation + 1)
+            return cache_mod.Built(case, shared, previous.expected, self.exercise.full_scale_cache(case))
         expected = self.exercise.expected(case)
         cache = self.exercise.full_scale_cache(case)
         if cache is not None:
@@ -255,10 +288,9 @@ class Session:
             ok = shortcut.shape == expected.shape and checks.value_error(
                 shortcut, expected, self.exercise.tolerance)[0]
             if not ok:
-                shared.remove()
                 raise ExerciseError(f"full_scale_expected() of exercise '{self.exercise.id}' does not agree with "
                                     "the reference on the shared large case.")
-        return _Built(case, expected, cache, shared, previous.generation + 1 if previous else 0)
+        return cache_mod.Built(case, shared, expected, cache)
 
 
 def _join(names: list[str]) -> str:
