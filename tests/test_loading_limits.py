@@ -11,6 +11,7 @@ from IPython.core import inputtransformer2
 from IPython.core.inputtransformer2 import TransformerManager
 
 from conftest import SUBMISSIONS, notebook
+from grader import selfcheck
 from grader import submission as submission_mod
 from grader.submission import load
 
@@ -55,6 +56,19 @@ def test_thousands_of_shell_lines_load_in_bounded_time(tmp_path, grade_source):
     assert seconds < BOUND + 30  # the sandboxed run included
     full_marks(result)  # the cell that defines the function still runs
     assert any("IPython stops translating a cell after 500" in w for w in result.warnings)
+
+
+def test_grader_check_on_a_flood_of_shell_lines_answers_in_seconds(tmp_path, capsys, exercise):
+    flood = "".join(f"!echo {i}\n" for i in range(6000))
+    path = tmp_path / "flood.py"
+    path.write_text("# %%\n" + flood + "# %%\n" + flood + CORRECT)  # the function is in a refused cell
+    (code, out), seconds = timed(lambda: (selfcheck.main(path, exercise), capsys.readouterr().out))
+    assert seconds < BOUND + 30
+    assert code == 1
+    assert "Could not be checked: 2 places cannot be compiled; the first is SyntaxError at line 2: invalid " \
+           "syntax -> !echo 0; its IPython syntax was not translated: the cell has 500 or more lines of magics, " \
+           "!shell or ?help, and IPython stops translating a cell after 500 (Jupyter would not run it either)" in out
+    assert "vgg_classifier() was never defined" in out
 
 
 def test_499_magics_in_a_cell_run_and_500_are_refused_as_in_jupyter(tmp_path, grade_source):
