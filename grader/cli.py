@@ -51,6 +51,11 @@ def build_parser() -> argparse.ArgumentParser:
                             "assignments)")
     grade.add_argument("--private", action="store_true",
                        help="write the outputs for the owner only (files 0600, folders 0700; default 0644/0755)")
+    grade.add_argument("--cache-dir", type=Path, default=os.environ.get("GRADER_CACHE_DIR") or None, metavar="DIR",
+                       help="where the VGG16-scale case is kept between runs (default: $GRADER_CACHE_DIR, else "
+                            "/dev/shm/grader-cache as root, else ~/.cache/grader)")
+    grade.add_argument("--no-cache", dest="use_cache", action="store_false",
+                       help="build the VGG16-scale case for this run only, as if no run came before")
     grade.add_argument("--shard", metavar="I/N",
                        help="grade only the I-th of N stable slices of the students (by id hash); join the N "
                             "output folders with `grader merge`")
@@ -105,6 +110,11 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("gradescope-run", help="grade a Gradescope submission (run by the bundle's run_autograder)")
     run.add_argument("--bundle", type=Path, required=True, help="the unpacked bundle (/autograder/source)")
     run.add_argument("--root", type=Path, required=True, help="Gradescope's root folder (/autograder)")
+
+    cache = sub.add_parser("cache", help="list or clear the VGG16-scale cases kept between runs")
+    cache.add_argument("action", choices=("list", "clear"))
+    cache.add_argument("--cache-dir", type=Path, default=os.environ.get("GRADER_CACHE_DIR") or None, metavar="DIR",
+                       help="the cache folder (default: as for grade)")
 
     check = sub.add_parser("check", help="run the public checks on your own submission and name the mistakes")
     check.add_argument("path", type=Path, metavar="NOTEBOOK_OR_PY")
@@ -257,6 +267,10 @@ def main(argv: list[str] | None = None) -> int:
             from . import commands
 
             return commands.merge_outputs(args)
+        if args.command == "cache":
+            from . import commands
+
+            return commands.cache(args)
         if args.command == "export":
             from . import commands
 

@@ -67,7 +67,7 @@ def grade(args: argparse.Namespace, exercise: Exercise) -> int:
     out = Path(args.out) if args.out else None
     if out is not None:
         merge.remove_manifest(out)  # written again at the end: a run killed before then leaves none
-    with Session(exercise, full_scale=args.full_scale, secret=secret) as session:
+    with Session(exercise, full_scale=args.full_scale, secret=secret, cache=_cache(args)) as session:
         machine = machine_notes(session)
         for note in machine:
             progress.note(note)
@@ -123,6 +123,8 @@ def grade(args: argparse.Namespace, exercise: Exercise) -> int:
                       f"the class files in {escape.terminal(out)} list them, marked incomplete", file=sys.stderr)
             raise
     results = [o.result for o in outcomes]
+    for note in session.notes:  # the cache could not be used: said to the person running the grader
+        print(f"grader: note: {escape.terminal(note)}", file=sys.stderr)
     unwritten = finish(outcomes, complete=True) if out is not None else []
     for problem in unwritten:
         print(f"grader: {problem}; the other class files were written", file=sys.stderr)
@@ -152,6 +154,40 @@ def grade(args: argparse.Namespace, exercise: Exercise) -> int:
                   + "; ".join(_below(r) for r in below[:20])
                   + (f"; and {len(below) - 20} more" if len(below) > 20 else ""), file=sys.stderr)
             return 1
+    return 0
+
+
+def _cache(args: argparse.Namespace):
+    """The large case's cache for ``grade`` (None under --no-cache, --no-full-scale or a missing --cache-dir)."""
+    if not getattr(args, "use_cache", True) or not args.full_scale:
+        return None
+    from .cache import Cache
+
+    return Cache(getattr(args, "cache_dir", None))
+
+
+def cache(args: argparse.Namespace) -> int:
+    """``grader cache list|clear``: the large cases kept between runs; clear removes every one no grader maps."""
+    from .cache import Cache, CacheUnavailable
+
+    store = Cache(args.cache_dir)
+    try:
+        if args.action == "clear":
+            removed, busy = store.clear()
+            print(f"removed {removed} entr{'y' if removed == 1 else 'ies'} from {escape.terminal(store.root)}"
+                  + (f"; {busy} in use by a running grader kept" if busy else ""))
+            return 0
+        store.prepare()
+    except CacheUnavailable as exc:
+        raise UsageError(f"The cache folder cannot be used: {escape.terminal(exc)}.") from None
+    entries = store.list()
+    print(f"{escape.terminal(store.root)}: {len(entries)} entr{'y' if len(entries) == 1 else 'ies'}, "
+          f"{sum(e.nbytes for e in entries) / (1 << 30):.2f} GiB of {store.max_bytes / (1 << 30):.1f} GiB, "
+          f"{'huge pages' if store.huge_pages() else '4 KiB pages'}")
+    for e in sorted(entries, key=lambda e: -e.last_used):
+        state = "condemned" if e.condemned else "in use" if e.busy else "idle"
+        print(f"  {e.name[:16]}  {escape.terminal(e.exercise)} {escape.terminal(e.version)}  "
+              f"{e.nbytes / (1 << 20):.0f} MiB  {state}")
     return 0
 
 
