@@ -1,0 +1,70 @@
+"""Hidden and public cases of dense_scores: a fully connected layer learnt on k x k x C windows (flattened
+channels-last, weight of shape (out, k*k*C) as nn.Linear stores it), evaluated at every window of a larger
+(H, W, C) map with stride 1.
+
+The shapes are fixed and the numbers drawn per student, so that each catalogued mistake shows somewhere:
+
+* ``grid``: square maps with 1 < k < H, where non-overlapping windows give a smaller grid than stride 1, a
+  channels-first flatten gives other numbers, and the grid's size is easy to get off by one.
+* ``pointwise``: k = 1, the layer applied to the C-vector at every position (a 1 x 1 convolution).
+* ``whole``: k = H, the window as tall as the map: a single position (k = H = W) or a single row of positions.
+* ``shapes``: non-square maps (H != W, so the grid's axes cannot be swapped unnoticed), C = 1, out = 1.
+
+No case has out == k*k*C, so a weight used without its transpose fails on a shape mismatch (the probe in
+``diagnosis.py`` has one, so that the mistake's numbers can also be read). Weights and biases are drawn as
+``nn.Linear`` initialises them, uniform in (-1/sqrt(k*k*C), 1/sqrt(k*k*C)); the map is standard normal.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from grader.exercise import Case
+
+# (name, group, H, W, C, k, out)
+HIDDEN_SIZES = (
+    ("grid", "grid", 6, 6, 3, 3, 4),
+    ("grid-k2", "grid", 5, 5, 2, 2, 5),
+    ("pointwise", "pointwise", 4, 5, 3, 1, 2),
+    ("pointwise-one-channel", "pointwise", 3, 2, 1, 1, 3),
+    ("whole", "whole", 3, 3, 4, 3, 5),
+    ("whole-height", "whole", 2, 5, 3, 2, 3),
+    ("tall", "shapes", 7, 4, 2, 3, 3),
+    ("one-channel", "shapes", 5, 7, 1, 2, 6),
+    ("one-output", "shapes", 6, 4, 3, 2, 1),
+)
+
+PUBLIC_SIZES = (
+    ("public-grid", "grid", 5, 4, 3, 2, 2),
+    ("public-pointwise", "pointwise", 3, 4, 2, 1, 3),
+    ("public-whole", "whole", 3, 3, 2, 3, 2),
+)
+
+
+def describe(H, W, C, k, out) -> str:
+    return f"fmap ({H}, {W}, {C}), k={k}, weight ({out}, {k * k * C}), bias ({out},)"
+
+
+def make(rng: np.random.Generator, name, group, H, W, C, k, out) -> Case:
+    fmap = rng.standard_normal((H, W, C))
+    bound = 1.0 / np.sqrt(k * k * C)
+    weight = rng.uniform(-bound, bound, (out, k * k * C))
+    bias = rng.uniform(-bound, bound, out)
+    return Case(name=name, group=group, args=(fmap, weight, bias, k), description=describe(H, W, C, k, out))
+
+
+def hidden_cases(rng: np.random.Generator) -> list[Case]:
+    return [make(rng, *sizes) for sizes in HIDDEN_SIZES]
+
+
+def public_cases() -> list[Case]:
+    """Cases a student may see (``grader check`` and the notebook's self-check): a fixed seed."""
+    rng = np.random.default_rng(2015)  # the year of Long, Shelhamer and Darrell's fully convolutional networks
+    return [make(rng, *sizes) for sizes in PUBLIC_SIZES]
+
+
+def trace(case: Case, output_shape: tuple[int, ...] | None) -> list[str]:
+    fmap, weight, _, k = case.args
+    H, W, C = fmap.shape
+    return [f"fmap {fmap.shape}: {(H - k + 1) * (W - k + 1)} windows of {k}x{k}x{C} = {k * k * C} values",
+            f"each window -> {weight.shape[0]} scores; expected ({H - k + 1}, {W - k + 1}, {weight.shape[0]}), "
+            f"your output: {tuple(output_shape) if output_shape else 'none'}"]

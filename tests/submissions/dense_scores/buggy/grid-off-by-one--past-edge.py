@@ -1,0 +1,11 @@
+import numpy as np
+
+
+def dense_scores(fmap, weight, bias, k):
+    H, W, C = fmap.shape
+    out = np.zeros((H - k + 2, W - k + 2, weight.shape[0]))
+    for i in range(H - k + 2):
+        for j in range(W - k + 2):
+            window = fmap[i:i + k, j:j + k].reshape(k * k * C)
+            out[i, j] = weight @ window + bias
+    return out
