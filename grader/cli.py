@@ -208,6 +208,63 @@ def _exercise_from_metadata(args: argparse.Namespace) -> str | None:
     return value
 
 
+def _exercise_from_code(args: argparse.Namespace) -> str | None:
+    """With several exercises and no id given: the one the student's file is about, when only one fits.
+
+    The file is read, never run: its name (``vgg_classifier.ipynb``), else the functions its code defines at the top
+    level (a notebook's code cells, a script's module), matched against each exercise's function name. None when
+    nothing or several fit: the usage error then lists the exercises.
+    """
+    base = Path(args.exercises_dir or exercise_mod.DEFAULT_EXERCISES)
+    known = exercise_mod.known_ids(base)
+    if len(known) < 2:
+        return None
+    path = Path(args.path)
+    stem = path.stem
+    if stem in known:
+        return stem
+    functions = {}
+    for exercise_id in known:
+        try:
+            settings = exercise_mod.tomllib.loads((base / exercise_id / "exercise.toml").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(settings.get("function"), str):
+            functions.setdefault(settings["function"], []).append(exercise_id)
+    defined = _defined_functions(path)
+    fits = {i for name in defined & set(functions) for i in functions[name]}
+    return fits.pop() if len(fits) == 1 else None
+
+
+def _defined_functions(path: Path) -> set[str]:
+    """Names of the top-level functions (and classes) a .py file or a notebook's code cells define; never raises."""
+    import ast
+    import re
+
+    try:
+        if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_BYTES.get(path.suffix.lower(), 0):
+            return set()
+        text = path.read_bytes().decode("utf-8-sig", errors="replace")
+        if path.suffix.lower() == ".ipynb":
+            cells = [c.get("source", "") for c in json.loads(text).get("cells", []) if c.get("cell_type") == "code"]
+            sources = ["".join(c) if isinstance(c, list) else str(c) for c in cells]
+        else:
+            sources = [text]
+    except (OSError, ValueError, AttributeError, TypeError, RecursionError, MemoryError):
+        return set()
+    names: set[str] = set()
+    for source in sources:
+        lines = [line for line in source.splitlines() if not line.lstrip().startswith(("%", "!"))]
+        try:
+            tree = ast.parse("\n".join(lines))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):  # a typo still names the function it defines
+            names |= set(re.findall(r"^(?:async\s+)?def\s+([A-Za-z_]\w*)", source, re.M))
+            continue
+        names |= {node.name for node in tree.body
+                  if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    return names
+
+
 def _shown(value: str) -> str:
     """A value from the command line or a student's file, quoted and cut short, for an error message."""
     text = repr(value)
@@ -253,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "check":
             from . import commands
 
-            args.exercise = args.exercise or _exercise_from_metadata(args)
+            args.exercise = args.exercise or _exercise_from_metadata(args) or _exercise_from_code(args)
             return commands.check(args, _exercise(args, require_reference=False))  # a student has no solutions
         if args.command == "notebook":
             from . import commands

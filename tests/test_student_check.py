@@ -179,3 +179,28 @@ def test_a_student_sees_no_warning_written_for_the_instructor(monkeypatch, capsy
     assert code == 1 and "missing-bias" in out
     for needle in ("bubblewrap", "root", "NOT isolated", "address space", "cgroup"):
         assert needle not in out + err, needle
+
+
+def test_with_several_exercises_the_file_names_its_own(tmp_path, capsys):
+    """No --exercise and no notebook metadata: the file's name, else the function it defines, picks the exercise
+    when exactly one fits (the file is read, never run); otherwise the usage error lists the exercises."""
+    from grader import cli
+
+    base = tmp_path / "exercises"
+    shutil.copytree(ROOT / "exercises" / "vgg_classifier", base / "vgg_classifier",
+                    ignore=shutil.ignore_patterns("__pycache__", "examples"))
+    shutil.copytree(ROOT / "tests" / "fixtures" / "exercises" / "dense_layer", base / "dense_layer",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    mine = tmp_path / "mine.py"
+    shutil.copy(SUBMISSIONS / "buggy" / "missing-bias.py", mine)
+    code = cli.main(["check", str(mine), "--exercises-dir", str(base)])
+    out = capsys.readouterr().out
+    assert code == 1 and "missing-bias" in out  # it defines vgg_classifier
+    broken = tmp_path / "broken.py"
+    broken.write_text("def vgg_classifier(features, W1, b1, W2, b2, W3, b3)\n    return features\n")
+    assert cli.main(["check", str(broken), "--exercises-dir", str(base)]) == 1
+    assert "SyntaxError" in capsys.readouterr().out
+    other = tmp_path / "other.py"
+    other.write_text("def f(x):\n    return x\n")
+    assert cli.main(["check", str(other), "--exercises-dir", str(base)]) == 2
+    assert "Name the exercise with --exercise (one of: dense_layer, vgg_classifier)" in capsys.readouterr().err
