@@ -31,6 +31,7 @@ REASONS = (("exercise_version", "exercise version"), ("grader", "grader version"
 FORCED = "--force"
 UNKNOWN = "no grading key stored with the old result"
 SAME = "same inputs"
+NOT_REUSABLE = "stored result not reusable (unreadable, edited or unsigned)"
 CSV_COLUMNS = ("student", "old_score", "new_score", "max_score", "change", "old_status", "new_status",
                "checks_flipped", "why")
 CHANGES_FILE = "changes.csv"
@@ -67,8 +68,10 @@ class Change:
 
 
 # -- reading ----------------------------------------------------------------------------------------------------
-def stale_reasons(old_key: dict | None, new_key: dict | None, forced: bool = False) -> tuple[str, ...]:
-    """Why a result graded from ``old_key`` was not reused for ``new_key``: the fields that differ, in words."""
+def stale_reasons(old_key: dict | None, new_key: dict | None, forced: bool = False,
+                  same: str = SAME) -> tuple[str, ...]:
+    """Why a result graded from ``old_key`` was not reused for ``new_key``: the fields that differ, in words
+    (``same`` when none does and the run was not forced)."""
     if not isinstance(old_key, dict) or not isinstance(new_key, dict):
         return (FORCED,) if forced and isinstance(old_key, dict) else (UNKNOWN,)
     reasons = []
@@ -77,7 +80,7 @@ def stale_reasons(old_key: dict | None, new_key: dict | None, forced: bool = Fal
             if name == "exercise_version":
                 words = f"{words} ({_short(old_key.get(name))} -> {_short(new_key.get(name))})"
             reasons.append(words)
-    return tuple(reasons) or ((FORCED,) if forced else (SAME,))
+    return tuple(reasons) or ((FORCED,) if forced else (same,))
 
 
 def _short(version: object) -> str:
@@ -104,7 +107,7 @@ def previous(folder: Path, key: dict | None, forced: bool) -> Previous | None:
     result, old_key = _read(Path(folder))
     if result is None:
         return None
-    return Previous(result, stale_reasons(old_key, key, forced))
+    return Previous(result, stale_reasons(old_key, key, forced, NOT_REUSABLE))
 
 
 # -- comparing --------------------------------------------------------------------------------------------------
