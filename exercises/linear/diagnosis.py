@@ -14,7 +14,7 @@ Each combination is run in the grader on the same inputs (trusted code, tiny arr
 student's function did on every case: where it returned an array, the model must return the same shape and the
 same values (to 1e-6 of the largest value, so float32 arithmetic does not hide a mistake); where it raised, the
 model must raise too. The combination with the fewest departures that explains every call is taken, and each of
-its departures is a finding, with a case where that departure changes the result as evidence. Three square
+its departures is a finding, with a case where that departure changes the result as evidence. Four square
 probes (out == in == N == 4) let an untransposed weight and a misplaced bias run instead of raising.
 """
 from __future__ import annotations
@@ -128,8 +128,9 @@ B = np.array([0.5, -1.0, 1.5, -2.0])
 
 
 def probe_cases() -> list[Case]:
-    """Three square probes (in == out == 4, and 4 samples along the first axis): an untransposed weight and a bias added along a
-    leading axis run there, so their numbers can be read instead of an error."""
+    """Four square probes (in == out == 4, and 4 samples along the first axis): an untransposed weight and a bias
+    added along a leading axis run there, so their numbers can be read instead of an error; the last one has no
+    bias, so refusing a missing bias shows even when the weight is used untransposed."""
     x3 = np.stack([X2[:3], X2[1:] * 2, X2[::-1][:3], -X2[1:]])  # (4, 3, 4): a row loop's W @ row cannot run
     return [
         Case("probe-square", "probe", (X2.copy(), W.copy(), B.copy()),
@@ -138,6 +139,7 @@ def probe_cases() -> list[Case]:
              "x (4, 3, 4), weight (4, 4), bias (4,): two leading axes"),
         Case("probe-vector", "probe", (X2[0].copy(), W.copy(), B.copy()),
              "x (4,), weight (4, 4), bias (4,): a single vector"),
+        Case("probe-no-bias", "probe", (X2[:3].copy(), W.copy()), "x (3, 4), weight (4, 4), bias left out"),
     ]
 
 
