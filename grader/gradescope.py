@@ -92,6 +92,7 @@ class BundleSandbox(Sandbox):
     def isolation_sentence(self) -> str:
         """For the student's result: which isolation applied, in one sentence."""
         kind = {"bwrap": "in a bubblewrap sandbox (own namespaces, a read-only view of the system)",
+                "fork": "in namespaces of its own with a new read-only root",
                 "landlock": "under Landlock and seccomp (no namespaces on this machine)",
                 "rlimits": "with resource limits only (this machine allows neither namespaces nor Landlock)"}
         where = kind.get(self.mode, f"in {self.mode} mode")
