@@ -50,7 +50,7 @@ MAX_IPYTHON_LINES = 2_000
 #: Characters compiled again to translate IPython syntax (the rewritten cells), in one submission.
 TRANSLATE_COMPILE_BUDGET = 192 << 10
 #: Characters IPython's tokenizer may reread for cells that must go through its own loop, which rereads the
-#: whole cell for each line of IPython syntax (about 3 us per character).
+#: whole cell for each line of IPython syntax (about 3 us per character; see ``_read_cost`` for long lines).
 IPYTHON_READ_BUDGET = 200_000
 
 
@@ -445,9 +445,12 @@ class _Translator:
         self._available = True
 
     def _charge(self, text: str) -> None:
-        if len(text) > self.compile_left:
+        self._charge_cost(len(text))
+
+    def _charge_cost(self, cost: int) -> None:
+        if cost > self.compile_left:
             raise _OverBudget
-        self.compile_left -= len(text)
+        self.compile_left -= cost
 
     def compile_error(self, source: str) -> tuple[str, int | None, str] | None:
         """``_compile_error``, counted against the budget (raises ``_OverBudget`` when it is spent)."""
@@ -537,7 +540,7 @@ class _Translator:
     def _ipython_loop(self, manager, lines: list[str]) -> _Translation:
         """IPython's ``do_token_transforms``, pass for pass, stopped when the cell's rereading exceeds the budget."""
         for _ in range(IPYTHON_CELL_LIMIT):
-            size = sum(map(len, lines))
+            size = _read_cost(lines)
             if size > self.read_left:
                 return _Translation(refused=_TOO_COSTLY)
             self.read_left -= size
@@ -550,7 +553,7 @@ class _Translator:
         return _Translation(refused=_TOO_MANY_IN_CELL)  # IPython raises here: Jupyter does not run the cell
 
     def _rewrite_line(self, manager, line: str) -> str | None:
-        self._charge(line)  # read twice by the tokenizer, and its rewrite compiled
+        self._charge_cost(_read_cost([line]))  # read twice by the tokenizer, and its rewrite compiled
         return _rewrite_line(manager, line)
 
 
@@ -582,6 +585,13 @@ def _rewrite_line(manager, line: str) -> str | None:
     if not ends or depth or _compile_error(new_line) is not None:
         return None
     return new_line
+
+
+def _read_cost(lines: list[str]) -> int:
+    """What tokenizing ``lines`` costs, in characters: their length, plus a term that grows with the square of
+    each line's, as the tokenizer of Python 3.12.0 to 3.12.3 does (each token copies its whole line: 1.9 s for a
+    32 KiB line of short tokens; python/cpython#119118)."""
+    return sum(len(line) + len(line) ** 2 // 1600 for line in lines)
 
 
 def _code_names(code: types.CodeType) -> set[str]:
