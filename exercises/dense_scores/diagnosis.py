@@ -5,8 +5,8 @@ As for the linear layer, the diagnosis searches a model of the computation with 
 * ``window``: each window flattened channels-last, (k, k, C) (right), channels-first, (C, k, k), the PyTorch
   habit, or in column-major order (``order="F"``), which also puts the channel slowest;
 * ``stride``: windows at every position (right) or side by side, k apart, without overlap;
-* ``grid``: (H-k+1, W-k+1) positions (right), one fewer along each axis (a loop over ``range(H - k)``), or one
-  more (an output allocated one too large, its last row and column never filled);
+* ``grid``: (H-k+1, W-k+1) positions (right), one fewer along each axis (a loop over ``range(H - k)``) or along
+  one of them, or one more (an output allocated one too large, its last row and column never filled);
 * ``axes``: the grid's axes in order (right) or swapped, (W', H', out);
 * ``bias``: added (right) or not;
 * ``weight``: used as ``window @ weight.T`` (right) or without its transpose;
@@ -38,7 +38,7 @@ MAX_DEPARTURES = 3
 class Spec:
     window: str = "ok"  # ok | channels-first | column-major
     stride: str = "ok"  # ok | k
-    grid: str = "ok"  # ok | smaller | larger
+    grid: str = "ok"  # ok | smaller | larger | fewer-rows | fewer-columns
     axes: str = "ok"  # ok | swapped
     bias: str = "ok"  # ok | missing
     weight: str = "ok"  # ok | untransposed
@@ -51,7 +51,7 @@ class Spec:
 OPTIONS = {
     "window": ("ok", "channels-first", "column-major"),
     "stride": ("ok", "k"),
-    "grid": ("ok", "smaller", "larger"),
+    "grid": ("ok", "smaller", "larger", "fewer-rows", "fewer-columns"),
     "axes": ("ok", "swapped"),
     "bias": ("ok", "missing"),
     "weight": ("ok", "untransposed"),
@@ -96,6 +96,10 @@ def model(args, spec: Spec, einsum: bool = False) -> np.ndarray:
     y = _base(args, spec, einsum)
     if spec.grid == "smaller":
         y = y[:-1, :-1]
+    elif spec.grid == "fewer-rows":
+        y = y[:-1]
+    elif spec.grid == "fewer-columns":
+        y = y[:, :-1]
     elif spec.grid == "larger":
         y = np.pad(y, ((0, 1), (0, 1), (0, 0)))
     if spec.axes == "swapped":
@@ -271,9 +275,9 @@ def _evidence(runs, spec: Spec, flag: str) -> str:
         k = int(k)
         h, w = _grid(ran)
         if flag == "window":
-            order = "(C, k, k)" if spec.window == "channels-first" else "column-major order"
+            order = "as (C, k, k)" if spec.window == "channels-first" else "in column-major order"
             parts.append(f"On {_where(ran)} your scores are those of the layer applied to each window flattened "
-                         f"in {order}, the channel slowest, instead of channels-last (k, k, C)")
+                         f"{order}, the channel slowest, instead of channels-last, as (k, k, C)")
         elif flag == "stride":
             parts.append(f"On {_where(ran)} {_got(ran)}: the scores are those of {k} x {k} windows placed side by "
                          f"side, {k} apart ({(H - k) // k + 1} x {(W - k) // k + 1} of them), instead of one at "
@@ -283,9 +287,14 @@ def _evidence(runs, spec: Spec, flag: str) -> str:
                 parts.append(f"On {_where(ran)} {_got(ran)}: the grid stops one position short along each axis, "
                              f"its last row and column of windows (starting at row {H - k} and column {W - k}) "
                              "missing")
-            else:
+            elif spec.grid == "larger":
                 parts.append(f"On {_where(ran)} {_got(ran)}: the grid has one position too many along each axis, "
                              "and its last row and column hold no scores")
+            else:
+                axis, last = (("rows", f"row {H - k}") if spec.grid == "fewer-rows"
+                              else ("columns", f"column {W - k}"))
+                parts.append(f"On {_where(ran)} {_got(ran)}: the grid has one position too few along its {axis}, "
+                             f"the windows starting at {last} missing")
         elif flag == "axes":
             parts.append(f"On {_where(ran)} {_got(ran)}: the score of the window at row i and column j is at "
                          "[j, i], the grid's two axes swapped")

@@ -279,12 +279,17 @@ def _shape_evidence(runs, spec: Spec) -> str:
     elif spec.shape == "vector-as-row" and run is not None:
         parts.append(f"On {_where(run)} your output has shape {_shape(run)} instead of {tuple(run.expected.shape)}:"
                      " a single vector x of shape (in,) came back as a (1, out) row")
-    if failed is not None:
-        ndim = failed.case.args[0].ndim
+    failures = [failed] if failed is not None else []
+    if spec.shape == "needs-2d" and failed is not None:  # one call without a leading axis, one with several
+        other = [r for r in _ranked(runs) if r.outcome.status == "raised" and r.case.args[0].ndim != 2
+                 and (r.case.args[0].ndim == 1) != (failed.case.args[0].ndim == 1)
+                 and _differs(r.case.args, spec, replace(spec, shape="ok"))]
+        failures += other[:1]
+    for n, run in enumerate(failures):
+        ndim = run.case.args[0].ndim
         which = "no leading axis" if ndim == 1 else f"{ndim - 1} leading axes"
-        lead = ("Calls with a 2-D x returned, but on " if two_d and spec.shape in ("needs-2d", "no-3d", "no-vector")
-                else "On ")
-        parts.append(f"{lead}{_where(failed)}, with {which}, your function raised {_error(failed)}")
+        lead = ("Calls with a 2-D x returned, but on " if n == 0 and two_d and not parts else "on ")
+        parts.append(f"{lead}{_where(run)}, with {which}, your function raised {_error(run)}")
     return _sentences(parts)
 
 
