@@ -377,7 +377,9 @@ def load(exercise_id: str, exercises_dir: Path | None = None, solutions_dir: Pat
             solutions = DEFAULT_SOLUTIONS
         if not (solutions / f"{exercise_id}.py").is_file():
             raise ExerciseError(f"No reference solution {solutions / (exercise_id + '.py')} for exercise "
-                                f"'{exercise_id}'.")
+                                f"'{exercise_id}'. Grading needs the course's solutions, which are never installed "
+                                "with the package: give --solutions-dir DIR. (A student checks their work with "
+                                "`grader check`, which needs none.)")
     try:
         return _build(exercise_id, folder, settings, catalog_data, solutions, stored)
     except (KeyError, TypeError, ValueError) as exc:
