@@ -418,6 +418,8 @@ def test_ctrl_c_writes_the_class_files_of_what_finished_and_the_rerun_completes_
     assert "Incomplete" in (out / "summary.html").read_text()
     junit = ET.parse(out / "junit.xml").getroot()
     assert junit.get("skipped") == "1"
+    manifest = json.loads((out / "manifest.json").read_text())  # a stopped run: `grader merge` refuses it as is
+    assert manifest["complete"] is False and [g["student"] for g in manifest["graded"]] == ["ana", "ben"]
 
     rerun = subprocess.run(command, env=env, capture_output=True, timeout=120)
     assert rerun.returncode == 0, rerun.stderr
@@ -425,3 +427,4 @@ def test_ctrl_c_writes_the_class_files_of_what_finished_and_the_rerun_completes_
     assert {r["status"] for r in rows.values()} == {"graded"} and rows["zed"]["score"] == rows["zed"]["max_score"]
     assert "Incomplete" not in (out / "summary.html").read_text()
     assert ET.parse(out / "junit.xml").getroot().get("skipped") == "0"
+    assert json.loads((out / "manifest.json").read_text())["complete"] is True
