@@ -328,8 +328,8 @@ def notebook(args: argparse.Namespace, exercise: Exercise) -> int:
     """``grader notebook``: (re)generate the exercise's student notebook and its stored public outputs."""
     from . import notebook as notebook_mod
 
-    path, changed = notebook_mod.write(exercise, args.out)
-    print(f"{'wrote' if changed else 'unchanged'}: {path}")
     path, changed = notebook_mod.write_public_expected(exercise)  # what `grader check` compares with
+    print(f"{'wrote' if changed else 'unchanged'}: {path}")
+    path, changed = notebook_mod.write(exercise, args.out)
     print(f"{'wrote' if changed else 'unchanged'}: {path}")
     return 0
