@@ -23,6 +23,8 @@ from .exercise import Case
 
 FORMAT = 1
 META_LIMIT = 1 << 20
+#: ``GRADER_CACHE_VERIFY=digest``: also re-read every data file's digest when an entry is opened
+VERIFY_ENV = "GRADER_CACHE_VERIFY"
 
 
 @dataclass
@@ -102,6 +104,11 @@ def load(path: Path, secret: str, fd: int) -> Entry:
             raise ValueError(f"{name} changed since it was sealed")
         if name.startswith("private/") and _digest_small(target) != record["digest"]:
             raise ValueError(f"{name} does not match its digest")
+    if os.environ.get(VERIFY_ENV) == "digest":  # the gigabyte read again too: 0.3 to 0.4 s per GB on two cores
+        data_files = {data / name[len("data/"):]: r["digest"] for name, r in files.items() if "digest" in r
+                      and name.startswith("data/")}
+        if largecase.digest_files(list(data_files)) != data_files:
+            raise ValueError("a data file does not match its digest")
     spec = body["case"]
     args, paths, stamps, digests = [], {}, {}, {}
     for index, item in enumerate(body["args"]):

@@ -211,6 +211,23 @@ def test_a_tampered_entry_is_never_served_again(small_exercise, store, name):
         assert not third._full.entry.fresh  # the rebuilt entry is served from now on
 
 
+def test_with_full_verification_the_data_is_digested_again_on_every_open(small_exercise, store, monkeypatch):
+    with _session(small_exercise, store) as first:
+        first.full_scale_case()
+        original = first._full.entry.path
+    monkeypatch.setenv("GRADER_CACHE_VERIFY", "digest")
+    digested = []
+    real = largecase.digest_files
+    monkeypatch.setattr(largecase, "digest_files", lambda paths: digested.append(paths) or real(paths))
+    with _session(small_exercise, store) as second:
+        second.full_scale_case()
+        assert second._full.entry.path == original and len(digested[0]) == 6
+    monkeypatch.setattr(largecase, "digest_files", lambda paths: {p: "0" * 64 for p in paths})
+    with _session(small_exercise, store) as third:  # bytes that no longer match: condemned, built again
+        third.full_scale_case()
+        assert third._full.entry.path != original and third._full.entry.fresh
+
+
 def test_a_change_found_during_a_run_condemns_the_entry_but_never_pulls_it_from_another_grader(small_exercise,
                                                                                                 store):
     with _session(small_exercise, store) as other, _session(small_exercise, store) as session:
