@@ -317,8 +317,13 @@ def student_of(metadata_path: Path) -> str:
 
 def _secure_bundle(bundle: Path) -> None:
     """What setup.sh does, done again before every run (cheap): nothing of the bundle writable by others, the
-    solutions and the secret root's alone."""
-    for path in [bundle, *bundle.rglob("*")]:
+    solutions and the secret root's alone. The installed grader (``.venv``, thousands of files setup.sh locked
+    down) is checked at its top only: no uid but root can change a mode inside it."""
+    paths = [bundle, bundle / ".venv"]
+    for top in bundle.iterdir():
+        if top.name != ".venv":
+            paths += [top, *(top.rglob("*") if top.is_dir() and not top.is_symlink() else ())]
+    for path in paths:
         try:
             info = os.lstat(path)
             if stat.S_ISLNK(info.st_mode):
