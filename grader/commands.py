@@ -43,6 +43,9 @@ def grade(args: argparse.Namespace, exercise: Exercise) -> int:
                          f"({top:g} points for '{exercise.id}'{'' if args.full_scale else ' with --no-full-scale'}): "
                          "no submission could pass. Give a score between 0 and the maximum.")
     shard = merge.parse_shard(args.shard) if args.shard else (1, 1)
+    for flag, given in (("--shard", args.shard), ("--gradebook-format", getattr(args, "gradebook_format", None))):
+        if given and not args.out:
+            raise UsageError(f"{flag} writes into an output folder: give --out OUT too.")
     if args.out:
         _check_writable(Path(args.out), bool(getattr(args, "private", False)))
         similarity_report.check_options(args)

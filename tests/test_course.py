@@ -140,6 +140,12 @@ def test_fail_under_names_who_is_below_and_refuses_the_impossible(tmp_path, caps
     assert code == 2 and "above the most a submission can score here (17 points" in err
 
 
+@pytest.mark.parametrize("flag", [["--shard", "1/2"], ["--gradebook-format", "canvas"]])
+def test_output_flags_need_out(capsys, flag):
+    code, _, err = run(capsys, "grade", CORRECT, *BASE, *flag)
+    assert code == 2 and f"{flag[0]} writes into an output folder: give --out OUT too." in err
+
+
 def test_version(capsys):
     code, out, _ = run(capsys, "--version")
     assert code == 0 and re.fullmatch(r"grader \d+\.\d+\.\d+\S*\n", out)
