@@ -11,7 +11,7 @@ from . import exercise as exercise_mod
 from . import lms
 from .errors import GraderError, UsageError
 from .results import SCHEMA
-from .submission import MAX_BYTES
+from .submission import MAX_BYTES, MAX_CHECKED_CELL, MAX_CHECKED_TOTAL, MAX_JSON_CONTAINERS
 
 
 class _Parser(argparse.ArgumentParser):
@@ -246,6 +246,8 @@ def _defined_functions(path: Path) -> set[str]:
             return set()
         text = path.read_bytes().decode("utf-8-sig", errors="replace")
         if path.suffix.lower() == ".ipynb":
+            if text.count("[") + text.count("{") > MAX_JSON_CONTAINERS:  # gigabytes of JSON objects: not read
+                return set()
             cells = [c.get("source", "") for c in json.loads(text).get("cells", []) if c.get("cell_type") == "code"]
             sources = ["".join(c) if isinstance(c, list) else str(c) for c in cells]
         else:
@@ -253,15 +255,21 @@ def _defined_functions(path: Path) -> set[str]:
     except (OSError, ValueError, AttributeError, TypeError, RecursionError, MemoryError):
         return set()
     names: set[str] = set()
+    parsed = 0  # parsing costs the grader seconds and hundreds of bytes per character: as much as loading does
     for source in sources:
-        lines = [line for line in source.splitlines() if not line.lstrip().startswith(("%", "!"))]
-        try:
-            tree = ast.parse("\n".join(lines))
-        except (SyntaxError, ValueError, RecursionError, MemoryError):  # a typo still names the function it defines
-            names |= set(re.findall(r"^(?:async\s+)?def\s+([A-Za-z_]\w*)", source, re.M))
-            continue
-        names |= {node.name for node in tree.body
-                  if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+        parsed += len(source)
+        if len(source) <= MAX_CHECKED_CELL and parsed <= MAX_CHECKED_TOTAL:
+            lines = [line for line in source.splitlines() if not line.lstrip().startswith(("%", "!"))]
+            try:
+                tree = ast.parse("\n".join(lines))
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                pass
+            else:
+                names |= {node.name for node in tree.body
+                          if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+                continue
+        # a typo, or more code than is parsed here, still names the function it defines
+        names |= set(re.findall(r"^(?:async\s+)?def\s+([A-Za-z_]\w*)", source, re.M))
     return names
 
 

@@ -11,7 +11,7 @@ from IPython.core import inputtransformer2
 from IPython.core.inputtransformer2 import TransformerManager
 
 from conftest import SUBMISSIONS, notebook
-from grader import selfcheck
+from grader import cli, selfcheck
 from grader import submission as submission_mod
 from grader.submission import load
 
@@ -123,6 +123,16 @@ def test_large_cells_run_unchecked_with_a_warning(tmp_path, grade_source):
     assert seconds < BOUND
     assert submission.cells[0].source.endswith(CORRECT) and submission.cells[0].syntax_error is None
     assert "it did not check the file (8.0 MiB)" in submission.warnings[0]
+
+
+def test_guessing_the_exercise_from_a_huge_file_parses_no_more_than_loading_does(tmp_path):
+    """``grader check`` with several exercises reads the function names a file defines: an 8 MiB file took
+    40 s and 3 GB to parse in full; past the loading limits a line scan names them instead."""
+    path = tmp_path / "huge.py"
+    path.write_text("x = 1\n" * (((8 << 20) - len(CORRECT)) // 6) + CORRECT)
+    names, seconds = timed(cli._defined_functions, path)
+    assert seconds < BOUND
+    assert names == {"vgg_classifier"}
 
 
 def test_too_many_cells_are_refused(tmp_path, grade_source):
