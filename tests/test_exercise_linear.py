@@ -144,8 +144,29 @@ def test_hidden_cases_are_drawn_per_student_and_reproducible(ex):
     a, b, again = ex.hidden_cases(1), ex.hidden_cases(2), ex.hidden_cases(1)
     assert [c.name for c in a] == [c.name for c in b]
     for x, y, z in zip(a, b, again):
-        assert x.args[0].shape == y.args[0].shape and not np.array_equal(x.args[0], y.args[0])
+        assert x.name == y.name and not np.array_equal(x.args[0], y.args[0])
+        assert x.args[0].shape == y.args[0].shape or x.name == "drawn"
+        assert x.description == z.description
         assert all(np.array_equal(p, q) if isinstance(p, np.ndarray) else p == q for p, q in zip(x.args, z.args))
+
+
+def test_the_drawn_case_varies_between_students_and_keeps_its_constraints(ex):
+    drawn = [next(c for c in ex.hidden_cases(seed) if c.name == "drawn") for seed in range(40)]
+    assert len({c.args[0].shape for c in drawn}) > 10
+    for case in drawn:
+        check_drawn(case)
+
+
+@pytest.mark.parametrize("path", sorted(p for p in BUGGY.glob("*.py") if p.stem.split("--")[0] in {"weight-not-transposed", "only-2d-input", "bias-none-refused", "bias-wrong-axis", "missing-bias"}),
+                         ids=lambda p: p.stem)
+def test_each_specific_mistake_is_named_whatever_the_student_s_cases(ex, path):
+    """In-process, over many students' hidden cases (their drawn shapes differ): the same single finding."""
+    namespace: dict = {"__name__": "student"}
+    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)
+    fn = namespace[ex.function]
+    for seed in range(12):
+        found = {f.id for f in diagnose(ex, fn, ex.hidden_cases(seed) + ex.probe_cases())}
+        assert found == {path.stem.split("--")[0]}, (seed, found)
 
 
 def test_case_names_are_unique_across_hidden_public_and_probe_cases(ex):
@@ -339,3 +360,10 @@ def test_a_correct_or_unexplained_submission_gets_no_exercise_finding_quickly(ex
     started = time.perf_counter()
     assert diagnose(ex, lambda x, w, b=None: np.zeros(x.shape[:-1] + (w.shape[0],)) + 0.25, cases) == []
     assert time.perf_counter() - started < 1.0
+
+
+def check_drawn(case):
+    x, weight = case.args[0], case.args[1]
+    out, inp = weight.shape
+    assert out != inp and 2 <= x.ndim <= 4 and x.shape[-1] == inp
+    assert not set(x.shape[:-1]) & {out, inp}

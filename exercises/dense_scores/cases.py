@@ -2,7 +2,8 @@
 channels-last, weight of shape (out, k*k*C) as nn.Linear stores it), evaluated at every window of a larger
 (H, W, C) map with stride 1.
 
-The shapes are fixed and the numbers drawn per student, so that each catalogued mistake shows somewhere:
+The numbers are drawn per student, and one case (``drawn``) draws its shape too; the other shapes are fixed, so
+that each catalogued mistake shows somewhere:
 
 * ``grid``: square maps with 1 < k < H, where non-overlapping windows give a smaller grid than stride 1, a
   channels-first flatten gives other numbers, and the grid's size is easy to get off by one.
@@ -52,8 +53,17 @@ def make(rng: np.random.Generator, name, group, H, W, C, k, out) -> Case:
     return Case(name=name, group=group, args=(fmap, weight, bias, k), description=describe(H, W, C, k, out))
 
 
+def random_sizes(rng: np.random.Generator) -> tuple:
+    """One more case whose shape is drawn per student: a non-square map, 1 < k < min(H, W), out != k*k*C."""
+    H, W = (int(v) for v in rng.choice(np.arange(3, 9), size=2, replace=False))
+    k = int(rng.integers(2, min(H, W)))
+    C = int(rng.integers(1, 4))
+    out = int(rng.choice([n for n in range(1, 7) if n != k * k * C]))
+    return ("drawn", "shapes", H, W, C, k, out)
+
+
 def hidden_cases(rng: np.random.Generator) -> list[Case]:
-    return [make(rng, *sizes) for sizes in HIDDEN_SIZES]
+    return [make(rng, *sizes) for sizes in (*HIDDEN_SIZES, random_sizes(rng))]
 
 
 def public_cases() -> list[Case]:

@@ -1,6 +1,7 @@
 """Hidden and public cases of the linear layer, y = x W^T + b (nn.Linear's convention).
 
-Every case draws its numbers per student; the shapes are fixed so that each catalogued mistake shows somewhere:
+Every case draws its numbers per student, and one (``drawn``) its shape too; the other shapes are fixed so that
+each catalogued mistake shows somewhere:
 
 * ``batch``: x of shape (N, in) with out != in, so an untransposed weight fails on a shape mismatch, and N differs
   from out, so a bias added along the sample axis fails to broadcast. One case has N = 1.
@@ -61,8 +62,17 @@ def make(rng: np.random.Generator, name, group, leading, in_features, out_featur
     return Case(name=name, group=group, args=args, description=describe(x.shape, out_features, bias))
 
 
+def random_sizes(rng: np.random.Generator) -> tuple:
+    """One more case whose shape is drawn per student: one to three leading axes, in != out, and no leading size
+    equal to in or out (so that no mistake's shapes happen to fit by chance)."""
+    in_features, out_features = (int(v) for v in rng.choice(np.arange(2, 10), size=2, replace=False))
+    sizes = [n for n in range(2, 7) if n not in (in_features, out_features)]
+    leading = tuple(int(v) for v in rng.choice(sizes, size=int(rng.integers(1, 4))))
+    return ("drawn", "leading", leading, in_features, out_features, GIVEN)
+
+
 def hidden_cases(rng: np.random.Generator) -> list[Case]:
-    return [make(rng, *sizes) for sizes in HIDDEN_SIZES]
+    return [make(rng, *sizes) for sizes in (*HIDDEN_SIZES, random_sizes(rng))]
 
 
 def public_cases() -> list[Case]:
