@@ -1,0 +1,7 @@
+import numpy as np
+
+
+def to_channels_last(weight, C, H, W):
+    out = weight.shape[0]
+    result = weight.reshape(out, C, H, W).transpose(0, 2, 3, 1).reshape(out, -1)
+    return np.round(result, 4)

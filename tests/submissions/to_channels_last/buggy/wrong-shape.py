@@ -1,0 +1,6 @@
+import numpy as np
+
+
+def to_channels_last(weight, C, H, W):
+    out = weight.shape[0]
+    return np.ascontiguousarray(weight.reshape(out, C, H, W).transpose(0, 2, 3, 1))   # (out, H, W, C)
