@@ -9,7 +9,7 @@ OUT ?= reports
 EXERCISE ?= vgg_classifier
 GRADE_FLAGS ?=
 
-.PHONY: install grade test bench notebooks clean
+.PHONY: install grade test bench bench-peers notebooks clean
 
 install: $(STAMP)
 
@@ -32,6 +32,10 @@ notebooks: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/bench.py $(BENCH_FLAGS)
 	$(BIN)/python bench/bench_similarity.py
+
+# nbgrader (pinned, in its own venv under build/peers) and the grader on the same notebooks, timed in one run
+bench-peers: $(STAMP)
+	$(BIN)/python bench/peers.py $(PEERS_FLAGS)
 
 clean:
 	rm -rf $(VENV) $(OUT) .pytest_cache build *.egg-info

@@ -1,0 +1,288 @@
+"""Benchmark against nbgrader on the same notebooks, in one run: ``make bench-peers``.
+
+    .venv/bin/python bench/peers.py [--build build/peers] [--jobs N] [--runs 5]
+
+1. Installs nbgrader (pinned: ``NBGRADER``) with numpy and a kernel in its own venv under the build folder, once.
+2. Makes an nbgrader course of the class: ``source/vgg/vgg.ipynb`` with nbgrader's cell metadata (a solution cell
+   for the student's code, an autograded test cell that calls the function on a public case, a hidden test cell
+   with two other sizes), ``nbgrader generate_assignment`` (release and gradebook), then 20 submissions
+   (8 correct styles, 12 catalogued mistakes) written into the released notebook's solution cell under
+   ``submitted/<student>/vgg/``.
+3. Times, in the same run: a bare ``python -c "import numpy"`` (the baseline), ``nbgrader autograde`` on all 20
+   (one process) and on one notebook, and ``grader grade`` on the same notebooks (the course folder, nbgrader
+   layout), cold and in a batch, with and without the VGG16-scale case, from the cache and without it, plus the
+   first build of the cache. Prints every ratio and each tool's peak memory (the largest resident set of any
+   one process of its tree, from ``getrusage(RUSAGE_CHILDREN)`` of a wrapper).
+
+The grader's cache for the run lives in its own folder (``/dev/shm/grader-bench-peers`` when there is room), which
+is cleared at the end. Not part of ``make test``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SUBMISSIONS = ROOT / "tests" / "submissions"
+BIN = Path(sys.executable).parent
+GRADER = [str(BIN / "grader")] if (BIN / "grader").exists() else [sys.executable, "-m", "grader"]
+NBGRADER = "nbgrader==0.9.6"
+ASSIGNMENT = "vgg"
+SECRET = "bench-peers-secret"
+CORRECT = ("matmul", "np-dot", "einsum-optimize", "multidot", "helper-function", "relu-where", "relu-clip",
+           "relu-mask")
+BUGGY = ("flatten-order", "missing-bias", "missing-relu", "relu-after-fc3", "softmax-output", "transposed-weights",
+         "wrong-dtype", "wrong-shape", "extra-activation", "hardcoded-shape", "mutates-input", "raises-error")
+
+SOLUTION = """import numpy as np
+
+
+def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
+    ### BEGIN SOLUTION
+    x = features.reshape(features.shape[0], -1)
+    h = np.maximum(0.0, x @ W1 + b1)
+    h = np.maximum(0.0, h @ W2 + b2)
+    return h @ W3 + b3
+    ### END SOLUTION
+"""
+HELPERS = """import numpy as np
+
+
+def _case(seed, B, H, W, C, D1, D2, K):
+    rng = np.random.default_rng(seed)
+    widths = (H * W * C, D1, D2, K)
+    args = [rng.standard_normal((B, H, W, C))]
+    for fan_in, fan_out in zip(widths[:-1], widths[1:]):
+        args += [(rng.random((fan_in, fan_out)) - 0.5) * 2 * np.sqrt(6 / fan_in), rng.random(fan_out) - 0.5]
+    return args
+
+
+def _reference(features, W1, b1, W2, b2, W3, b3):
+    x = features.reshape(features.shape[0], -1)
+    return np.maximum(0, np.maximum(0, x @ W1 + b1) @ W2 + b2) @ W3 + b3
+"""
+PUBLIC_TEST = """args = _case(2014, 3, 2, 3, 4, 8, 7, 5)
+out = vgg_classifier(*[a.copy() for a in args])
+assert isinstance(out, np.ndarray) and out.shape == (3, 5) and out.dtype == np.float64
+assert np.allclose(out, _reference(*args))
+"""
+HIDDEN_TEST = """### BEGIN HIDDEN TESTS
+for seed, sizes in ((7, (1, 3, 2, 5, 12, 9, 7)), (8, (5, 4, 3, 2, 40, 20, 10))):
+    args = _case(seed, *sizes)
+    out = vgg_classifier(*[a.copy() for a in args])
+    assert out.shape == (sizes[0], sizes[-1]) and out.dtype == np.float64
+    assert np.allclose(out, _reference(*args), rtol=1e-9, atol=1e-9)
+### END HIDDEN TESTS
+"""
+
+
+def cell(kind: str, source: str, grade_id: str | None = None, points: float | None = None,
+         solution: bool = False) -> dict:
+    metadata: dict = {}
+    if grade_id is not None:
+        metadata["nbgrader"] = {"grade": points is not None, "grade_id": grade_id, "locked": not solution,
+                                "schema_version": 3, "solution": solution, "task": False}
+        if points is not None:
+            metadata["nbgrader"]["points"] = points
+    made = {"cell_type": kind, "metadata": metadata, "source": source}
+    if kind == "code":
+        made.update(execution_count=None, outputs=[])
+    return made
+
+
+def source_notebook() -> dict:
+    cells = [
+        cell("markdown", "# VGG16 classifier head\n\nFlatten NHWC features row-major, FC+ReLU, FC+ReLU, FC.",
+             "statement"),
+        cell("code", SOLUTION, "solution", solution=True),
+        cell("code", HELPERS, "helpers"),
+        cell("code", PUBLIC_TEST, "public", points=4),
+        cell("code", HIDDEN_TEST, "hidden", points=6),
+    ]
+    return {"cells": cells, "nbformat": 4, "nbformat_minor": 5, "metadata": {
+        "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+        "language_info": {"name": "python"}}}
+
+
+# -- the peer's environment and course ---------------------------------------------------------------------------
+def install_nbgrader(build: Path) -> Path:
+    """nbgrader, pinned, with numpy (the grader's own version) and ipykernel, in ``build/nbgrader-venv``."""
+    import numpy
+
+    venv = build / "nbgrader-venv"
+    wanted = f"{NBGRADER} numpy=={numpy.__version__} ipykernel"
+    stamp = venv / ".installed"
+    if stamp.exists() and stamp.read_text() == wanted:
+        return venv
+    shutil.rmtree(venv, ignore_errors=True)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", *wanted.split()], check=True)
+    stamp.write_text(wanted)
+    return venv
+
+
+def make_course(course: Path, venv: Path) -> list[str]:
+    """An nbgrader course with its gradebook, the assignment released, and the class submitted."""
+    shutil.rmtree(course, ignore_errors=True)
+    (course / "source" / ASSIGNMENT).mkdir(parents=True)
+    (course / "nbgrader_config.py").write_text(
+        "c = get_config()\n"
+        "c.CourseDirectory.course_id = 'bench'\n"
+        f"c.CourseDirectory.root = {str(course)!r}\n"
+        "c.ExecutePreprocessor.timeout = 30\n"
+        f"c.CourseDirectory.db_url = 'sqlite:///{course}/gradebook.db'\n")
+    write_notebook(course / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", source_notebook())
+    nbgrader(venv, course, "db", "assignment", "add", ASSIGNMENT)
+    nbgrader(venv, course, "generate_assignment", ASSIGNMENT, "--force")
+    released = json.loads((course / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb").read_text())
+    students = []
+    for kind, names in (("correct", CORRECT), ("buggy", BUGGY)):
+        for name in names:
+            student = f"{kind[0]}-{name}"
+            notebook = json.loads(json.dumps(released))
+            for item in notebook["cells"]:
+                if item["metadata"].get("nbgrader", {}).get("grade_id") == "solution":
+                    item["source"] = (SUBMISSIONS / kind / f"{name}.py").read_text(encoding="utf-8")
+            folder = course / "submitted" / student / ASSIGNMENT
+            folder.mkdir(parents=True)
+            write_notebook(folder / f"{ASSIGNMENT}.ipynb", notebook)
+            (folder / "timestamp.txt").write_text("2026-12-02 12:00:00.000000 UTC")
+            students.append(student)
+    (course / "students.csv").write_text("id\n" + "".join(f"{s}\n" for s in students))
+    nbgrader(venv, course, "db", "student", "import", "students.csv")
+    return students
+
+
+def write_notebook(path: Path, notebook: dict) -> None:
+    path.write_text(json.dumps(notebook, indent=1), encoding="utf-8")
+
+
+def nbgrader(venv: Path, course: Path, *args: str) -> None:
+    subprocess.run([str(venv / "bin" / "nbgrader"), *args], cwd=course, env=peer_env(venv), check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def peer_env(venv: Path) -> dict:
+    env = dict(os.environ, PATH=f"{venv / 'bin'}:{os.environ.get('PATH', '')}", OPENBLAS_NUM_THREADS="1")
+    env.pop("VIRTUAL_ENV", None)
+    return env
+
+
+# -- measuring ----------------------------------------------------------------------------------------------------
+PEAK = ("import resource, subprocess, sys, time\n"
+        "t = time.perf_counter()\n"
+        "code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode\n"
+        "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, code)\n")
+
+
+def measure(command: list[str], **kwargs) -> tuple[float, int]:
+    """Wall time and the peak resident set (KiB) of the largest process of the command's tree."""
+    out = subprocess.run([sys.executable, "-c", PEAK, *command], capture_output=True, text=True, check=True,
+                         **kwargs)
+    seconds, peak, code = out.stdout.split()
+    if code != "0":
+        print(f"note: {' '.join(command[:3])} ... exited {code}", file=sys.stderr)
+    return float(seconds), int(peak)
+
+
+def median(command: list[str], runs: int, **kwargs) -> tuple[float, int]:
+    results = [measure(command, **kwargs) for _ in range(runs)]
+    return statistics.median(r[0] for r in results), max(r[1] for r in results)
+
+
+def cache_folder() -> Path:
+    shm = Path("/dev/shm")
+    try:
+        if shm.is_dir() and os.access(shm, os.W_OK) and shutil.disk_usage(shm).free > (4 << 30):
+            return shm / "grader-bench-peers"
+    except OSError:
+        pass
+    return Path(tempfile.gettempdir()) / "grader-bench-peers"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", type=Path, default=ROOT / "build" / "peers")
+    parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)))
+    parser.add_argument("--runs", type=int, default=5, help="runs of each cold start (median)")
+    args = parser.parse_args()
+    build = args.build.resolve()
+    build.mkdir(parents=True, exist_ok=True)
+    print("installing nbgrader (once) ...", file=sys.stderr)
+    venv = install_nbgrader(build)
+    course = build / "course"
+    print("building the nbgrader course ...", file=sys.stderr)
+    students = make_course(course, venv)
+    one = course / "submitted" / students[0] / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+    cache = cache_folder()
+    env = dict(os.environ, GRADER_SECRET=SECRET, GRADER_CACHE_DIR=str(cache))
+    subprocess.run(GRADER + ["cache", "clear"], env=env, check=False, stdout=subprocess.DEVNULL)
+    grade_one = GRADER + ["grade", str(one), "--exercise", "vgg_classifier", "-q"]
+    grade_all = GRADER + ["grade", str(course), "--layout", "nbgrader", "--assignment", ASSIGNMENT, "--exercise",
+                          "vgg_classifier", "-q", "--force", "--jobs", str(args.jobs), "--out", str(build / "out")]
+    peer = [str(venv / "bin" / "nbgrader"), "autograde", ASSIGNMENT, "--force"]
+    n = len(students)
+    try:
+        print("measuring ...", file=sys.stderr)
+        numpy_start, _ = median([sys.executable, "-c", "import numpy"], max(args.runs, 5))
+        first_build, _ = measure(grade_one, env=env)  # builds the cache entry
+        cold, cold_peak = median(grade_one, args.runs, env=env)  # maps it
+        cold_nocache, _ = median(grade_one + ["--no-cache"], args.runs, env=env)
+        cold_small, _ = median(grade_one + ["--no-full-scale"], args.runs, env=env)
+        batch, batch_peak = measure(grade_all, env=env)
+        batch_small, _ = measure(grade_all + ["--no-full-scale"], env=env)
+        batch_nocache, _ = measure(grade_all + ["--no-cache"], env=env)
+        peer_one, _ = median(peer + ["--student", students[0]], max(1, args.runs // 2), cwd=course,
+                             env=peer_env(venv))
+        peer_all, peer_peak = measure(peer, cwd=course, env=peer_env(venv))
+    finally:
+        subprocess.run(GRADER + ["cache", "clear"], env=env, check=False, stdout=subprocess.DEVNULL)
+        shutil.rmtree(cache, ignore_errors=True)
+    build_once = first_build - cold
+    vgg_cached = (batch - batch_small) / n
+    vgg_uncached = (batch_nocache - batch_small - build_once) / n
+    rows = [
+        ("baseline: python -c 'import numpy' (median)", f"{numpy_start * 1000:.0f} ms"),
+        ("cold `grader grade one.ipynb`, case from the cache (median)",
+         f"{cold * 1000:.0f} ms = {cold / numpy_start:.1f}x numpy start (target <= 5x)"),
+        ("cold `grader grade one.ipynb --no-cache` (the case built every run)",
+         f"{cold_nocache * 1000:.0f} ms = {cold_nocache / numpy_start:.1f}x numpy start"),
+        ("cold `grader grade one.ipynb --no-full-scale`",
+         f"{cold_small * 1000:.0f} ms = {cold_small / numpy_start:.1f}x numpy start"),
+        ("first build of the cache entry (first cold grade minus a cached one)",
+         f"{build_once:.2f} s (target <= 1 s)"),
+        ("VGG16-scale case, extra batch time per submission, from the cache",
+         f"{vgg_cached * 1000:.0f} ms (target < 100 ms)"),
+        ("VGG16-scale case, extra batch time per submission, --no-cache (build excluded)",
+         f"{vgg_uncached * 1000:.0f} ms"),
+        (f"`grader grade` course of {n} (nbgrader layout, --jobs {args.jobs}), wall",
+         f"{batch:.2f} s = {batch / n * 1000:.0f} ms per notebook"),
+        (f"`grader grade` course of {n}, --no-full-scale, wall", f"{batch_small:.2f} s = "
+         f"{batch_small / n * 1000:.0f} ms per notebook"),
+        (f"`nbgrader autograde` of {n} (one process), wall", f"{peer_all:.2f} s = "
+         f"{peer_all / n * 1000:.0f} ms per notebook"),
+        ("`nbgrader autograde --student` one notebook, cold (median)", f"{peer_one:.2f} s"),
+        ("batch: nbgrader / grader (grader with the VGG16-scale case)", f"{peer_all / batch:.1f}x"),
+        ("batch: nbgrader / grader --no-full-scale (the same checks' scale)", f"{peer_all / batch_small:.1f}x"),
+        ("one cold notebook: nbgrader / grader", f"{peer_one / cold:.1f}x"),
+        ("peak memory, largest process: grader batch / cold grade / nbgrader",
+         f"{batch_peak / 1024:.0f} MiB / {cold_peak / 1024:.0f} MiB / {peer_peak / 1024:.0f} MiB"),
+    ]
+    width = max(len(r[0]) for r in rows)
+    print(f"| {'measure':<{width}} | value |")
+    print(f"|{'-' * (width + 2)}|-------|")
+    for name, value in rows:
+        print(f"| {name:<{width}} | {value} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
