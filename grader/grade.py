@@ -342,6 +342,7 @@ def grade_file(path: Path, session: Session, student: str | None = None,
     probes, probe_expected = session.probes()
     cases += probes
     expected += probe_expected
+    _unique_names(exercise, cases)
     full = session.full_scale_for(submission.student, exclusive=_again)
     shared = None
     if full is not None:
@@ -406,6 +407,16 @@ def grade_file(path: Path, session: Session, student: str | None = None,
         exercise_version=f"{exercise.version}+{exercise.fingerprint}",
         submission_sha256=submission.sha256,
     )
+
+
+def _unique_names(exercise: Exercise, cases: list[Case]) -> None:
+    """Outcomes are matched to cases by name: two cases of one name would silently swap inputs and answers."""
+    seen: set[str] = set()
+    for case in cases:
+        if case.name in seen:
+            raise ExerciseError(f"The exercise '{exercise.id}' has two cases named '{case.name}' (hidden, public or "
+                                "probe cases): every case needs its own name.")
+        seen.add(case.name)
 
 
 def error_result(

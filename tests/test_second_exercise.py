@@ -63,3 +63,22 @@ def test_scalar_arguments_arrive_as_python_values_and_two_outputs_are_both_judge
     shape = next(c for c in one["checks"] if c["id"] == "shape")
     assert shape["status"] == "failed" and "output 'sums'" in shape["message"], shape
     assert "1 value where 2 were expected" in json.dumps(one)
+
+
+def test_two_cases_with_one_name_are_an_exercise_error(tmp_path, monkeypatch):
+    """Outcomes are matched to cases by name: a duplicate would swap inputs and answers silently."""
+    import numpy as np
+    import pytest
+
+    from grader import exercise as exercise_mod
+    from grader.errors import ExerciseError
+    from grader.exercise import Case
+    from grader.grade import Session, grade_file
+
+    ex = exercise_mod.load("scaled_pair", FIXTURES / "exercises", FIXTURES / "solutions")
+    twice = Case("int-k", "all", (np.ones((2, 2)), 2))
+    monkeypatch.setattr(ex.cases_module, "hidden_cases", lambda rng: [twice, twice])
+    path = tmp_path / "student.py"
+    path.write_text("def scaled_pair(x, k, shift=None):\n    return x * k, x.sum(axis=1)\n")
+    with Session(ex, full_scale=False) as session, pytest.raises(ExerciseError, match="two cases named 'int-k'"):
+        grade_file(path, session)
