@@ -208,7 +208,25 @@ def _exercise_from_metadata(args: argparse.Namespace) -> str | None:
     return value
 
 
-def _exercise_from_code(args: argparse.Namespace) -> str | None:
+def _exercise_for_grading(args: argparse.Namespace, plan) -> exercise_mod.Exercise:
+    """``grade``'s exercise: ``--exercise``, the only one there is, or the one every submission is about."""
+    if not args.exercise:
+        base = Path(args.exercises_dir or exercise_mod.DEFAULT_EXERCISES)
+        if len(exercise_mod.known_ids(base)) > 1:
+            fits: set[str] = set()
+            for entry in [e for e in plan.entries if e.problem is None][:200]:
+                found = _exercise_from_code(argparse.Namespace(path=entry.path, exercises_dir=args.exercises_dir),
+                                            by_name=len(plan.entries) == 1)
+                if found:
+                    fits.add(found)
+            if len(fits) == 1:
+                args.exercise = fits.pop()
+                print(f"grader: note: grading exercise '{args.exercise}', the one the submissions define "
+                      "(give --exercise ID to choose)", file=sys.stderr)
+    return _exercise(args)
+
+
+def _exercise_from_code(args: argparse.Namespace, by_name: bool = True) -> str | None:
     """With several exercises and no id given: the one the student's file is about, when only one fits.
 
     The file is read, never run: its name (``vgg_classifier.ipynb``), else the functions its code defines at the top
@@ -221,7 +239,7 @@ def _exercise_from_code(args: argparse.Namespace) -> str | None:
         return None
     path = Path(args.path)
     stem = path.stem
-    if stem in known:
+    if by_name and stem in known:
         return stem
     functions = {}
     for exercise_id in known:
@@ -314,7 +332,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "grade":
             from . import commands
 
-            return commands.grade(args, _exercise(args))
+            # the exercise is chosen once the submissions are found (and the output folder checked), so a typo in a
+            # path or an unwritable --out is said first, and with several exercises the submissions can name theirs
+            return commands.grade(args, lambda plan: _exercise_for_grading(args, plan))
         if args.command == "check":
             from . import commands
 

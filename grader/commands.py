@@ -6,9 +6,11 @@ import dataclasses
 import os
 import sys
 from pathlib import Path
+from typing import Callable
 
 from . import batch, escape, gradebook, lms, merge, regrade, report, similarity_report
 from .errors import UsageError
+from .classfolder import Plan
 from .exercise import Exercise
 from .grade import DEFAULT_SECRET, Session
 from .progress import Progress
@@ -35,13 +37,9 @@ def max_points(exercise: Exercise, full_scale: bool) -> float:
     return sum(c.points for c in exercise.checks if with_large or not c.full_scale)
 
 
-def grade(args: argparse.Namespace, exercise: Exercise) -> int:
+def grade(args: argparse.Namespace, exercise: Exercise | Callable[[Plan], Exercise]) -> int:
+    """``grader grade``. ``exercise`` may be a function of the plan (the CLI's: it can read the submissions)."""
     jobs = _jobs(args.jobs)
-    top = max_points(exercise, args.full_scale)
-    if args.fail_under is not None and args.fail_under > top:
-        raise UsageError(f"--fail-under {args.fail_under:g} is above the most a submission can score here "
-                         f"({top:g} points for '{exercise.id}'{'' if args.full_scale else ' with --no-full-scale'}): "
-                         "no submission could pass. Give a score between 0 and the maximum.")
     shard = merge.parse_shard(args.shard) if args.shard else (1, 1)
     for flag, given in (("--shard", args.shard), ("--gradebook-format", getattr(args, "gradebook_format", None))):
         if given and not args.out:
@@ -56,6 +54,13 @@ def grade(args: argparse.Namespace, exercise: Exercise) -> int:
         raise UsageError("No .py or .ipynb submission was found in "
                          + ", ".join(escape.terminal(p) for p in args.paths) + "."
                          + "".join(f" {escape.terminal(note)}" for note in whole.notes))
+    if not isinstance(exercise, Exercise):
+        exercise = exercise(whole)
+    top = max_points(exercise, args.full_scale)
+    if args.fail_under is not None and args.fail_under > top:
+        raise UsageError(f"--fail-under {args.fail_under:g} is above the most a submission can score here "
+                         f"({top:g} points for '{exercise.id}'{'' if args.full_scale else ' with --no-full-scale'}): "
+                         "no submission could pass. Give a score between 0 and the maximum.")
     plan = merge.select(whole, *shard) if shard != (1, 1) else whole
     secret, secret_notes = course_secret(args)
     progress = Progress("none" if args.quiet else "auto")

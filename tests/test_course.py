@@ -254,3 +254,21 @@ def test_the_broken_json_message_says_what_to_do(tmp_path):
     assert "Open the file in Jupyter" in message and "submit" in message
     said = NotJson("x.ipynb is empty: it is not a notebook. Save the notebook in Jupyter and submit it again.")
     assert said.full_message().count("submit") == 1
+
+
+def test_with_several_exercises_grade_finds_the_one_the_submissions_define(tmp_path, capsys):
+    base = tmp_path / "exercises"
+    shutil.copytree(ROOT / "exercises" / "vgg_classifier", base / "vgg_classifier",
+                    ignore=shutil.ignore_patterns("__pycache__", "examples"))
+    shutil.copytree(ROOT / "tests" / "fixtures" / "exercises" / "dense_layer", base / "dense_layer",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    more = ["--exercises-dir", str(base), "--solutions-dir", str(ROOT / "solutions"), "--no-full-scale", "-q"]
+    folder = make_class(tmp_path / "class", {"ana.py": "correct/matmul.py", "ben.py": "buggy/missing-bias.py"})
+    code, _, err = run(capsys, "grade", folder, *more)
+    assert code == 0 and "grading exercise 'vgg_classifier', the one the submissions define" in err
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "x.py").write_text("def f(x):\n    return x\n")
+    code, _, err = run(capsys, "grade", tmp_path / "other", *more)
+    assert code == 2 and "Name the exercise with --exercise (one of: dense_layer, vgg_classifier)" in err
+    code, _, err = run(capsys, "grade", tmp_path / "nowhere.py", *more)
+    assert code == 2 and "does not exist" in err  # a typo is said first, whatever the exercise
