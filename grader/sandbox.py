@@ -14,17 +14,18 @@ Layers, each closing what the others leave open (see ``../shared/notes/sandbox.m
   that never holds anything secret, forks each child into new mount, pid, net, ipc, uts and cgroup namespaces
   and a new read-only root, where it drops to its worker uid; the template is out of its reach.
 * ``worker-uid``: the child runs as an unprivileged uid of its own per worker slot (``setpriv`` inside
-  bubblewrap; in Landlock mode as root, ``confine`` switches after opening the folders it imports from), so the
+  bubblewrap; in fork mode, and in Landlock mode as root, ``confine`` switches, bounding set cleared), so the
   ``processes`` limit holds and nothing root-owned is readable.
-* ``seccomp`` (Linux x86_64 and aarch64, bwrap and landlock modes): the child refuses itself keyrings, nested
+* ``seccomp`` (Linux x86_64 and aarch64, fork, bwrap and landlock modes): the child refuses itself keyrings, nested
   namespaces, System V and POSIX IPC, sockets, ptrace and the mount calls (``runner/seccomp.py``).
 * ``landlock`` (Linux >= 5.13, no privilege needed): the child restricts itself to reading the allow-listed
   paths and writing its scratch folder; TCP denied (ABI 4), signals and abstract sockets scoped (ABI 6).
 * ``cgroup`` (cgroup v1 ``memory`` and ``pids`` writable): a cap per run on memory really used and on tasks, the
   run's peak, an exact out-of-memory verdict, and a sweep that kills whatever the run left behind.
 
-``mode`` (or the ``GRADER_SANDBOX`` environment variable) picks them: ``auto`` takes the strongest available,
-``fork``, ``bwrap``, ``landlock`` and ``rlimits`` force a mode (and fail if it is unavailable). The class is the one place
+``mode`` (or the ``GRADER_SANDBOX`` environment variable) picks them: ``auto`` takes the strongest available
+(``fork``, else ``bwrap``: the same layers with a fresh Python per child), ``fork``, ``bwrap``, ``landlock`` and
+``rlimits`` force a mode (and fail if it is unavailable). The class is the one place
 that knows how a child is launched; ``execute`` only sees ``spawn``, ``kill`` and ``exit_report``.
 """
 from __future__ import annotations
@@ -169,13 +170,14 @@ class Sandbox:
 
     # -- choosing the layers ------------------------------------------------------------------------------------
     def _choose(self, requested: str, warnings: list[str]) -> str:
-        if requested == "fork":
+        if requested in ("auto", "fork"):  # bwrap's layers, without a Python and numpy start per child
             self.template_config = template.Config.of(self.python, self.environment("/tmp"), (self.numpy_path,),
-                                               self._fork_request(slots.FIRST_UID + slots.SLOTS, [], ()))
+                                                      self._fork_request(slots.FIRST_UID + slots.SLOTS, [], ()))
             why = _probe("fork", lambda: template.usable(self.template_config))
             if not why:
                 return "fork"
-            raise SandboxUnavailable(f"the fork sandbox is unavailable: {why}")
+            if requested == "fork":
+                raise SandboxUnavailable(f"the fork sandbox is unavailable: {why}")
         if requested in ("auto", "bwrap"):
             why = _probe("bwrap", bwrap.usable)
             if not why:
