@@ -1,0 +1,81 @@
+"""Hidden and public cases of the global-average-pooling head.
+
+A case is ``(fmap, V, c)``: a feature map of shape (h, w, C), channels last, the class weights V of shape (K, C)
+as PyTorch's ``nn.Linear`` stores them, and the bias c of shape (K,). Sizes are drawn per student within each
+group, so none can be written into the code:
+
+* ``square``: h = w, as in every classifier of the article (7 x 7 in GoogLeNet and ResNet, 28 x 28 and 40 x 40 in its
+  check); C and K differ from h and from each other, so channels taken for positions, or V read as (C, K), fail.
+* ``non-square``: h != w, with h, w, C and K all different: a class map laid out (w, h, K) or (K, h, w) has the
+  wrong shape, and a mean over the wrong axes cannot line up with V.
+* ``edge``: a single position (h = w = 1, where the mean, the sum and the maximum over positions all coincide and
+  the class map is the logits), one channel (C = 1), one class (K = 1), a single row and a single column.
+* ``googlenet``: GoogLeNet's head, a 7 x 7 x 1024 map and 1,000 classes (1,025,000 parameters).
+
+Feature values are uniform in [0, 1), non-negative and positive almost surely, like the output of a ReLU; V and c
+are drawn as ``nn.Linear`` draws them, U(-1/sqrt(C), 1/sqrt(C)), so logits have both signs. Nothing here is large
+enough for a shared case.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from grader.exercise import Case
+
+
+def _case(rng: np.random.Generator, name: str, group: str, h: int, w: int, C: int, K: int) -> Case:
+    fmap = rng.random((h, w, C))
+    bound = 1.0 / np.sqrt(C)
+    V = (rng.random((K, C)) - 0.5) * (2.0 * bound)
+    c = (rng.random(K) - 0.5) * (2.0 * bound)
+    description = f"map {h}x{w}x{C}, K={K}"
+    return Case(name=name, group=group, args=(fmap, V, c), description=description)
+
+
+def _distinct(rng, count: int, low: int, high: int) -> list[int]:
+    return [int(v) for v in rng.choice(np.arange(low, high + 1), size=count, replace=False)]
+
+
+def hidden_cases(rng: np.random.Generator) -> list[Case]:
+    side, C, K = _distinct(rng, 3, 2, 9)
+    cases = [_case(rng, "square", "square", side, side, C, K)]
+    side, C, K = int(rng.integers(3, 10)), int(rng.integers(10, 21)), int(rng.integers(21, 41))
+    cases.append(_case(rng, "square-wide", "square", side, side, C, K))
+    h, w, C, K = _distinct(rng, 4, 2, 9)
+    cases.append(_case(rng, "non-square", "non-square", h, w, C, K))
+    a, b, C, K = _distinct(rng, 4, 2, 12)
+    cases.append(_case(rng, "non-square-tall", "non-square", max(a, b), min(a, b), C, K))
+    C, K = _distinct(rng, 2, 2, 12)
+    cases.append(_case(rng, "one-position", "edge", 1, 1, C, K))
+    h, w, K = _distinct(rng, 3, 2, 7)
+    cases.append(_case(rng, "one-channel", "edge", h, w, 1, K))
+    h, w, C = _distinct(rng, 3, 2, 7)
+    cases.append(_case(rng, "one-class", "edge", h, w, C, 1))
+    w, C, K = _distinct(rng, 3, 2, 9)
+    cases.append(_case(rng, "one-row", "edge", 1, w, C, K))
+    h, C, K = _distinct(rng, 3, 2, 9)
+    cases.append(_case(rng, "one-column", "edge", h, 1, C, K))
+    cases.append(_case(rng, "googlenet", "googlenet", 7, 7, 1024, 1000))
+    return cases
+
+
+def public_cases() -> list[Case]:
+    """Cases a student may see (``grader check`` and the notebook's self-check): fixed seed, hidden-like sizes."""
+    rng = np.random.default_rng(2016)  # the year of Zhou et al.'s class activation maps
+    return [
+        _case(rng, "public-square", "square", 3, 3, 4, 2),
+        _case(rng, "public-non-square", "non-square", 2, 5, 3, 4),
+    ]
+
+
+def trace(case: Case, output_shape: tuple[int, ...] | None) -> list[str]:
+    """The dimension trace of one run, as the statement writes it, with the student's output shape."""
+    fmap, V, c = case.args
+    h, w, C = fmap.shape
+    K = V.shape[0]
+    return [
+        f"fmap ({h}, {w}, {C}) -> average over {h * w} positions -> ({C},)",
+        f"linear layer V ({K}, {C}), c ({K},) -> logits ({K},)  [{V.size + c.size:,} parameters]",
+        f"the same layer at every position -> class_map ({h}, {w}, {K})",
+        f"your first output: {tuple(output_shape) if output_shape else 'none'}",
+    ]

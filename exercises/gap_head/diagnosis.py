@@ -1,0 +1,275 @@
+"""Misconception diagnosis for the global-average-pooling head.
+
+The function returns two arrays, and a mistake usually touches one of them: a sum where a mean belongs changes
+the logits, a bias left out or a (K, h, w) layout changes the class map. So each output has its own list of models
+(small functions that make one catalogued mistake each), and a pair of models, one per output, is named when it
+reproduces what the student's function did on every small case: each output it returned (within the tolerance),
+and an error wherever the function raised (one model of the pair raises there too). The reference counts as a
+model of each output, so a pair may name a mistake in one output and nothing in the other.
+
+Structural findings come first: a function that returns one array, a dict or three values instead of the pair
+(``not-a-pair``), and one that returns the pair in the other order (``outputs-swapped``, read by fitting the
+models to the swapped outputs).
+
+The probes are three small maps whose sizes make the usual axis mistakes run instead of raise: a cube
+(h = w = C = K = 3), where channels can be taken for positions, V read as (C, K), and a (K, h, w) class map has
+the right shape; a 2 x 2 x 4 map (h * w = C), where a per-position channel mean flattens to C values; and a map
+whose sizes all differ, where they raise.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from grader.exercise import Case, Finding
+
+#: the largest case a model is evaluated on (inputs' total size); GoogLeNet's case (1.1 million) still is
+SMALL = 4_000_000
+
+
+# -- probes ------------------------------------------------------------------------------------------------------
+def _probe(name: str, h: int, w: int, C: int, K: int, note: str) -> Case:
+    """Dyadic values (exact in float64), no symmetry between axes, a bias of both signs and never 0."""
+    n = h * w * C
+    fmap = (((np.arange(n) * 7) % 11) + 1).reshape(h, w, C) / 4.0
+    V = ((((np.arange(K * C) * 5) % 9) - 4) / 8.0).reshape(K, C)
+    c = np.array([(-1.0) ** k * (0.25 + 0.5 * k) for k in range(K)])
+    return Case(name=name, group="probe", args=(fmap, V, c), description=f"map {h}x{w}x{C}, K={K}{note}")
+
+
+def probe_cases() -> list[Case]:
+    return [
+        _probe("cube", 3, 3, 3, 3, ", every size 3"),
+        _probe("four-positions", 2, 2, 4, 3, ", as many positions as channels"),
+        _probe("distinct", 2, 3, 4, 5, ", every size different"),
+    ]
+
+
+PROBE_NAMES = frozenset(c.name for c in probe_cases())
+
+
+# -- models ---------------------------------------------------------------------------------------------------------
+def _p(F):
+    return F.mean(axis=(0, 1))
+
+
+def _positions(F) -> int:
+    return F.shape[0] * F.shape[1]
+
+
+def _map(F, V, c):
+    return F @ V.T + c
+
+
+REF_LOGITS = ("", "", lambda F, V, c: V @ _p(F) + c)
+REF_MAP = ("", "", _map)
+
+#: (id, what the student's output is, function); the order is the order of preference
+LOGITS = [
+    REF_LOGITS,
+    ("sum-pooling", "computed from the positions summed instead of averaged, with the bias added once",
+     lambda F, V, c: V @ F.sum(axis=(0, 1)) + c),
+    ("sum-pooling", "computed from the positions summed instead of averaged and without the bias, exactly Zhou et al.'s formula",
+     lambda F, V, c: V @ F.sum(axis=(0, 1))),
+    ("sum-pooling", "the sum of the class map over the positions, which counts the bias h*w times as well",
+     lambda F, V, c: V @ F.sum(axis=(0, 1)) + _positions(F) * c),
+    ("max-pooling", "computed from the maximum over the positions instead of their mean", lambda F, V, c: V @ F.max(axis=(0, 1)) + c),
+    ("bias-count", "computed without the bias", lambda F, V, c: V @ _p(F)),
+    ("bias-count", "computed with the bias added twice", lambda F, V, c: V @ _p(F) + 2 * c),
+    ("bias-count", "computed with the bias added h*w times", lambda F, V, c: V @ _p(F) + _positions(F) * c),
+    ("channel-mean", "computed from an average over axes 1 and 2 (the columns and the channels), as if the map were (C, h, w)",
+     lambda F, V, c: V @ F.mean(axis=(1, 2)) + c),
+    ("channel-mean", "computed from an average over the channels at each position, flattened",
+     lambda F, V, c: V @ F.mean(axis=2).ravel() + c),
+    ("channel-mean", "computed from an average over axes 0 and 2 (the rows and the channels)",
+     lambda F, V, c: V @ F.mean(axis=(0, 2)) + c),
+    ("transposed-weights", "computed with V used as if it were (C, K)", lambda F, V, c: _p(F) @ V + c),
+]
+MAPS = [
+    REF_MAP,
+    ("bias-count", "computed without the bias", lambda F, V, c: F @ V.T),
+    ("bias-count", "computed with the bias added h*w times", lambda F, V, c: F @ V.T + _positions(F) * c),
+    ("bias-count", "computed with the bias divided by h*w", lambda F, V, c: F @ V.T + c / _positions(F)),
+    ("sum-pooling", "divided by h*w, so that its sum rather than its mean gives the logits",
+     lambda F, V, c: _map(F, V, c) / _positions(F)),
+    ("class-map-layout", "laid out (K, h, w)", lambda F, V, c: np.moveaxis(_map(F, V, c), -1, 0)),
+    ("class-map-layout", "laid out (h*w, K), the positions flattened",
+     lambda F, V, c: _map(F, V, c).reshape(_positions(F), -1)),
+    ("class-map-layout", "laid out (K, h*w)", lambda F, V, c: _map(F, V, c).reshape(_positions(F), -1).T),
+    ("class-map-layout", "laid out (w, h, K), rows and columns swapped",
+     lambda F, V, c: _map(F, V, c).transpose(1, 0, 2)),
+    ("transposed-weights", "computed with V used as if it were (C, K)", lambda F, V, c: F @ V + c),
+]
+
+
+def _evaluate(fn, case: Case):
+    try:
+        with np.errstate(all="ignore"):
+            return np.asarray(fn(*case.args), dtype=np.float64)
+    except Exception:  # noqa: BLE001 - a model that raises on this case, as the student's may
+        return None
+
+
+def _close(actual: np.ndarray, expected: np.ndarray, rtol: float) -> bool:
+    if actual.shape != expected.shape:
+        return False
+    with np.errstate(all="ignore"):
+        scale = float(np.max(np.abs(expected))) if expected.size else 0.0
+        return bool(np.all(np.abs(actual.astype(np.float64) - expected) <= rtol * (scale + np.abs(expected))))
+
+
+def _part(run, index: int, swapped: bool = False) -> np.ndarray | None:
+    """The student's output ``index`` (the other one when ``swapped``) as a numeric array, or None."""
+    out = run.outcome
+    if out.status != "ok":
+        return None
+    index = 1 - index if swapped else index
+    parts = out.parts
+    if parts:
+        if index >= len(parts):
+            return None
+        array = parts[index].array
+    else:
+        array = out.array if index == 0 else None
+    return array if array is not None and array.dtype.kind in "fiu" else None
+
+
+def _small(run) -> bool:
+    return sum(a.size for a in run.case.args if isinstance(a, np.ndarray)) <= SMALL
+
+
+# -- fitting ------------------------------------------------------------------------------------------------------
+class _Table:
+    """Every model's output on every small run, computed once."""
+
+    def __init__(self, runs) -> None:
+        self.runs = runs
+        self.values = {(o, m): [_evaluate(fn, r.case) for r in runs]
+                       for o, models in enumerate((LOGITS, MAPS)) for m, (_, _, fn) in enumerate(models)}
+
+    def candidates(self, output: int, rtol: float, swapped: bool) -> list[int] | None:
+        """Models of ``output`` that reproduce it wherever the student returned it; None: it never came back."""
+        models = (LOGITS, MAPS)[output]
+        seen = [(i, a) for i, r in enumerate(self.runs) if (a := _part(r, output, swapped)) is not None]
+        if not seen:
+            return None
+        return [m for m in range(len(models))
+                if all((v := self.values[(output, m)][i]) is not None and _close(a, v, rtol) for i, a in seen)]
+
+    def raises(self, output: int, model: int, index: int) -> bool:
+        return self.values[(output, model)][index] is None
+
+
+def _fit(table: _Table, rtol: float, swapped: bool = False) -> tuple[int | None, int | None] | None:
+    """The preferred pair (logits model, map model) that explains every run, None for an output that never came
+    back or that no model explains; None overall when nothing is explained."""
+    raised = [i for i, r in enumerate(table.runs) if r.outcome.status == "raised"]
+    logits, maps = table.candidates(0, rtol, swapped), table.candidates(1, rtol, swapped)
+    if not logits and not maps:
+        return None
+    pairs = [(lm, mm) for lm in (logits or [None]) for mm in (maps or [None])]
+    for lm, mm in sorted(pairs, key=lambda p: ((p[0] or 0) > 0) + ((p[1] or 0) > 0)):
+        unknown = lm is None or mm is None  # an unexplained output may be what raised
+        if unknown or all(table.raises(0, lm, i) or table.raises(1, mm, i) for i in raised):
+            return lm, mm
+    return None
+
+
+# -- evidence --------------------------------------------------------------------------------------------------------
+def _fmt(values: np.ndarray, count: int = 5) -> str:
+    flat = np.asarray(values, dtype=np.float64).ravel()
+    shown = ", ".join(f"{v:.4g}" for v in flat[:count])
+    return f"[{shown}{', ...' if flat.size > count else ''}]"
+
+
+def _example(table: _Table, output: int, model: int, swapped: bool) -> str:
+    """The model's departure shown on a probe: what the student returned against what the statement gives."""
+    for i, run in enumerate(table.runs):
+        if run.case.group != "probe":
+            continue
+        mine = _part(run, output, swapped)
+        right = run.expected[output]
+        if mine is None or (mine.shape == right.shape and _close(mine, right, 1e-9)):
+            continue
+        label = f"On probe '{run.case.name}' ({run.case.description})"
+        if output == 0:
+            if mine.shape != right.shape:
+                return f" {label}, your logits have shape {mine.shape} instead of {right.shape}."
+            return f" {label}, your logits are {_fmt(mine)} where the statement's are {_fmt(right)}."
+        if mine.shape != right.shape:
+            return f" {label}, your class map has shape {mine.shape} instead of {right.shape}."
+        return (f" {label}, your class map at position (0, 0) is {_fmt(mine[0, 0])} where the statement's is "
+                f"{_fmt(right[0, 0])}.")
+    return ""
+
+
+def _mean_note(table: _Table, swapped: bool) -> str:
+    """Whether the student's class map still averages to the student's logits, on the first probe with both."""
+    for run in table.runs:
+        if run.case.group != "probe":
+            continue
+        logits, cmap = _part(run, 0, swapped), _part(run, 1, swapped)
+        if logits is None or cmap is None or cmap.ndim != 3 or cmap.shape[-1] != logits.shape[-1]:
+            continue
+        gap = np.abs(cmap.mean(axis=(0, 1)) - logits)
+        if float(gap.max()) > 1e-9 * (float(np.abs(logits).max()) + 1.0):
+            return (f" Your class map's mean over positions no longer equals your logits (on probe "
+                    f"'{run.case.name}' they differ by up to {float(gap.max()):.3g}).")
+        return ""
+    return ""
+
+
+# -- structural findings ------------------------------------------------------------------------------------------
+def _not_a_pair(runs) -> Finding | None:
+    for run in sorted(runs, key=lambda r: r.case.group != "probe"):  # a probe first: its sizes are public
+        out = run.outcome
+        if out.status != "ok" or out.type_name == "NoneType":
+            continue
+        if out.count != 2 or (out.parts and any(p.type_name == "nothing" for p in out.parts)):
+            what = (f"one {out.type_name}" + (f" of shape {tuple(out.shape)}" if out.shape is not None else "")
+                    if out.count == 1 else f"{out.count} values")
+            where = (f"on probe '{run.case.name}' ({run.case.description})" if run.case.group == "probe"
+                     else f"on the '{run.case.name}' case")
+            return Finding("not-a-pair", f"Your function returned {what} {where}, where the tuple "
+                                         "(logits, class_map) was expected.")
+    return None
+
+
+# -- the diagnosis ----------------------------------------------------------------------------------------------------
+def diagnose(runs, exercise) -> list[Finding]:
+    rtol = max(exercise.tolerance.rtol, exercise.tolerance.atol_scale)
+    small = [r for r in runs if _small(r)]
+    findings: list[Finding] = []
+    graded = [r for r in runs if r.case.group != "probe"]
+    if graded and all(r.outcome.status == "ok" and r.outcome.type_name == "NoneType" for r in graded):
+        # the grader splits a None into one part per output ("NoneType", then "nothing"), which its own check
+        # for the untouched starter does not recognise: name it here
+        return [Finding("not-implemented", "The function returned None on every case.")]
+    pair = _not_a_pair(small)
+    if pair is not None:
+        findings.append(pair)
+    table = _Table(small)
+    fit, swapped = _fit(table, rtol), False
+    if fit is None or None in fit:
+        again = _fit(table, rtol, swapped=True)
+        if again is not None and None not in again:
+            fit, swapped = again, True
+            findings.append(Finding("outputs-swapped", "Your function returns the class map first and the logits "
+                                                       "second: read the other way round, both outputs "
+                                                       + ("are right." if again == (0, 0) else
+                                                          "match what the findings below describe.")))
+    if fit is None:
+        return findings
+    grouped: dict[str, list[str]] = {}
+    for output, model in enumerate(fit):
+        if not model:
+            continue  # the reference (0), or nothing explained (None)
+        finding_id, what, _ = (LOGITS, MAPS)[output][model]
+        text = f"Your logits are, on every case, {what}." if output == 0 else f"Your class map is, on every case, {what}."
+        grouped.setdefault(finding_id, []).append(text + _example(table, output, model, swapped))
+    note = _mean_note(table, swapped)
+    for finding_id, texts in grouped.items():
+        text = " ".join(texts)
+        if finding_id in ("bias-count", "sum-pooling") and note:
+            text += note
+        findings.append(Finding(finding_id, text))
+    return findings

@@ -1,0 +1,6 @@
+import numpy as np
+
+
+def gap_head(fmap, V, c):
+    pooled = fmap.max(axis=(0, 1))
+    return V @ pooled + c, fmap @ V.T + c

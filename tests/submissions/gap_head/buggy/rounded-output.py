@@ -1,0 +1,7 @@
+import numpy as np
+
+
+def gap_head(fmap, V, c):
+    logits = V @ fmap.mean(axis=(0, 1)) + c
+    class_map = fmap @ V.T + c
+    return np.round(logits, 3), np.round(class_map, 3)
