@@ -97,13 +97,25 @@ MODELS: list[tuple[str, str, object]] = [
 
 
 def _order_models() -> list[tuple[str, str, object, str, str]]:
-    """Every reshape-then-transpose order, the right reading of the columns first."""
-    found = []
+    """Every reshape-then-transpose order, the right reading of the columns first. An order that moves the columns
+    exactly as the reference, the identity or the inverse does (reading (C, W, H) and writing (W, H, C) is the
+    reference: H and W keep their relative order), or as an order listed before it, is left out: they are told apart
+    on sizes where C, H and W all differ."""
+    found, seen = [], set()
+    sizes = [(2, 3, 4), (3, 4, 2), (4, 2, 3)]
+
+    def signature(read, write):
+        return tuple(reorder(np.arange(C * H * W, dtype=np.float64)[None], C, H, W, read, write).tobytes()
+                     for C, H, W in sizes)
+
+    seen.update(signature(r, w) for r, w in (("CHW", "CHW"), ("CHW", "HWC"), ("HWC", "CHW")))
     reads = ["CHW"] + [a for a in map("".join, itertools.permutations(AXES)) if a != "CHW"]
     for read in reads:
         for write in map("".join, itertools.permutations(AXES)):
-            if write == read or (read, write) in (("CHW", "HWC"), ("HWC", "CHW")):
-                continue  # the identity (reshape-only), the reference and its inverse have their own entries
+            key = signature(read, write)
+            if key in seen:
+                continue
+            seen.add(key)
             label = (f"the weight with its columns written in ({', '.join(write)}) order" if read == "CHW" else
                      f"the weight with its columns read as if laid out ({', '.join(read)}) and written in "
                      f"({', '.join(write)}) order")

@@ -48,6 +48,9 @@ def hints(function, args, expected, out=None, error=""):
     if fc6:
         found.append(f"The error mentions {fc6[0]}, one of fc6's sizes: take every size from C, H, W and "
                      "weight.shape instead.")
+    if "axis 0" in error and f"size {weight.shape[0]}" in error:
+        found.append("The error indexes axis 0, the rows, whose size is the number of outputs: the rows (the "
+                     "layer's outputs) were reordered instead of the columns, axis 1.")
     if out is None or not isinstance(out, np.ndarray) or out.ndim != 2:
         return found
     if out.shape == weight.shape and np.array_equal(out, weight):
