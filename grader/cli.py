@@ -11,6 +11,7 @@ from . import exercise as exercise_mod
 from . import lms
 from .errors import GraderError, UsageError
 from .results import SCHEMA
+from .version import version
 from .submission import MAX_BYTES, MAX_CHECKED_CELL, MAX_CHECKED_TOTAL, MAX_JSON_CONTAINERS
 
 
@@ -295,18 +296,6 @@ def _shown(value: str) -> str:
     """A value from the command line or a student's file, quoted and cut short, for an error message."""
     text = repr(value)
     return text if len(text) <= 200 else text[:197] + "..."
-
-
-def version() -> str:
-    """The installed distribution's version (the checkout's pyproject.toml when it is not installed)."""
-    try:
-        from importlib.metadata import PackageNotFoundError, version as installed
-
-        return installed("grader")
-    except (ImportError, PackageNotFoundError):
-        from . import __version__
-
-        return __version__
 
 
 def usage_document(message: str, kind: str = "usage") -> dict:

@@ -14,14 +14,7 @@ from .classfolder import Plan
 from .exercise import Exercise
 from .grade import DEFAULT_SECRET, Session
 from .progress import Progress
-from .signing import Signer
-
-
-NO_SECRET = ("No course secret is set (--secret or $GRADER_SECRET): the hidden cases are seeded from the grader's "
-             "built-in default, which anyone with the grader's source can reproduce, and the results are signed with "
-             "it. Set GRADER_SECRET to a long random value kept private, for example the output of "
-             "`python3 -c 'import secrets; print(secrets.token_hex(32))'`, and use the same one for every run of "
-             "the course.")
+from .signing import NO_SECRET, Signer
 
 
 def course_secret(args: argparse.Namespace) -> tuple[str, list[str]]:

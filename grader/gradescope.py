@@ -40,6 +40,8 @@ from pathlib import Path
 
 from . import batch, escape, exercise as exercise_mod, gradebook, report, slots
 from .errors import UsageError
+from .signing import NO_SECRET
+from .version import version
 from .exercise import Exercise
 from .runner import confine as runner_confine
 from .sandbox import Sandbox
@@ -196,7 +198,6 @@ def build(exercise: Exercise, out: Path, *, secret: str | None, full_scale: bool
         raise UsageError("The Gradescope bundle needs the exercise's reference solution (--solutions-dir).")
     if visibility not in gradebook.VISIBILITIES:
         raise UsageError(f"--visibility takes one of {', '.join(gradebook.VISIBILITIES)}.")
-    from .cli import version
 
     package = Path(__file__).resolve().parent
     checkout = exercise_mod.REPO_ROOT
@@ -265,7 +266,6 @@ def _pyproject(checkout: Path, package: Path) -> bytes:
 
 def build_command(args: argparse.Namespace, exercise: Exercise) -> int:
     if not args.secret:
-        from .commands import NO_SECRET
 
         print(f"grader: warning: {NO_SECRET} The bundle then seeds every student's hidden cases from the default.",
               file=sys.stderr)
@@ -385,7 +385,6 @@ def run_command(args: argparse.Namespace) -> int:
         _secure_bundle(bundle)
     secret_file = bundle / SECRET
     secret = secret_file.read_text(encoding="utf-8").strip() if secret_file.is_file() else ""
-    from .commands import NO_SECRET
     from .grade import DEFAULT_SECRET, Session
 
     if not secret:

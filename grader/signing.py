@@ -109,3 +109,11 @@ class Signer:
         except ValueError:
             return False
         return verdict.ok and verdict.run == self.run
+
+
+#: What the person running the grader is told when no course secret was given.
+NO_SECRET = ("No course secret is set (--secret or $GRADER_SECRET): the hidden cases are seeded from the grader's "
+             "built-in default, which anyone with the grader's source can reproduce, and the results are signed with "
+             "it. Set GRADER_SECRET to a long random value kept private, for example the output of "
+             "`python3 -c 'import secrets; print(secrets.token_hex(32))'`, and use the same one for every run of "
+             "the course.")

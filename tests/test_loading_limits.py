@@ -12,6 +12,7 @@ from IPython.core.inputtransformer2 import TransformerManager
 
 from conftest import SUBMISSIONS, notebook
 from grader import cli, selfcheck
+from grader import ipython as ipython_mod
 from grader import submission as submission_mod
 from grader.submission import load
 
@@ -73,7 +74,7 @@ def test_grader_check_on_a_flood_of_shell_lines_answers_in_seconds(tmp_path, cap
 
 def test_499_magics_in_a_cell_run_and_500_are_refused_as_in_jupyter(tmp_path, grade_source):
     # IPython gives up after 500 rewrites in one cell (a RuntimeError, so Jupyter does not run it)
-    assert inputtransformer2.TRANSFORM_LOOP_LIMIT == submission_mod.IPYTHON_CELL_LIMIT == 500
+    assert inputtransformer2.TRANSFORM_LOOP_LIMIT == ipython_mod.IPYTHON_CELL_LIMIT == 500
     many = "".join(f"!echo {i}\n" for i in range(499))
     full_marks(grade_source(notebook(many + CORRECT), "student.ipynb"))
     result = grade_source(notebook("!echo last\n" + many + CORRECT), "student.ipynb")
@@ -225,11 +226,11 @@ def test_translation_is_ipythons():
             expected = TransformerManager().transform_cell(cell)
         except Exception:
             expected = None
-        if expected is not None and submission_mod._compile_error(expected) is not None:
+        if expected is not None and ipython_mod.compile_error(expected) is not None:
             expected = None  # IPython's rewrite does not compile either: the cell's syntax error stands
-        translated = submission_mod._Translator().translate(cell)
+        translated = ipython_mod.Translator().translate(cell)
         got = translated.source
-        if got is not None and not translated.proven and submission_mod._compile_error(got) is not None:
+        if got is not None and not translated.proven and ipython_mod.compile_error(got) is not None:
             got = None
         assert got == expected, cell
         line_by_line += translated.proven
