@@ -193,7 +193,6 @@ class Child:
         reply = {"t": "result", "seq": command["seq"], "status": "ok", "error": None}
         payload = b""
         out_of_time, exc, value = self.timed(self.limits.get("call_seconds"), lambda: function(*args))
-        del args
         if out_of_time:
             reply["status"] = "timeout"
         elif exc is not None:
