@@ -63,8 +63,7 @@ class SharedArrays:
     digests: dict[Path, str] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def write(cls, cases: list[Case], folder: Path, allocated: FileAllocator | None = None,
-              digest: bool = True) -> SharedArrays:
+    def write(cls, cases: list[Case], folder: Path, allocated: FileAllocator | None = None) -> SharedArrays:
         """Save each shared input as .npy, unless it already lives in a file the allocator made; then seal the folder.
 
         Arguments a case makes per student (``Case.personal``) are not written: they go to the child inline.
@@ -85,9 +84,9 @@ class SharedArrays:
                 total += array.nbytes
         if allocated:
             allocated.discard(keep=set(paths.values()))
-        return cls(paths, total, folder).sealed(digest)
+        return cls(paths, total, folder).sealed()
 
-    def sealed(self, digest: bool = True) -> SharedArrays:
+    def sealed(self) -> SharedArrays:
         """Make the folder unchangeable by a child (see the module docstring), then stamp and digest it."""
         if self.folder is None:
             return self
@@ -100,10 +99,7 @@ class SharedArrays:
         if owner is not None:
             os.chown(self.folder, owner, owner)
         stamps = {p: stamp(p) for p in [self.folder, *sorted(set(self.paths.values()))]}
-        return replace(self, stamps=stamps, digests=digest_files(self.files()) if digest else {})
-
-    def files(self) -> list[Path]:
-        return sorted(set(self.paths.values()))
+        return replace(self, stamps=stamps, digests=digest_files(sorted(set(self.paths.values()))))
 
     def frozen(self, case: Case) -> Case:
         """``case`` as the grader keeps it: its shared arguments as read-only views of the arrays written (already
