@@ -38,7 +38,7 @@ class DeadlinePassed(Exception):
 @dataclass
 class Frame:
     message: dict
-    payload: bytes
+    payload: bytearray
 
 
 class Channel:
@@ -151,7 +151,7 @@ class Channel:
             message = wire.decode_message(bytes(self.buffer[wire.HEADER.size: wire.HEADER.size + body_len]))
         except wire.WireError as exc:
             raise ProtocolError(str(exc)) from None
-        payload = bytes(self.buffer[wire.HEADER.size + body_len: end])
+        payload = self.buffer[wire.HEADER.size + body_len: end]  # one copy, owned: arrays are built on it
         del self.buffer[:end]
         if message.get("t") == "note":
             self.notes += 1

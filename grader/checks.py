@@ -33,11 +33,17 @@ def value_error(actual: np.ndarray, expected: np.ndarray, tolerance: Tolerance) 
     """
     with np.errstate(all="ignore"):
         # a complex array is compared as complex (abs() of the difference is its modulus), never cast to real
-        expected, actual = (a.astype(np.complex128 if a.dtype.kind == "c" else np.float64) for a in (expected, actual))
-        scale = float(np.max(np.abs(expected))) if expected.size else 0.0
-        bound = tolerance.atol_scale * scale + tolerance.rtol * np.abs(expected)
-        diff = np.abs(actual - expected)
+        # (in place where it can: a result may be hundreds of megabytes, and each temporary is as large again)
+        kind = np.complex128 if np.iscomplexobj(expected) or np.iscomplexobj(actual) else np.float64
+        expected, actual = (a.astype(kind, copy=False) for a in (expected, actual))
+        bound = np.abs(expected)
+        scale = float(bound.max()) if expected.size else 0.0
+        bound *= tolerance.rtol
+        bound += tolerance.atol_scale * scale
+        diff = actual - expected
+        diff = np.abs(diff, out=diff) if isinstance(diff, np.ndarray) and kind is np.float64 else np.abs(diff)
         bad = ~(diff <= bound)  # NaN counts as bad
+        del bound
         if not bad.any():
             return True, "", float(diff.max() / scale) if scale and diff.size else 0.0
         finite = diff[np.isfinite(diff)]

@@ -315,9 +315,10 @@ class Run:
         if used != len(body):
             raise ProtocolError("bytes sent without an array description")
         if len(self.outputs) > 1:
-            parts += [Returned(type_name="nothing", note=f"the function returned {count} value"
-                               f"{'s' if count != 1 else ''} where {len(self.outputs)} were expected")
-                      ] * (len(self.outputs) - len(parts))
+            missing = (Returned(type_name="NoneType") if parts[0].type_name == "NoneType" and count == 1 else
+                       Returned(type_name="nothing", note=f"the function returned {count} value"
+                                f"{'s' if count != 1 else ''} where {len(self.outputs)} were expected"))
+            parts += [missing] * (len(self.outputs) - len(parts))
         first = parts[0]
         return CallOutcome(
             case=case, status="ok", type_name=first.type_name, exact_ndarray=first.exact_ndarray,

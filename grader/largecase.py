@@ -74,8 +74,8 @@ class SharedArrays:
             if not case.shared:
                 continue
             for index, array in enumerate(case.args):
-                if index in case.personal:
-                    continue
+                if index in case.personal or not isinstance(array, np.ndarray):
+                    continue  # per-student arguments and scalars go to the child inline
                 path = allocated.path_of(array) if allocated else None
                 if path is None:
                     path = folder / f"{case.name}-{index}.npy"
@@ -109,9 +109,9 @@ class SharedArrays:
             if (case.name, i) in self.paths:
                 array = array.view(np.ndarray)
                 array.flags.writeable = False
-            else:
+            elif isinstance(array, np.ndarray):
                 array = np.array(array)
-            args.append(array)
+            args.append(array)  # a scalar argument stays as it is
         return replace(case, args=tuple(args))
 
     def changes(self) -> list[Path]:

@@ -83,11 +83,18 @@ def selfcheck_source(exercise: Exercise) -> str | None:
     cases = exercise.public_cases()
     if not cases:
         raise ExerciseError(f"{path} exists but the exercise has no public cases to check against.")
-    expected = [(case.name, literal(exercise.expected(case))) for case in cases]
+    expected = [(case.name, _literal(exercise.expected(case))) for case in cases]
     return environment(False).get_template("notebook_selfcheck.py.j2").render(
         expected=expected, digits=DIGITS, rtol=repr(exercise.tolerance.rtol),
         atol_scale=repr(exercise.tolerance.atol_scale), code=path.read_text(encoding="utf-8").strip(),
     ).strip()
+
+
+def _literal(expected) -> str:
+    """One array's literal, or a tuple of them for a function with several outputs."""
+    if isinstance(expected, tuple):
+        return "(" + ", ".join(literal(part) for part in expected) + ")"
+    return literal(expected)
 
 
 def build(exercise: Exercise):

@@ -82,3 +82,9 @@ def test_two_cases_with_one_name_are_an_exercise_error(tmp_path, monkeypatch):
     path.write_text("def scaled_pair(x, k, shift=None):\n    return x * k, x.sum(axis=1)\n")
     with Session(ex, full_scale=False) as session, pytest.raises(ExerciseError, match="two cases named 'int-k'"):
         grade_file(path, session)
+
+
+def test_the_starter_of_a_function_with_two_outputs_is_not_implemented(tmp_path):
+    starter = grade_pair(tmp_path, "def scaled_pair(x, k, shift=None):\n    pass\n")
+    assert starter["score"] == 0, json.dumps(starter)[:1500]
+    assert [d["id"] for d in starter["diagnoses"]] == ["not-implemented"]

@@ -111,12 +111,15 @@ class Child:
             return True, None, None
 
     # -- plumbing -------------------------------------------------------------------------------------------
-    def send(self, message: dict, payload: bytes = b"") -> None:
-        data = self.wire.encode_frame(message, payload)
-        view = memoryview(data)
-        while view:
-            written = self.write(self.channel, view)
-            view = view[written:]
+    def send(self, message: dict, payload=b"") -> None:
+        """One frame; ``payload`` is bytes or a list of buffers, written as they are (a result is never copied)."""
+        chunks = payload if isinstance(payload, list) else [payload]
+        size = sum(memoryview(c).nbytes for c in chunks)
+        for chunk in [self.wire.encode_header(message, size), *chunks]:
+            view = memoryview(chunk).cast("B")
+            while view:
+                written = self.write(self.channel, view)
+                view = view[written:]
 
     def serve(self) -> None:
         self.send({"t": "ready", "seq": 0})
@@ -174,13 +177,14 @@ class Child:
             with open(spec["file"], "rb", buffering=0) as handle:
                 version = form.read_magic(handle)
                 if version not in ((1, 0), (2, 0)):
-                    return np.load(spec["file"], mmap_mode="c", allow_pickle=False)
+                    return np.load(spec["file"], mmap_mode="c", allow_pickle=False).view(np.ndarray)
                 read = form.read_array_header_1_0 if version == (1, 0) else form.read_array_header_2_0
                 shape, fortran, dtype = read(handle)
                 if dtype.hasobject:
                     raise ValueError("a shared input holds objects")
-                return np.memmap(handle, dtype=dtype, mode="c", offset=handle.tell(), shape=shape,
-                                 order="F" if fortran else "C")
+                mapped = np.memmap(handle, dtype=dtype, mode="c", offset=handle.tell(), shape=shape,
+                                   order="F" if fortran else "C")
+                return mapped.view(np.ndarray)  # what the caller hands over is a plain array, not a np.memmap
         dtype = np.dtype(spec["dtype"])
         count = 1
         for n in spec["shape"]:
@@ -214,11 +218,11 @@ class Child:
         for item in values:
             part: dict = {}
             data = self.describe_value(item, part, max_bytes)
-            max_bytes -= len(data)
+            max_bytes -= memoryview(data).nbytes
             parts.append(part)
             chunks.append(data)
         reply["parts"] = parts
-        return b"".join(chunks)
+        return chunks
 
     def describe_value(self, value, reply: dict, max_bytes: int) -> bytes:
         np = self.np
@@ -248,7 +252,7 @@ class Child:
         if not array.flags.c_contiguous:
             array = array.copy(order="C")  # not ascontiguousarray: it turns a 0-d array into a 1-d one
         reply["array"] = {"dtype": array.dtype.str, "shape": list(array.shape)}
-        return array.tobytes()
+        return array.reshape(-1).view(np.uint8) if array.size else b""  # the array's own memory, not a copy
 
     def note(self, text: str) -> None:
         if text not in self.notes and len(self.notes) < 30:

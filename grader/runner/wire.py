@@ -21,6 +21,12 @@ class WireError(ValueError):
     """The byte stream does not follow the protocol (a student may have written into the channel)."""
 
 
+def encode_header(message: dict, payload_size: int) -> bytes:
+    """The frame's sizes and JSON; its payload follows as it is."""
+    body = json.dumps(message, separators=(",", ":"), allow_nan=True).encode("utf-8")
+    return HEADER.pack(len(body), payload_size) + body
+
+
 def encode_frame(message: dict, payload: bytes | memoryview = b"") -> bytes:
     body = json.dumps(message, separators=(",", ":"), allow_nan=True).encode("utf-8")
     return HEADER.pack(len(body), len(payload)) + body + bytes(payload)
@@ -80,4 +86,5 @@ def decode_array(spec: object, payload: bytes) -> np.ndarray:
         count *= n
     if count * dtype.itemsize != len(payload):
         raise WireError(f"array of shape {shape} and dtype {dtype} does not match its {len(payload)} bytes")
-    return np.frombuffer(bytearray(payload), dtype=dtype).reshape(shape)
+    owned = payload if isinstance(payload, bytearray) else bytearray(payload)  # writable, and ours alone
+    return np.frombuffer(owned, dtype=dtype).reshape(shape)
