@@ -60,6 +60,13 @@ def returned(spec: object, body: bytes, used: int, max_bytes: int, expect: str) 
     """One returned value from its description and its bytes, which start at ``used`` in the payload."""
     if not isinstance(spec, dict):
         raise ProtocolError("a returned value's description is not an object")
+    try:
+        return _returned(spec, body, used, max_bytes, expect)
+    except wire.WireError as exc:  # a description that breaks the wire format's rules
+        raise ProtocolError(str(exc)) from None
+
+
+def _returned(spec: dict, body: bytes, used: int, max_bytes: int, expect: str) -> tuple[Returned, int]:
     array = None
     if spec.get("array") is not None:
         description = spec["array"]

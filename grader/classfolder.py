@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import escape, report
-from .errors import MissingFile, UsageError
+from .errors import MissingPath, UsageError
 from .submission import SUFFIXES
 
 IGNORED_NAMES = {"__pycache__", "__MACOSX"}
@@ -101,7 +101,7 @@ def discover(paths: list[Path], layout: str = "auto", assignment: str | None = N
     used = set()
     for path in map(Path, paths):
         if not os.path.lexists(path):  # a typo in the command: a usage error (exit 2), not a student's error row
-            raise MissingFile(f"The path {escape.terminal(path)} does not exist.")
+            raise MissingPath(f"The path {escape.terminal(path)} does not exist.")
         if not path.is_dir():  # a file: grade_file reports an unsupported or unreadable one as an error result
             found.append(_Found(path.stem, path, _link_problem(path) if path.is_symlink() else None))
             continue

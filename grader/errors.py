@@ -7,10 +7,15 @@ from __future__ import annotations
 
 
 class GraderError(Exception):
-    """Base of every user-facing error. ``message`` is a full sentence meant for a person."""
+    """Base of every user-facing error. ``message`` is a full sentence meant for a person.
+
+    ``exit_code`` is what the command exits with when the error ends it. Errors of a submission do not end a
+    command (they become that submission's result, and the command goes on), so theirs is 0; every error that
+    ends a command exits 2.
+    """
 
     kind = "error"
-    exit_code = 0  # a result document is still produced, so the command succeeded
+    exit_code = 2
 
     def __init__(self, message: str, *, hint: str | None = None) -> None:
         super().__init__(message)
@@ -35,10 +40,17 @@ class UsageError(GraderError):
     exit_code = 2
 
 
+class MissingPath(UsageError):
+    """A path given on the command line does not exist: a typo in the command, not a student's error row."""
+
+    kind = "missing-file"
+
+
 class SubmissionError(GraderError):
     """The submission cannot be graded at all (unreadable, wrong format, nothing to run)."""
 
     kind = "submission"
+    exit_code = 0  # it becomes the submission's result; the command itself succeeded
 
 
 class MissingFile(SubmissionError):
@@ -82,3 +94,10 @@ class ExerciseError(GraderError):
 
     kind = "exercise"
     exit_code = 2
+
+
+class SandboxUnavailable(GraderError):
+    """The sandbox asked for cannot run here (a forced mode this machine lacks, an unknown mode), or no worker slot
+    is free: nothing was graded."""
+
+    kind = "sandbox"

@@ -133,7 +133,8 @@ class Sandbox:
         self.numpy_path = str(Path(numpy.__file__).resolve().parent.parent)
         requested = (mode or os.environ.get("GRADER_SANDBOX") or "auto").strip().lower()
         if requested not in MODES:
-            raise ValueError(f"unknown sandbox mode {requested!r}; choose one of {', '.join(MODES)}")
+            raise SandboxUnavailable(f"unknown sandbox mode {requested!r} (from --sandbox or $GRADER_SANDBOX); "
+                                     f"choose one of {', '.join(MODES)}")
         warnings: list[str] = []
         self.mode = self._choose(requested, warnings)
         self.cgroups = self.mode in CONFINED and _probe("cgroups", slots.cgroups_usable)

@@ -16,15 +16,13 @@ import threading
 import time
 from pathlib import Path
 
+from .errors import SandboxUnavailable  # noqa: F401  (raised here; importers find it here too)
+
 #: Unprivileged uids for the worker slots: slot n runs as FIRST_UID + n.
 FIRST_UID = 60000
 SLOTS = 64
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 CGROUP_NAME = "grader"
-
-
-class SandboxUnavailable(RuntimeError):
-    """A forced mode cannot run on this machine, or no worker slot is free."""
 
 
 def cgroups_usable() -> bool:

@@ -153,3 +153,15 @@ def test_thousands_of_real_cells_cost_little(session, tmp_path):
     seconds = time.monotonic() - started
     assert result.score == result.max_score, result.to_json()[:600]
     assert seconds < 20, f"{seconds:.1f} s"
+
+
+def test_a_returned_value_with_a_forbidden_dtype_is_a_protocol_error():
+    from grader import answers
+    from grader.channel import ProtocolError
+
+    spec = {"type": "numpy.ndarray", "exact": True, "subclass": False, "shape": [1],
+            "array": {"dtype": "|O", "shape": [1]}}
+    with pytest.raises(ProtocolError, match="not a plain numeric type"):
+        answers.returned(spec, bytearray(8), 0, 1 << 20, "a (1,) float64 array")
+    with pytest.raises(ProtocolError, match="more bytes than were sent"):
+        answers.returned({**spec, "array": {"dtype": "<f8", "shape": [4]}}, bytearray(8), 0, 1 << 20, "")

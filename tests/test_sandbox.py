@@ -16,6 +16,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 import uuid
 from pathlib import Path
@@ -267,6 +268,11 @@ def test_parallel_slots_are_distinct(session):
     assert not _leftovers()
 
 
-def test_unknown_mode_is_refused():
-    with pytest.raises(ValueError):
+def test_unknown_mode_is_refused_as_a_usage_error(tmp_path):
+    with pytest.raises(sandbox.SandboxUnavailable, match="unknown sandbox mode 'docker'"):
         sandbox.Sandbox(sandbox.Limits(), mode="docker")
+    done = subprocess.run([sys.executable, "-m", "grader", "grade", str(CORRECT), "--exercise", "vgg_classifier",
+                           "--no-full-scale"], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "GRADER_SANDBOX": "docker"}, cwd=tmp_path)
+    assert done.returncode == 2 and "unknown sandbox mode 'docker'" in done.stderr, done.stderr
+    assert "internal error" not in done.stderr
