@@ -256,7 +256,7 @@ def _grade_all(entries, session, outcomes, done, *, jobs, out, force, extra_writ
         if on_outcome:
             on_outcome(outcomes[index])
     if todo and any(e.problem is None for _, e, _ in todo):
-        session.full_scale_case()  # build the shared VGG-scale case once, here, before threads race for it
+        session.full_scale_case()  # build the shared large case once, here, before threads race for it
     pending: queue.Queue = queue.Queue()
     for item in todo:
         pending.put(item)

@@ -1,6 +1,6 @@
 """The large case's cache: built once per course, exercise version and setting, then mapped by every later grader.
 
-An entry holds what a ``Session`` builds for the VGG-scale case (the sealed input files, the expected output, the
+An entry holds what a ``Session`` builds for an exercise's large case (the sealed input files, the expected output, the
 exercise's cached intermediate and the shared small arguments), so a cold ``grader grade`` maps existing files
 instead of generating a gigabyte. Nothing per student is stored: the student's own b3 is drawn per run.
 
@@ -95,7 +95,7 @@ def default_root() -> Path:
 
 
 def default_max_bytes() -> int:
-    """A quarter of the machine's memory, at most 16 GiB: four VGG-scale entries on a 16 GiB machine."""
+    """A quarter of the machine's memory, at most 16 GiB: four 1 GB entries on a 16 GiB machine."""
     try:
         memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):

@@ -33,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--out", type=Path, help="write result.json, report.html and report.md per student here")
     grade.add_argument("--json", action="store_true", help="print the result as one JSON document on stdout")
     grade.add_argument("--no-full-scale", dest="full_scale", action="store_false",
-                       help="skip the VGG16-scale case (its points leave the maximum too)")
+                       help="skip the exercise's large (full-scale) case (its points leave the maximum too)")
     grade.add_argument("--secret", default=os.environ.get("GRADER_SECRET"),
                        help="course secret that seeds per-student hidden cases (default: $GRADER_SECRET)")
     grade.add_argument("--jobs", "-j", type=int, default=None, help="parallel workers, 1 or more (default: one per core)")
@@ -53,10 +53,10 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--private", action="store_true",
                        help="write the outputs for the owner only (files 0600, folders 0700; default 0644/0755)")
     grade.add_argument("--cache-dir", type=Path, default=os.environ.get("GRADER_CACHE_DIR") or None, metavar="DIR",
-                       help="where the VGG16-scale case is kept between runs (default: $GRADER_CACHE_DIR, else "
+                       help="where the large case is kept between runs (default: $GRADER_CACHE_DIR, else "
                             "/dev/shm/grader-cache as root, else ~/.cache/grader)")
     grade.add_argument("--no-cache", dest="use_cache", action="store_false",
-                       help="build the VGG16-scale case for this run only, as if no run came before")
+                       help="build the large case for this run only, as if no run came before")
     grade.add_argument("--shard", metavar="I/N",
                        help="grade only the I-th of N stable slices of the students (by id hash); join the N "
                             "output folders with `grader merge`")
@@ -104,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="course secret put in the bundle (readable by root only on Gradescope; default: "
                              "$GRADER_SECRET)")
     bundle.add_argument("--no-full-scale", dest="full_scale", action="store_false",
-                        help="grade without the VGG16-scale case (it needs about 1.5 GB of memory)")
+                        help="grade without the exercise's large (full-scale) case, which can need gigabytes of memory")
     bundle.add_argument("--visibility", choices=gradescope_visibilities(), default="visible",
                         help="Gradescope visibility of the result and its tests (default: visible)")
 
@@ -112,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--bundle", type=Path, required=True, help="the unpacked bundle (/autograder/source)")
     run.add_argument("--root", type=Path, required=True, help="Gradescope's root folder (/autograder)")
 
-    cache = sub.add_parser("cache", help="list or clear the VGG16-scale cases kept between runs")
+    cache = sub.add_parser("cache", help="list or clear the large cases kept between runs")
     cache.add_argument("action", choices=("list", "clear"))
     cache.add_argument("--cache-dir", type=Path, default=os.environ.get("GRADER_CACHE_DIR") or None, metavar="DIR",
                        help="the cache folder (default: as for grade)")
@@ -230,7 +230,7 @@ def _exercise_for_grading(args: argparse.Namespace, plan) -> exercise_mod.Exerci
 def _exercise_from_code(args: argparse.Namespace, by_name: bool = True) -> str | None:
     """With several exercises and no id given: the one the student's file is about, when only one fits.
 
-    The file is read, never run: its name (``vgg_classifier.ipynb``), else the functions its code defines at the top
+    The file is read, never run: its name (``<exercise id>.ipynb``), else the functions its code defines at the top
     level (a notebook's code cells, a script's module), matched against each exercise's function name. None when
     nothing or several fit: the usage error then lists the exercises.
     """

@@ -10,7 +10,7 @@ Two ways of counting, chosen per sandbox (``Sandbox.memory_limits``):
 * ``address space``: where no cgroup can be had (rlimits mode, a grader that is not root, macOS), RLIMIT_AS is
   all there is. Every array counts in full from the moment it is allocated, written to or not, so the cap has
   headroom: twice the memory limit, plus room for Python, NumPy and OpenBLAS, plus the input files the child maps
-  (a 2 GiB limit gives 4.5 GiB and the VGG16-scale case's 0.9 GiB of inputs on top).
+  (a 2 GiB limit gives 4.5 GiB and an exercise's 0.9 GiB of mapped inputs on top).
 
 Values and pure functions, plus one reader of cgroup counters: ``Sandbox`` gathers the facts and calls them.
 """
@@ -25,10 +25,10 @@ MIB = 1 << 20
 GIB = 1 << 30
 #: With a memory cgroup, the address-space backstop is this many times the memory limit (plus the slack and the
 #: shared files): untouched arrays of several times the limit fit (a layer library's gradient and momentum
-#: buffers at VGG16 scale reserve 2.8 GiB next to a 2 GiB limit), an absurd allocation still fails at once.
+#: buffers in a large case reserve 2.8 GiB next to a 2 GiB limit), an absurd allocation still fails at once.
 ADDRESS_SPACE_FACTOR = 4
 #: Without a cgroup the address space is what is counted: this many times the memory limit, as headroom for
-#: the largest case (a correct solution and a layer library's untouched 2.8 GiB at VGG16 scale both fit).
+#: the largest case (a correct solution and a layer library's untouched 2.8 GiB in the large case both fit).
 ADDRESS_SPACE_FACTOR_ALONE = 2
 #: Address space Python, NumPy and OpenBLAS reserve before any student code runs (about 190 MB), with room.
 ADDRESS_SPACE_SLACK_MIB = 512

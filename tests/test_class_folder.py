@@ -212,7 +212,7 @@ def test_html_pages_hold_only_the_templates_tags(graded):
 
 
 MD = MarkdownIt("commonmark").enable("table")
-SECTIONS = {"What went wrong", "Checks", "Warnings", "Your run at VGG16 scale"}
+SECTIONS = {"What went wrong", "Checks", "Warnings", "Your run, stage by stage and at full scale"}
 
 
 def structure(text: str) -> dict:

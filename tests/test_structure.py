@@ -78,3 +78,15 @@ def test_nothing_in_the_grader_unpickles():
     for path in PACKAGE.rglob("*.py"):
         text = path.read_text(encoding="utf-8")
         assert "pickle.load" not in text and "allow_pickle=True" not in text, path
+
+
+def test_the_harness_holds_no_exercise_wording():
+    """What is specific to an exercise lives in its folder: the harness names no network, layer or output."""
+    import re
+
+    pattern = re.compile(r"vgg|logits|\(B, K\)", re.IGNORECASE)
+    for path in [*PACKAGE.rglob("*.py"), *(PACKAGE / "templates").glob("*")]:
+        if "__pycache__" in path.parts:
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            assert not pattern.search(line), f"{path.relative_to(PACKAGE)}:{number}: {line.strip()[:100]}"
