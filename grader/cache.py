@@ -110,6 +110,8 @@ class Cache:
         self.entries = self.root / "entries"
         self.max_entries = max(1, max_entries)
         self.max_bytes = max_bytes if max_bytes is not None else default_max_bytes()
+        if huge is None and os.environ.get("GRADER_CACHE_HUGE") in ("0", "1"):
+            huge = os.environ["GRADER_CACHE_HUGE"] == "1"
         self.huge = _on_tmpfs(self.root) if huge is None else huge  # as root: a huge-page tmpfs on entries/
         self._prepared = False
 
