@@ -114,6 +114,7 @@ class Cache:
             huge = os.environ["GRADER_CACHE_HUGE"] == "1"
         self.huge = _on_tmpfs(self.root) if huge is None else huge  # as root: a huge-page tmpfs on entries/
         self._prepared = False
+        self.notes: list[str] = []  # for the person running the grader: an entry that did not verify
 
     # -- the folder and its lock --------------------------------------------------------------------------------
     def prepare(self) -> None:
@@ -216,6 +217,8 @@ class Cache:
             except (OSError, ValueError, KeyError, TypeError) as exc:
                 os.close(fd)
                 _mark(path)
+                self.notes.append(f"The cached large case {path.name[:16]} did not verify ({exc}): it is not used "
+                                  "again, and the case was built anew.")
                 continue
             try:
                 os.utime(path / "lock")  # last used, for the cap

@@ -249,6 +249,7 @@ class Session:
                                   "run only.")
                 self.cache = None
             else:
+                self.notes += [n for n in self.cache.notes if n not in self.notes]
                 if entry is None:
                     return None
                 made = entry.built

@@ -203,6 +203,7 @@ def test_a_tampered_entry_is_never_served_again(small_exercise, store, name):
     with _session(small_exercise, store) as second:
         second.full_scale_case()
         assert second._full.entry.path != original and second._full.entry.fresh
+        assert any("did not verify" in note for note in second.notes), second.notes
         assert _builds(small_exercise) == before + 1
         assert np.array_equal(second.full_scale_for("ada").expected, expected)  # the same case, rebuilt
         assert not original.exists()  # condemned, and no grader held it
