@@ -21,7 +21,7 @@ import numpy as np
 from . import largecase
 from .exercise import Case
 
-FORMAT = 1
+FORMAT = 2
 META_LIMIT = 1 << 20
 #: ``GRADER_CACHE_VERIFY=digest``: also re-read every data file's digest when an entry is opened
 VERIFY_ENV = "GRADER_CACHE_VERIFY"
@@ -56,13 +56,18 @@ def persist(path: Path, built: Built, exercise_id: str, version: str) -> tuple[d
     for index, array in enumerate(case.args):
         if (case.name, index) in shared.paths:
             args.append({"file": shared.paths[(case.name, index)].name})
+        elif not isinstance(array, np.ndarray):  # a scalar argument (an int, a float, None) stays one
+            args.append({"value": array})
         else:
             args.append({"private": _save(private / f"arg-{index}.npy", array)})
     intermediate, recompute = _describe_intermediate(private, built.intermediate, case.args)
     files = {f"data/{p.name}": {"digest": shared.digests[p], "stamp": list(shared.stamps[p])}
              for p in shared.digests}
     files["data"] = {"stamp": list(shared.stamps[shared.folder])}
-    _save(private / "expected.npy", built.expected)
+    if isinstance(built.expected, tuple):  # an exercise with several outputs: one file per output
+        expected = {"parts": [_save(private / f"expected-{i}.npy", p) for i, p in enumerate(built.expected)]}
+    else:
+        expected = {"array": _save(private / "expected.npy", built.expected)}
     for item in sorted(private.iterdir()):
         files[f"private/{item.name}"] = {"digest": _digest_small(item)}
         os.chmod(item, 0o400)
@@ -70,7 +75,7 @@ def persist(path: Path, built: Built, exercise_id: str, version: str) -> tuple[d
             "created_ns": time.time_ns(), "nbytes": shared.nbytes,
             "case": {"name": case.name, "group": case.group, "description": case.description,
                      "shared": case.shared, "personal": list(case.personal)},
-            "args": args, "intermediate": intermediate, "files": files}
+            "args": args, "expected": expected, "intermediate": intermediate, "files": files}
     return body, recompute
 
 
@@ -118,6 +123,9 @@ def load(path: Path, secret: str, fd: int) -> Entry:
             paths[(spec["name"], index)] = file
             stamps[file] = tuple(files[f"data/{file.name}"]["stamp"])
             digests[file] = files[f"data/{file.name}"]["digest"]
+        elif "value" in item:
+            args.append(item["value"])
+            continue
         else:
             array = _small(path / "private" / _plain(item["private"]))
         array.flags.writeable = False
@@ -126,7 +134,9 @@ def load(path: Path, secret: str, fd: int) -> Entry:
     case = Case(name=spec["name"], group=spec["group"], args=tuple(args), description=spec["description"],
                 shared=bool(spec["shared"]), personal=tuple(int(i) for i in spec["personal"]))
     shared = largecase.SharedArrays(paths, int(body["nbytes"]), data, stamps=stamps, digests=digests)
-    expected = _small(path / "private" / "expected.npy")
+    made = body["expected"]
+    expected = (tuple(_small(path / "private" / _plain(n)) for n in made["parts"]) if "parts" in made
+                else _small(path / "private" / _plain(made["array"])))
     intermediate, recompute = _restore_intermediate(path / "private", body["intermediate"], case.args)
     return Entry(path, Built(case, shared, expected, intermediate), recompute=recompute, fresh=False, lock_fd=fd)
 

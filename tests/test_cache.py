@@ -368,3 +368,29 @@ def test_the_command_line_grades_from_the_cache(tmp_path):
     finally:
         cache_mod.Cache(root).clear()
         shutil.rmtree(root.parent, ignore_errors=True)
+
+
+def test_an_entry_keeps_scalar_arguments_and_several_outputs_as_they_were(tmp_path):
+    from grader import cacheentry
+    from grader.exercise import Case
+
+    rng = np.random.default_rng(1)
+    entry = tmp_path / "entry"
+    (entry / "data").mkdir(parents=True)
+    (entry / "private").mkdir()
+    (entry / "lock").write_text("")
+    case = Case("big", "full-scale", (rng.random((4, 3)), 7, None, 2.5, rng.random(3)), shared=True, personal=(4,))
+    shared = largecase.SharedArrays.write([case], entry / "data")
+    case = shared.frozen(case)
+    expected = (rng.random((2, 3)), rng.random(2))
+    body, recompute = cacheentry.persist(entry, cacheentry.Built(case, shared, expected, {"w": case.args[0]}),
+                                         "x", "1+abc")
+    cacheentry.write_signed(entry / "meta.json", body, "secret")
+    loaded = cacheentry.load(entry, "secret", -1).built
+    assert loaded.case.args[1:4] == (7, None, 2.5) and type(loaded.case.args[1]) is int
+    assert np.array_equal(loaded.case.args[0], case.args[0]) and np.array_equal(loaded.case.args[4], case.args[4])
+    assert isinstance(loaded.expected, tuple) and all(np.array_equal(a, b) for a, b in zip(loaded.expected, expected))
+    assert loaded.intermediate["w"] is loaded.case.args[0] and not recompute
+    with pytest.raises(ValueError):
+        cacheentry.load(entry, "another secret", -1)
+    largecase.remove_folder(entry / "data")
