@@ -1,8 +1,8 @@
 """Tampers with the large case's shared files so that later students fail it: swaps the b1 and b2 files, hard-links
 and chmods them, rewrites W3, and finally replaces their whole folder with a look-alike whose b1 and b2 are swapped.
 
-The files are found from the arguments (a mapped array's filename) and from /proc/self/maps, on the call that
-gets them. Every step that
+The files are found from the arguments (the memmap a mapped array is a view of) and /proc/self/maps, on the call
+on the large case. Every step that
 worked is named in the error the function raises, so a test can see which ones a sandbox mode let through.
 """
 import os
@@ -10,10 +10,21 @@ import os
 INFO = {}
 
 
+def _filename(array):
+    """The file a mapped array (or the memmap it is a view of) was mapped from, or None."""
+    for _ in range(8):
+        if array is None:
+            return None
+        if getattr(array, "filename", None):
+            return str(array.filename)
+        array = getattr(array, "base", None)
+    return None
+
+
 def _shared_files(args):
-    found = {str(a.filename) for a in args if getattr(a, "filename", None)}
-    if not found:  # only the call whose arguments are mapped files: once is enough, twice would undo the swap
-        return []
+    found = {name for name in map(_filename, args) if name}
+    if not found and max(getattr(a, "size", 0) for a in args) < 10**6:
+        return []  # only the call on the large case, whose inputs are mapped: twice would undo the swap
     try:
         with open("/proc/self/maps") as maps:
             for line in maps:
