@@ -119,14 +119,16 @@ def test_students_share_the_weight_files_but_get_their_own_b3(exercise, monkeypa
             assert session.verify_shared(run) == ""
 
 
-def test_expected_output_per_student_takes_microseconds(exercise):
+def test_expected_output_per_student_never_runs_the_reference(exercise, monkeypatch):
+    """A student's expected output comes from the cached intermediate (microseconds), not from a pass over W1."""
     with grade.Session(exercise, full_scale=True) as session:
         session.full_scale_case()
-        started = time.perf_counter()
-        for n in range(200):
+        calls = []
+        reference = exercise.reference
+        monkeypatch.setattr(type(exercise), "expected", lambda self, case: calls.append(case) or reference(*case.args))
+        for n in range(20):
             session.verify_shared(session.full_scale_for(f"student-{n}"))
-        per_student = (time.perf_counter() - started) / 200
-    assert per_student < 0.005, f"{per_student * 1e3:.2f} ms per student"  # reading W1 would take about 70 ms
+    assert calls == [], f"the reference ran {len(calls)} times for 20 students"
 
 
 def _copying(expected: np.ndarray) -> str:
@@ -243,14 +245,14 @@ def test_any_change_from_outside_moves_a_stamp(sealed, name):
     assert bool(sealed.altered_contents()) == bytes_differ
 
 
-def test_the_full_digest_takes_a_fraction_of_a_second_per_gigabyte(tmp_path):
+def test_the_full_digest_sees_one_changed_byte(tmp_path):
     path = tmp_path / "big.npy"
     np.save(path, np.zeros(32 << 20 >> 3))  # 32 MiB
-    started = time.perf_counter()
-    digests = largecase.digest_files([path])
-    seconds = (time.perf_counter() - started) * 32
-    assert len(digests[path]) == 64
-    assert seconds < 5, f"{seconds:.1f} s per GiB"
+    before = largecase.digest_files([path])[path]
+    with open(path, "r+b") as handle:
+        handle.seek(20 << 20)
+        handle.write(b"\1")
+    assert len(before) == 64 and largecase.digest_files([path])[path] != before
 
 
 # -- the session repairs a change and names who made it -------------------------------------------------------
