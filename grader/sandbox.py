@@ -173,7 +173,7 @@ class Sandbox:
     def _choose(self, requested: str, warnings: list[str]) -> str:
         if requested in ("auto", "fork"):  # bwrap's layers, without a Python and numpy start per child
             self.template_config = template.Config.of(self.python, self.environment("/tmp"), (self.numpy_path,),
-                                                      self._fork_request(slots.FIRST_UID + slots.SLOTS, [], ()))
+                                                      self._fork_request(slots.FIRST_UID + slots.SLOTS, ()))
             why = _probe("fork", lambda: template.usable(self.template_config))
             if not why:
                 return "fork"
@@ -306,9 +306,9 @@ class Sandbox:
                     prefix, oom_kills = [], 0
                     degraded = f"The cgroup layer could not be set up for this run ({exc}); the other layers held."
             if self.mode == "fork":
-                cgroups = [str(slot.cgroups[c] / "cgroup.procs") for c in ("memory", "pids")] if prefix else []
+                cgroups = tuple(str(slot.cgroups[c] / "cgroup.procs") for c in ("memory", "pids")) if prefix else ()
                 process, channel_r, output_r = template.launch(
-                    self.template_config, self._fork_request(slot.uid, cgroups, readable), inherit)
+                    self.template_config, self._fork_request(slot.uid, readable), inherit, slot.uid, cgroups)
                 return Launched(process, channel_r, output_r, slot=slot, oom_kills=oom_kills, degraded=degraded)
             channel_r, channel_w = os.pipe()
             output_r, output_w = os.pipe()
@@ -356,10 +356,10 @@ class Sandbox:
         return Launched(process, channel_r, output_r, slot=slot, scratch=scratch, oom_kills=oom_kills,
                         degraded=degraded)
 
-    def _fork_request(self, uid: int, cgroups: list[str], readable: tuple[Path, ...]) -> dict:
+    def _fork_request(self, uid: int, readable: tuple[Path, ...]) -> dict:
         binds = [(d, d) for d in [*self._numpy_dirs(), str(RUNNER_DIR)]]
         binds += [(os.path.realpath(path), str(self.visible_path(path))) for path in readable]
-        return template.request(uid, cgroups, self.python, self.prefix, binds, ETC_FILES, TMP_MIB * MIB,
+        return template.request(uid, self.python, self.prefix, binds, ETC_FILES, TMP_MIB * MIB,
                                 SHM_MIB * MIB)
 
     def _enter_cgroup(self, slot: slots.Slot, readable: tuple[Path, ...]) -> tuple[list[str], int]:
@@ -425,9 +425,9 @@ class Sandbox:
         launched.killed = True
         slot = launched.slot
         if slot is not None:
-            if slot.cgroups:
-                slots.empty_cgroup(slot.cgroups["pids"])
-                slots.empty_cgroup(slot.cgroups["memory"])
+            if slot.cgroups:  # in fork mode, the slot's template stays (it holds no run's anything)
+                for folder in (slot.cgroups["pids"], slot.cgroups["memory"]):
+                    template.empty_cgroup(folder, process) if self.mode == "fork" else slots.empty_cgroup(folder)
             if self.mode in NAMESPACED or self.worker_uid:
                 slots.sweep_uid(slot.uid)  # the pid namespace is gone with bwrap; make sure the uid is free again
             slots.POOL.release(slot)

@@ -1,10 +1,12 @@
 """The grader's side of the warm templates (``runner/template.py``): start them, ask for runs, learn how runs end.
 
 A template is a fresh ``python -I -S -B runner/template.py`` with numpy imported, never a fork of the grader (which
-holds the course secret and the expected values). The grader keeps a few of them, one per run in progress at the
-same time (so one per worker slot in a batch), and hands each run's descriptors and settings to an idle one over
-a Unix socketpair that only the two of them hold. The template forks the run inside new namespaces and reports
-its end; ``Forked`` gives ``execute`` and ``sandbox`` the little of ``subprocess.Popen`` they use.
+holds the course secret and the expected values). The grader keeps one per worker slot it uses, and hands each
+run's descriptors and settings to its slot's template over a Unix socketpair that only the two of them hold. The
+template forks the run inside new namespaces and reports its end; ``Forked`` gives ``execute`` and ``sandbox`` the
+little of ``subprocess.Popen`` they use. A template sits in its slot's cgroups between runs, so that its runs start
+there: moving a process into a cgroup can wait for an RCU grace period (milliseconds), and no run pays for it. The
+sweep after a run spares it (``empty_cgroup``); its runs are marked as the out-of-memory killer's first choice.
 
 A template that stops answering, sends anything unexpected or dies is never used again: it is killed (its runs
 die with it) and a new one starts when one is next needed.
@@ -19,8 +21,11 @@ import signal
 import socket
 import subprocess
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from . import slots
 
 RUNNER_DIR = Path(__file__).resolve().parent / "runner"
 START_SECONDS = 30.0
@@ -67,6 +72,7 @@ class Template:
             theirs.close()
         self.sock = ours
         self.broken = ""
+        self.cgroups: tuple[str, ...] = ()  # the cgroup.procs files it was moved into
         try:
             self.sock.send(config.probe.encode())
             ready = self._receive(START_SECONDS)[0]
@@ -146,6 +152,21 @@ class Template:
     def alive(self) -> bool:
         return not self.broken and self.process.poll() is None
 
+    def enter(self, cgroups: tuple[str, ...]) -> None:
+        """Move the template into its worker slot's cgroups, once (its memory so far stays charged where it was).
+
+        A template is handed out for its own slot only once it is in one, so ``()`` (the run's cgroup layer could
+        not be set up) leaves it where it is. A template that could not be moved is stopped: its cgroups unknown.
+        """
+        if cgroups and self.cgroups != cgroups:
+            try:
+                for path in cgroups:
+                    Path(path).write_text(str(self.process.pid))
+            except OSError as exc:
+                self.stop(f"the template could not enter its slot's cgroups ({exc})")
+                raise TemplateError(self.broken) from None
+            self.cgroups = cgroups
+
     def stop(self, why: str = "stopped") -> None:
         """Kill the template (its runs die with it: PDEATHSIG) and never use it again."""
         self.broken = self.broken or why
@@ -160,8 +181,8 @@ class Template:
 class Forked:
     """What ``execute`` and ``sandbox`` use of a Popen, for a run a template started."""
 
-    def __init__(self, template: Template, pid: int, pidfd: int, stdin) -> None:
-        self.template, self.pid, self.pidfd, self.stdin = template, pid, pidfd, stdin
+    def __init__(self, template: Template, pid: int, pidfd: int, stdin, slot: int | None) -> None:
+        self.template, self.pid, self.pidfd, self.stdin, self.slot = template, pid, pidfd, stdin, slot
         self.returncode: int | None = None
         self.released = False
 
@@ -198,35 +219,51 @@ class Forked:
 
 
 class Pool:
-    """Idle templates, shared by every sandbox of this process; thread-safe."""
+    """The templates of this process, shared by its sandboxes; thread-safe. A template that has entered a worker
+    slot's cgroups serves that slot only; the others (``free``) serve any."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.idle: list[Template] = []
+        self.free: list[Template] = []
+        self.slots: dict[int, Template] = {}  # idle, by slot
         self.all: list[Template] = []
 
-    def acquire(self, config: Config) -> Template:
+    def idle(self) -> list[Template]:
         with self.lock:
-            while self.idle:
-                template = self.idle.pop()
-                if template.config == config and template.alive():
-                    return template
-                template.stop()
+            return [*self.free, *self.slots.values()]
+
+    def acquire(self, config: Config, slot: int | None = None) -> Template:
+        while True:
+            with self.lock:
+                template = self.slots.pop(slot, None) if slot is not None else None
+                if template is None and self.free:
+                    template = self.free.pop()
+            if template is None:
+                break
+            if template.config == config and template.alive():
+                return template
+            template.stop()
         template = Template(config)
         with self.lock:
             self.all = [t for t in self.all if t.alive()] + [template]
         return template
 
-    def release(self, template: Template) -> None:
+    def release(self, template: Template, slot: int | None = None) -> None:
         if not template.alive():
             template.stop()
             return
         with self.lock:
-            self.idle.append(template)
+            if template.cgroups and slot is not None and slot not in self.slots:
+                self.slots[slot] = template
+                return
+            if not template.cgroups:
+                self.free.append(template)
+                return
+        template.stop()  # in another slot's cgroups: of no use to anyone
 
     def close(self) -> None:
         with self.lock:
-            templates, self.idle, self.all = self.all, [], []
+            templates, self.free, self.slots, self.all = self.all, [], {}, []
         for template in templates:
             if template.process.poll() is None:
                 template.stop()
@@ -236,16 +273,24 @@ POOL = Pool()
 atexit.register(POOL.close)
 
 
-def launch(config: Config, request: dict, inherit: tuple[int, ...]) -> tuple[Forked, int, int]:
-    """Start a run from an idle template: (the run, channel read end, output read end).
+def launch(config: Config, request: dict, inherit: tuple[int, ...], slot: int | None = None,
+           cgroups: tuple[str, ...] = ()) -> tuple[Forked, int, int]:
+    """Start a run from the template of worker ``slot``: (the run, channel read end, output read end).
 
-    The child finds the command pipe on stdin, its output on 1 and 2, the channel on a free number given in its
-    argv, and each inherited descriptor under the number it has here, as a Popen child would.
+    ``cgroups``: the slot's cgroup.procs files; the run starts in them. The child finds the command pipe on stdin,
+    its output on 1 and 2, the channel on a free number given in its argv, and each inherited descriptor under the
+    number it has here, as a Popen child would.
     """
     channel_number = next(n for n in range(3, 64) if n not in inherit)
     request = {**request, "t": "fork", "targets": [0, channel_number, 1, *inherit]}
     for attempt in (1, 2):  # a template that died since its last run is replaced once
-        template = POOL.acquire(config)
+        template = POOL.acquire(config, slot)
+        try:
+            template.enter(cgroups)
+        except TemplateError:
+            if attempt == 2:
+                raise
+            continue
         commands_r, commands_w = os.pipe()
         channel_r, channel_w = os.pipe()
         output_r, output_w = os.pipe()
@@ -260,7 +305,7 @@ def launch(config: Config, request: dict, inherit: tuple[int, ...]) -> tuple[For
         finally:
             for fd in (commands_r, channel_w, output_w):
                 os.close(fd)
-        return Forked(template, pid, pidfd, os.fdopen(commands_w, "wb", buffering=0)), channel_r, output_r
+        return Forked(template, pid, pidfd, os.fdopen(commands_w, "wb", buffering=0), slot), channel_r, output_r
     raise AssertionError("unreachable")
 
 
@@ -281,12 +326,29 @@ def kill(process: Forked, children) -> None:
             pass
     if not process.released:
         process.released = True
-        POOL.release(process.template)
+        POOL.release(process.template, process.slot)
 
 
-def request(uid: int, cgroups: list[str], python: str, prefix: str, binds: list[tuple[str, str]],
-            etc_files: tuple[str, ...], tmp_bytes: int, shm_bytes: int, probe: bool = False) -> dict:
-    """A run's settings: its worker uid and cgroups, and the root it sees (as ``bwrap.argv`` builds it).
+def empty_cgroup(folder: Path, process: Forked, timeout: float = 5.0) -> bool:
+    """``slots.empty_cgroup`` for a run of a template: SIGKILL all the cgroup holds, but the template."""
+    deadline = time.monotonic() + timeout
+    while True:
+        pids = [pid for pid in slots.cgroup_pids(folder) if pid != process.template.process.pid]
+        if not pids:
+            return True
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.002)
+
+
+def request(uid: int, python: str, prefix: str, binds: list[tuple[str, str]], etc_files: tuple[str, ...],
+            tmp_bytes: int, shm_bytes: int, probe: bool = False) -> dict:
+    """A run's settings: its worker uid and the root it sees (as ``bwrap.argv`` builds it).
 
     Read-only: ``/usr`` and the system folders (their symbolic links as links), ``etc_files``, the Python prefix
     (and the interpreter if it lives elsewhere), then ``binds`` (host path, path inside). Paths inside are the
@@ -306,7 +368,7 @@ def request(uid: int, cgroups: list[str], python: str, prefix: str, binds: list[
     if not python.startswith((prefix + "/", "/usr/")):
         shown.append((python, python))
     shown += binds
-    return {"uid": uid, "cgroups": cgroups, "binds": [list(b) for b in shown], "links": [list(l) for l in links],
+    return {"uid": uid, "binds": [list(b) for b in shown], "links": [list(l) for l in links],
             "tmp_bytes": tmp_bytes, "shm_bytes": shm_bytes, "probe": probe}
 
 

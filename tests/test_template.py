@@ -59,6 +59,12 @@ def test_a_template_holds_only_its_socket_and_nothing_secret(session):
         assert os.stat(f"/proc/{pid}").st_uid == 0
         status = Path(f"/proc/{pid}/status").read_text()
         assert "\nPPid:\t%d\n" % os.getpid() in status
+    by_slot = template.POOL.slots
+    if session.sandbox.cgroups:  # a slot's template waits in the slot's cgroups, and the sweep after a run spared it
+        assert by_slot
+        for uid, warm in by_slot.items():
+            cgroups = Path(f"/proc/{warm.process.pid}/cgroup").read_text()
+            assert f"/grader/{os.getpid()}-{uid}" in cgroups, cgroups
 
 
 def test_a_killed_template_is_replaced(session):
@@ -80,7 +86,7 @@ def test_a_template_killed_during_a_run_ends_only_that_run(session, tmp_path):
     thread = threading.Thread(target=lambda: results.append(grade.grade_file(slow, session)))
     thread.start()
     time.sleep(2.5)
-    busy = [t for t in template.POOL.all if t.alive() and t not in template.POOL.idle]
+    busy = [t for t in template.POOL.all if t.alive() and t not in template.POOL.idle()]
     assert busy, "the slow submission should hold a template"
     for warm in busy:
         os.kill(warm.process.pid, signal.SIGKILL)
@@ -88,6 +94,18 @@ def test_a_template_killed_during_a_run_ends_only_that_run(session, tmp_path):
     assert results and not _full(results[0])
     assert "SIGKILL" in results[0].to_json() or results[0].status == "error"
     assert _full(grade.grade_file(CORRECT, session))
+
+
+def test_runs_of_one_template_draw_different_random_numbers(session, tmp_path):
+    """numpy's and random's generators are seeded afresh in every run, not once in the template."""
+    draw = tmp_path / "draw.py"
+    draw.write_text("import random\nimport numpy as np\n\ndef vgg_classifier(*args):\n"
+                    "    raise RuntimeError(f'DRAW {np.random.rand():.15f} {random.random():.15f}')\n")
+    seen = set()
+    for _ in range(3):
+        text = grade.grade_file(draw, session).to_json()
+        seen.add(text[text.index("DRAW"):][:40])
+    assert len(seen) == 3, seen
 
 
 FAKE = """
@@ -119,7 +137,7 @@ def test_a_template_that_answers_wrong_is_stopped_and_never_reused(session, tmp_
         template.launch(config, {"uid": 0}, ())
     assert len(started) == 2, "one replacement is tried, then the run is refused"
     assert all(t.broken and t.process.poll() is not None for t in started)
-    assert not any(t in template.POOL.idle for t in started)
+    assert not any(t in template.POOL.idle() for t in started)
 
 
 def test_the_pool_is_usable_again_after_a_failure(session):
