@@ -14,6 +14,7 @@ die with it) and a new one starts when one is next needed.
 from __future__ import annotations
 
 import atexit
+import functools
 import json
 import os
 import select
@@ -72,6 +73,7 @@ class Template:
             theirs.close()
         self.sock = ours
         self.broken = ""
+        self.prepared = False  # whether its last run had been forked ahead
         self.cgroups: tuple[str, ...] = ()  # the cgroup.procs files it was moved into
         try:
             self.sock.send(config.probe.encode())
@@ -115,7 +117,8 @@ class Template:
         return message, fds
 
     def fork(self, request: dict, fds: list[int]) -> tuple[int, int]:
-        """Start a run; return its pid (the waiter, outside the namespaces) and a pidfd for it."""
+        """Start a run; return its pid (the waiter, outside the namespaces) and a pidfd for it. ``prepared`` says
+        whether the template had forked it ahead."""
         try:
             socket.send_fds(self.sock, [json.dumps(request).encode()], fds)
             message, got = self._receive(ANSWER_SECONDS)
@@ -128,6 +131,7 @@ class Template:
                 os.close(fd)
             self.stop(f"the template could not start a run: {str(message.get('message', message))[:200]}")
             raise TemplateError(self.broken)
+        self.prepared = message.get("prepared") is True
         return pid, got[0]
 
     def report(self, pid: int, timeout: float | None) -> int | None:
@@ -291,6 +295,7 @@ def launch(config: Config, request: dict, inherit: tuple[int, ...], slot: int | 
             if attempt == 2:
                 raise
             continue
+        request["cgroups"] = list(template.cgroups)  # a run the template prepared in other cgroups is not used
         commands_r, commands_w = os.pipe()
         channel_r, channel_w = os.pipe()
         output_r, output_w = os.pipe()
@@ -330,10 +335,13 @@ def kill(process: Forked, children) -> None:
 
 
 def empty_cgroup(folder: Path, process: Forked, timeout: float = 5.0) -> bool:
-    """``slots.empty_cgroup`` for a run of a template: SIGKILL all the cgroup holds, but the template."""
+    """``slots.empty_cgroup`` for a run of a template: SIGKILL all the cgroup holds but the template and the next run
+    it prepared (its child and grandchild; the finished run's were reaped before the template reported its end, and
+    the student's processes, in the run's pid namespace, can be neither)."""
+    keep = process.template.process.pid
     deadline = time.monotonic() + timeout
     while True:
-        pids = [pid for pid in slots.cgroup_pids(folder) if pid != process.template.process.pid]
+        pids = [pid for pid in slots.cgroup_pids(folder) if pid != keep and not _descends(pid, keep)]
         if not pids:
             return True
         for pid in pids:
@@ -346,6 +354,24 @@ def empty_cgroup(folder: Path, process: Forked, timeout: float = 5.0) -> bool:
         time.sleep(0.002)
 
 
+def _descends(pid: int, ancestor: int) -> bool:
+    """Whether ``pid`` is a child or grandchild of ``ancestor``."""
+    parent = _parent(pid)
+    return parent == ancestor or (parent > 1 and _parent(parent) == ancestor)
+
+
+def _parent(pid: int) -> int:
+    try:
+        fd = os.open(f"/proc/{pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            data = os.read(fd, 1024)
+        finally:
+            os.close(fd)
+        return int(data.rsplit(b")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 def request(uid: int, python: str, prefix: str, binds: list[tuple[str, str]], etc_files: tuple[str, ...],
             tmp_bytes: int, shm_bytes: int, probe: bool = False) -> dict:
     """A run's settings: its worker uid and the root it sees (as ``bwrap.argv`` builds it).
@@ -354,22 +380,27 @@ def request(uid: int, python: str, prefix: str, binds: list[tuple[str, str]], et
     (and the interpreter if it lives elsewhere), then ``binds`` (host path, path inside). Paths inside are the
     template's own paths for everything it imports, so that modules it has not imported yet are found.
     """
-    shown = [("/usr", "/usr")]
+    shown, links = _system(python, prefix, etc_files)
+    return {"uid": uid, "binds": [*shown, *(list(b) for b in binds)], "links": links, "tmp_bytes": tmp_bytes,
+            "shm_bytes": shm_bytes, "probe": probe}
+
+
+@functools.lru_cache(maxsize=8)
+def _system(python: str, prefix: str, etc_files: tuple[str, ...]) -> tuple[tuple[list, ...], list]:
+    shown = [["/usr", "/usr"]]
     links = []
     for name in ("lib", "lib64", "lib32", "libx32", "bin", "sbin"):
         path = f"/{name}"
         if os.path.islink(path):
-            links.append((os.readlink(path), path))
+            links.append([os.readlink(path), path])
         elif os.path.isdir(path):
-            shown.append((path, path))
-    shown += [(os.path.realpath(path), path) for path in etc_files if os.path.exists(path)]
+            shown.append([path, path])
+    shown += [[os.path.realpath(path), path] for path in etc_files if os.path.exists(path)]
     if not (prefix + "/").startswith("/usr/"):
-        shown.append((prefix, prefix))
+        shown.append([prefix, prefix])
     if not python.startswith((prefix + "/", "/usr/")):
-        shown.append((python, python))
-    shown += binds
-    return {"uid": uid, "binds": [list(b) for b in shown], "links": [list(l) for l in links],
-            "tmp_bytes": tmp_bytes, "shm_bytes": shm_bytes, "probe": probe}
+        shown.append([python, python])
+    return tuple(shown), links
 
 
 def usable(config: Config) -> str:

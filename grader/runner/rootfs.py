@@ -92,6 +92,12 @@ def build(binds: list, links: list, tmp_bytes: int, shm_bytes: int, hostname: st
 
     ``binds``: (host path, path inside) pairs, shown read-only; ``links``: (target, path inside) symlinks.
     """
+    prepare(binds, links, tmp_bytes, shm_bytes)
+    finish([], hostname)
+
+
+def prepare(binds: list, links: list, tmp_bytes: int, shm_bytes: int) -> None:
+    """Put the new root together under ``/newroot``, the host's root still at ``/oldroot`` (``finish`` ends it)."""
     mount(None, "/", None, MS_REC | MS_PRIVATE)  # nothing done below reaches the host's mount table
     mount("tmpfs", BASE, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=1m,nr_inodes=4096")
     os.chdir(BASE)
@@ -113,6 +119,12 @@ def build(binds: list, links: list, tmp_bytes: int, shm_bytes: int, hostname: st
     for path, size in (("/newroot/tmp", tmp_bytes), ("/newroot/dev/shm", shm_bytes)):
         _make(path, True)
         mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, f"mode=1777,size={int(size)}")
+
+
+def finish(binds: list, hostname: str = "sandbox") -> None:
+    """Bind ``binds`` too (a run's own inputs), then detach the host's root for good and enter the new one."""
+    for source, target in sorted(binds, key=lambda pair: pair[1]):
+        _bind("/oldroot" + source, "/newroot" + target)
     umount("/oldroot")
     os.chdir("/newroot")
     pivot_root(".", ".")

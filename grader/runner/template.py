@@ -71,8 +71,9 @@ def _close_all_but(keep) -> None:
     os.closerange(low, 1 << 20)
 
 
-def _place(fds: list[int], targets: list[int]) -> None:
-    """Put each received descriptor at its number in the child (the output on 1 and 2); close every other one."""
+def _place(fds: list[int], targets: list[int], keep: tuple[int, ...] = ()) -> None:
+    """Put each received descriptor at its number in the child (the output on 1 and 2); close every other one
+    but ``keep`` (which must not be a target)."""
     pairs = list(zip(targets, fds))
     pairs += [(2, fd) for target, fd in pairs if target == 1]
     import fcntl
@@ -81,7 +82,18 @@ def _place(fds: list[int], targets: list[int]) -> None:
     moved = [(target, fcntl.fcntl(fd, fcntl.F_DUPFD, floor)) for target, fd in pairs]
     for target, fd in moved:
         os.dup2(fd, target)
-    _close_all_but(target for target, _ in pairs)
+    _close_all_but([*(target for target, _ in pairs), *keep])
+
+
+def _above(fd: int, targets: list[int]) -> int:
+    """``fd`` moved above every target, so that placing the run's descriptors cannot overwrite it."""
+    import fcntl
+
+    if fd > max(targets):
+        return fd
+    moved = fcntl.fcntl(fd, fcntl.F_DUPFD, max(targets) + 1)
+    os.close(fd)
+    return moved
 
 
 def _environ_tag() -> int:
@@ -101,6 +113,34 @@ def _environ_tag() -> int:
     return start + at + 1 if at >= 0 else 0
 
 
+class Prepared:
+    """A run forked ahead of its request, once the previous one has ended: the waiter and the init are there, the
+    new root is put together but for the run's own inputs, and the init waits on ``control`` for the request and
+    the run's descriptors. It costs the request nothing but a message."""
+
+    def __init__(self, waiter: int, control: socket.socket, cgroups: list) -> None:
+        self.waiter, self.control, self.cgroups = waiter, control, cgroups
+        self.pidfd = os.pidfd_open(waiter)
+
+    def fits(self, request: dict, base: dict) -> bool:
+        return (request.get("cgroups") == self.cgroups and request.get("links") == base.get("links")
+                and request.get("tmp_bytes") == base["tmp_bytes"] and request.get("shm_bytes") == base["shm_bytes"]
+                and all(bind in request["binds"] for bind in base["binds"]))
+
+    def discard(self) -> None:
+        try:
+            signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)  # its init dies with it (PDEATHSIG)
+        except OSError:
+            pass
+        self.close()
+
+    def close(self) -> None:
+        self.control.close()
+        if self.pidfd >= 0:
+            os.close(self.pidfd)
+            self.pidfd = -1
+
+
 class Template:
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
@@ -108,6 +148,9 @@ class Template:
         self.runs: set[int] = set()
         self.tag = _environ_tag()
         self.wake_r, self.wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        self.base: dict | None = None  # the settings every run shares (the probe's): what a prepared run has
+        self.cgroups: list | None = None  # the cgroups the last request said the template is in
+        self.prepared: Prepared | None = None
 
     def send(self, message: dict, fds: list[int] = ()) -> None:
         socket.send_fds(self.sock, [json.dumps(message).encode()], list(fds))
@@ -121,14 +164,13 @@ class Template:
         message = json.loads(data)
         if not isinstance(message, dict) or message.get("t") != "probe":
             raise ValueError("the grader's first message is not a probe")
+        self.base = message
         null, said = os.open(os.devnull, os.O_RDWR), os.dup(2)  # what the probe says goes to our stderr
         try:
-            pid = self.fork({**message, "probe": True, "targets": [0, 3, 1]}, [null, null, said])
+            return self.fork({**message, "probe": True, "targets": [0, 3, 1]}, [null, null, said])
         finally:
             os.close(null)
             os.close(said)
-        self.runs.discard(pid)
-        return pid
 
     def serve(self, probe: int) -> None:
         _, status = os.waitpid(probe, 0)
@@ -150,6 +192,8 @@ class Template:
                     os.kill(pid, signal.SIGKILL)
                 except OSError:
                     pass
+            if self.prepared is not None:
+                self.prepared.discard()
 
     def reap(self) -> None:
         try:
@@ -167,6 +211,25 @@ class Template:
             if pid in self.runs:  # other children are orphans of a run, reparented to this subreaper
                 self.runs.discard(pid)
                 self.send({"t": "exited", "pid": pid, "status": status})
+                if not self.runs:
+                    self.prepare()
+            elif self.prepared is not None and pid == self.prepared.waiter:
+                self.prepared.close()
+                self.prepared = None
+
+    def prepare(self) -> None:
+        """Fork the next run ahead (only once a run has ended: the grader has put the template in its cgroups)."""
+        if self.prepared is not None or self.base is None or self.cgroups is None:
+            return
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            pid = self.fork(self.base, [], theirs.fileno(), (ours, theirs))
+        except OSError:
+            ours.close()
+            return
+        finally:
+            theirs.close()
+        self.prepared = Prepared(pid, ours, self.cgroups)
 
     def request(self) -> bool:
         """Serve one message of the grader; False when the template must stop (the grader closed, or spoke wrong)."""
@@ -180,14 +243,19 @@ class Template:
                 return False
             if len(message.get("targets", ())) != len(fds) or len(fds) < 3:
                 return False
-            try:
-                pid = self.fork(message, fds)
-            except OSError as exc:
-                self.send({"t": "error", "message": str(exc)[:300]})
-                return True
+            pid = self.hand_over(message, fds)
+            prepared = pid is not None
+            if pid is None:
+                try:
+                    pid = self.fork(message, fds)
+                except OSError as exc:
+                    self.send({"t": "error", "message": str(exc)[:300]})
+                    return True
+            self.runs.add(pid)
+            self.cgroups = message.get("cgroups", [])
             pidfd = os.pidfd_open(pid)  # an exact handle for the grader: the pid is not reaped before it has it
             try:
-                self.send({"t": "forked", "pid": pid}, [pidfd])
+                self.send({"t": "forked", "pid": pid, "prepared": prepared}, [pidfd])
             finally:
                 os.close(pidfd)
             return True
@@ -197,13 +265,34 @@ class Template:
             for fd in fds:
                 os.close(fd)
 
-    def fork(self, request: dict, fds: list[int]) -> int:
+    def hand_over(self, request: dict, fds: list[int]) -> int | None:
+        """Give the request to the prepared run when it fits (its waiter's pid), else None."""
+        prepared, self.prepared = self.prepared, None
+        if prepared is None:
+            return None
+        if prepared.fits(request, self.base):
+            extra = [bind for bind in request["binds"] if bind not in self.base["binds"]]
+            try:
+                socket.send_fds(prepared.control, [json.dumps({**request, "extra": extra}).encode()], fds)
+                prepared.close()
+                return prepared.waiter
+            except OSError:
+                pass
+        prepared.discard()
+        return None
+
+    def fork(self, request: dict, fds: list[int], control: int = -1, sockets: tuple = ()) -> int:
+        """Fork a run's waiter: with the run's descriptors, or prepared ahead (``control``: where it will get them).
+
+        ``sockets``: socket objects alive in the caller's frames, detached in the run like ``self.sock``: their
+        numbers are closed there, and no object of the template's may still claim one (a run could close it)."""
         pid = os.fork()
         if pid:
-            self.runs.add(pid)
             return pid
         try:
-            _waiter(self, request, fds)
+            for sock in (self.sock, *sockets):
+                sock.detach()
+            _waiter(self, request, fds, control)
         except BaseException as exc:  # noqa: BLE001 (nothing may return into the template's loop)
             try:
                 os.write(2, f"grader sandbox: {exc}\n".encode(errors="replace"))
@@ -212,17 +301,22 @@ class Template:
         os._exit(FAILED)
 
 
-def _waiter(template: Template, request: dict, fds: list[int]) -> None:
+def _waiter(template: Template, request: dict, fds: list[int], control: int) -> None:
     """The run's first process, outside its namespaces: never reachable from the student's code."""
     _prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL))
     if os.getppid() != template.pid:
         os._exit(FAILED)
     signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-    template.sock.detach()  # its number is closed below; the object must never close a reused one
     os.setsid()
-    targets = [int(t) for t in request["targets"]]
-    _place(fds, targets)
+    if control < 0:
+        _place(fds, [int(t) for t in request["targets"]])
+    else:  # prepared ahead: nothing but the control socket until the request comes, stdio on /dev/null
+        _close_all_but([control])
+        null = os.open(os.devnull, os.O_RDWR)
+        for number in (0, 1, 2):
+            if number != null:
+                os.dup2(null, number)
     with open("/proc/self/oom_score_adj", "w") as adj:  # the run's processes die before the template, if need be
         adj.write("1000")
     if _libc().unshare(NAMESPACES) != 0:
@@ -235,7 +329,7 @@ def _waiter(template: Template, request: dict, fds: list[int]) -> None:
     if init == 0:
         try:
             os.close(status_r)
-            _init(template, request, status_w, targets[1])
+            _init(template, request, status_w, control)
         except BaseException as exc:  # noqa: BLE001
             try:
                 os.write(2, f"grader sandbox: {exc}\n".encode(errors="replace"))
@@ -263,14 +357,30 @@ def _end_like(status: int) -> None:
     os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else FAILED)
 
 
-def _init(template: Template, request: dict, status_w: int, channel: int) -> None:
-    """Pid 1 of the run's pid namespace: builds its root, starts the runner, reaps, reports the runner's end."""
+def _init(template: Template, request: dict, status_w: int, control: int) -> None:
+    """Pid 1 of the run's pid namespace: builds its root, starts the runner, reaps, reports the runner's end.
+
+    Prepared ahead (``control``), it puts the root together, then waits for the request, the run's descriptors
+    and its own inputs to bind (``extra``) before it detaches the host's root and starts the runner.
+    """
     import confine
     import rootfs
 
     _prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL))
     os.setsid()
-    rootfs.build(request["binds"], request.get("links", []), request["tmp_bytes"], request["shm_bytes"])
+    rootfs.prepare(request["binds"], request.get("links", []), request["tmp_bytes"], request["shm_bytes"])
+    if control >= 0:
+        waiting = socket.socket(fileno=control)
+        data, fds, flags, _ = socket.recv_fds(waiting, 1 << 16, MAX_FDS)
+        waiting.detach()  # closed with the rest below
+        if not data or flags & (socket.MSG_CTRUNC | socket.MSG_TRUNC):
+            os._exit(FAILED)  # the template is gone, or spoke wrong
+        request = json.loads(data)
+        targets = [int(t) for t in request["targets"]]
+        status_w = _above(status_w, targets)
+        _place(fds, targets, keep=(status_w,))
+    rootfs.finish(request.get("extra", []))
+    channel = int(request["targets"][1])
     runner = os.fork()
     if runner == 0:
         os.close(status_w)
