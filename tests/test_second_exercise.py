@@ -10,11 +10,11 @@ from conftest import ROOT
 FIXTURES = ROOT / "tests" / "fixtures"
 
 
-def grade(tmp_path, source: str) -> dict:
+def grade(tmp_path, source: str, exercise: str = "dense_layer") -> dict:
     path = tmp_path / "student.py"
     path.write_text(source)
     proc = subprocess.run(
-        [sys.executable, "-m", "grader", "grade", str(path), "--exercise", "dense_layer", "--json",
+        [sys.executable, "-m", "grader", "grade", str(path), "--exercise", exercise, "--json",
          "--exercises-dir", str(FIXTURES / "exercises"), "--solutions-dir", str(FIXTURES / "solutions")],
         capture_output=True, text=True, timeout=120,
     )
@@ -38,15 +38,7 @@ def test_a_wrong_dense_layer_loses_points_and_the_starter_is_named(tmp_path):
 
 
 def grade_pair(tmp_path, source: str) -> dict:
-    path = tmp_path / "student.py"
-    path.write_text(source)
-    proc = subprocess.run(
-        [sys.executable, "-m", "grader", "grade", str(path), "--exercise", "scaled_pair", "--json",
-         "--exercises-dir", str(FIXTURES / "exercises"), "--solutions-dir", str(FIXTURES / "solutions")],
-        capture_output=True, text=True, timeout=120,
-    )
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)
+    return grade(tmp_path, source, "scaled_pair")
 
 
 def test_scalar_arguments_arrive_as_python_values_and_two_outputs_are_both_judged(tmp_path):
