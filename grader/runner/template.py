@@ -22,6 +22,11 @@ shared memory) and its settings (worker uid, what to bind read-only, tmpfs sizes
   as a fresh child, so ``confine`` drops it to the worker uid (bounding set cleared, no_new_privs), then sets
   PDEATHSIG, rlimits, Landlock and seccomp before any student code runs.
 
+Once a run has ended, the template forks the slot's next one ahead (``Prepared``): waiter and init are there and
+the root is put together but for the run's own inputs; a request that fits is handed to that init with the run's
+descriptors, and the host's root is detached once those inputs are bound. Either way, no student code runs before
+the host's root is gone and every step above is done.
+
 The waiter ends the way the runner ended (same exit code or signal), and the template reports
 ``{"t": "exited", "pid": waiter, "status": wait status}``. Nothing of a run comes back into the template: every
 run is forked from the same clean process. A run cannot reach the template either: it sees another pid
