@@ -26,7 +26,7 @@ from grader.exercise import Case
 HERE = Path(__file__).resolve().parent
 CORRECT = HERE / "submissions" / "correct" / "matmul.py"
 TAMPER = HERE / "submissions" / "hostile" / "tamper-shared.py"
-MODES = ("bwrap", "landlock", "rlimits")
+MODES = ("fork", "bwrap", "landlock", "rlimits")
 #: Modes whose child can change the shared files (it has the grader's uid and no Landlock): there the attack
 #: lands and the grader must repair it. Everywhere else every attempt must fail.
 TAMPER_LANDS = {"rlimits"}
