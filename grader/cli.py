@@ -10,7 +10,7 @@ from pathlib import Path
 from . import exercise as exercise_mod
 from . import lms
 from .errors import GraderError, UsageError
-from .results import SCHEMA
+from .results import ErrorInfo, GradeResult
 from .version import version
 from .submission import MAX_BYTES, MAX_CHECKED_CELL, MAX_CHECKED_TOTAL, MAX_JSON_CONTAINERS
 
@@ -299,12 +299,27 @@ def _shown(value: str) -> str:
 
 
 def usage_document(message: str, kind: str = "usage") -> dict:
-    """The JSON document printed for a usage error under --json: the result schema with nothing graded."""
-    return {
-        "schema": SCHEMA, "exercise": None, "submission": None, "student": None, "status": "error",
-        "score": 0.0, "max_score": 0.0, "error": {"kind": kind, "message": message}, "checks": [],
-        "diagnoses": [], "warnings": [], "timing": {},
-    }
+    """The JSON document printed for a usage error under --json: the result schema with nothing graded.
+
+    Derived from ``GradeResult``'s fields, so a field added there appears here too: a field with a default keeps
+    it (an empty list for a tuple, so ``sections`` is ``[]`` and nothing recurses), and one without (what only a
+    graded submission knows: exercise, submission, student) is null.
+    """
+    from dataclasses import MISSING, asdict, fields
+
+    given = {"status": "error", "score": 0.0, "max_score": 0.0, "error": asdict(ErrorInfo(kind, message))}
+    document = {}
+    for item in fields(GradeResult):
+        if item.name in given:
+            value = given[item.name]
+        elif item.default is not MISSING:
+            value = item.default
+        elif item.default_factory is not MISSING:
+            value = item.default_factory()
+        else:
+            value = None
+        document[item.name] = list(value) if isinstance(value, tuple) else value
+    return {"schema": document.pop("schema"), **document}  # schema first, as in a result
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,19 +1,46 @@
 """The result contract seen from outside: the CLI's JSON document, exit codes, files written, and the report."""
 from __future__ import annotations
 
+import dataclasses
 import json
-from markupsafe import escape
 import re
 import subprocess
 import sys
+import typing
 
 import pytest
+from markupsafe import escape
 
 from conftest import ROOT, SUBMISSIONS
+from grader.cli import usage_document
+from grader.results import CheckResult, Diagnosis, ErrorInfo, GradeResult
 
-KEYS = {"schema", "exercise", "submission", "student", "status", "score", "max_score", "error", "checks",
-        "diagnoses", "warnings", "timing"}
-CHECK_KEYS = {"id", "title", "status", "points", "max_points", "message"}
+
+def _nested_dataclass(hint) -> type | None:
+    """The result dataclass a field's type holds (``tuple[CheckResult, ...]``, ``ErrorInfo | None``), if any."""
+    if dataclasses.is_dataclass(hint):
+        return hint
+    for argument in typing.get_args(hint):
+        found = _nested_dataclass(argument)
+        if found is not None:
+            return found
+    return None
+
+
+def assert_shape(document, cls=GradeResult, where: str = "result") -> None:
+    """``document``'s keys are exactly ``cls``'s fields, and so are every nested object's (checks, diagnoses,
+    error, sections), to the depth the document has: it walks the data, so a recursive field ends where it does."""
+    assert isinstance(document, dict), f"{where} is {type(document).__name__}, not an object"
+    expected = {f.name for f in dataclasses.fields(cls)}
+    assert set(document) == expected, (f"{where}: missing {sorted(expected - set(document))}, "
+                                       f"unexpected {sorted(set(document) - expected)}")
+    for name, hint in typing.get_type_hints(cls).items():
+        nested = _nested_dataclass(hint)
+        value = document[name]
+        if nested is None or value is None:
+            continue
+        for n, item in enumerate(value if isinstance(value, list) else [value]):
+            assert_shape(item, nested, f"{where}.{name}[{n}]" if isinstance(value, list) else f"{where}.{name}")
 
 
 def grader(*args, cwd=ROOT):
@@ -27,13 +54,13 @@ def test_json_is_exactly_one_document_and_exit_code_is_zero(name, status):
     proc = grader("grade", SUBMISSIONS / name, "--exercise", "vgg_classifier", "--json", "--no-full-scale")
     assert proc.returncode == 0, proc.stderr
     document = json.loads(proc.stdout)  # fails on anything else printed to stdout
-    assert KEYS <= set(document)
+    assert_shape(document)
+    assert set(document) == set(usage_document("any"))  # a usage error's document has a real result's keys
     assert document["schema"] == "grader.result/1" and document["status"] == status
     assert document["student"] == (SUBMISSIONS / name).stem
-    for item in document["checks"]:
-        assert CHECK_KEYS <= set(item) and item["status"] in ("passed", "failed", "error", "timeout")
-    for item in document["diagnoses"]:
-        assert {"id", "title", "explanation"} <= set(item)
+    assert document["checks"] and all(c["status"] in ("passed", "failed", "error", "timeout")
+                                      for c in document["checks"])
+    assert bool(document["diagnoses"]) == (name == "buggy/missing-relu.py")  # so their shape was checked too
     if status == "error":
         assert document["score"] == 0 and document["error"]["kind"] and document["error"]["message"]
     else:
@@ -42,8 +69,15 @@ def test_json_is_exactly_one_document_and_exit_code_is_zero(name, status):
 
 
 def test_student_prints_never_reach_stdout():
+    """The submission prints at every step and runs a ``__main__`` block: stdout still holds the one document,
+    neither terminal stream shows what the student printed, and printing costs no point."""
     proc = grader("grade", SUBMISSIONS / "correct" / "prints-and-main.py", "--json", "--no-full-scale")
-    json.loads(proc.stdout)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("{") and proc.stdout.rstrip().endswith("}")
+    document = json.loads(proc.stdout)
+    assert document["status"] == "graded" and document["score"] == document["max_score"] > 0
+    for printed in ("features:", "flattened:", "h1:", "active units:", "h2:"):
+        assert printed not in proc.stdout and printed not in proc.stderr, printed
 
 
 @pytest.mark.parametrize("args,kind", [(["--bogus"], "usage"), ([], "missing-file")])
@@ -51,8 +85,43 @@ def test_usage_errors_exit_2_with_a_json_error_document(tmp_path, args, kind):
     proc = grader("grade", tmp_path / "nobody.py", "--json", *args)
     assert proc.returncode == 2
     document = json.loads(proc.stdout)
+    assert_shape(document)
     assert document["status"] == "error" and document["error"]["kind"] == kind
+    assert document["score"] == 0 and document["checks"] == [] and document["student"] is None
     assert "Traceback" not in proc.stderr
+
+
+def test_the_usage_document_follows_the_result_fields_even_a_new_one(monkeypatch):
+    from grader import cli
+
+    assert_shape(usage_document("Unknown flag.", "usage"))
+    assert usage_document("Unknown flag.")["error"] == {"kind": "usage", "message": "Unknown flag."}
+
+    @dataclasses.dataclass(frozen=True)
+    class Grown(GradeResult):  # a field added to the results, recursive like ``sections``
+        parts_again: tuple[GradeResult, ...] = ()
+        note: str = "new"
+
+    monkeypatch.setattr(cli, "GradeResult", Grown)
+    document = cli.usage_document("x")
+    assert document["parts_again"] == [] and document["note"] == "new"
+    assert_shape(document, Grown)
+
+
+def test_every_nested_object_has_exactly_its_fields_at_every_depth():
+    if "sections" not in {f.name for f in dataclasses.fields(GradeResult)}:
+        pytest.skip("results have no sections")
+    check = CheckResult("returns", "Returns", "failed", 0.0, 1.0, "It returned None.")
+    part = GradeResult("linear", "s.py", "ana", "error", 0.0, 1.0, error=ErrorInfo("syntax-error", "Line 3."),
+                       checks=(check,), diagnoses=(Diagnosis("no-return", "No return", "It returns nothing."),))
+    total = GradeResult("linear+gap_head", "s.py", "ana", "error", 0.0, 2.0, sections=(part, part))
+    document = json.loads(total.to_json())
+    assert_shape(document)
+    assert document["sections"][1]["checks"][0]["message"] == "It returned None."
+    assert GradeResult.from_json(total.to_json()) == total
+    broken = {**document, "sections": [{**document["sections"][0], "stray": 1}]}
+    with pytest.raises(AssertionError, match=r"sections\[0\]: missing \[\], unexpected \['stray'\]"):
+        assert_shape(broken)
 
 
 def test_unknown_exercise_is_a_usage_error():
