@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import csv
+import html as html_mod
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -142,30 +143,30 @@ def test_summary_lists_timeouts_and_lowest_scores():
     assert [r.student for r in data["lowest"]] == ["slow", "low"]
     assert [b["count"] for b in data["histogram"]] == [1, 1, 1]
     assert data["checks"][0]["passed"] == 1 and data["checks"][0]["total"] == 3
-    seen = _sections(render_summary([slow, low, full], "vgg_classifier"))
+    seen = summary_sections(render_summary([slow, low, full], "vgg_classifier"))
     assert seen["Ran out of time (1)"] == ["slow 0 / 2 Returns"]  # the check that timed out is named
     assert seen["Lowest scores"] == ["slow 0 / 2 none named", "low 1 / 2 none named"]  # not full
     assert "1 full marks" in seen["top"] and "Nothing to look at" not in str(seen)
     # one point short of full marks is not full marks: that student is listed to look at
     almost = replace(full, student="almost", score=1.5)
-    seen = _sections(render_summary([almost, full], "vgg_classifier"))
+    seen = summary_sections(render_summary([almost, full], "vgg_classifier"))
     assert seen["Lowest scores"] == ["almost 1.5 / 2 none named"] and "1 full marks" in seen["top"]
-    seen = _sections(render_summary([full], "vgg_classifier"))
+    seen = summary_sections(render_summary([full], "vgg_classifier"))
     assert "Lowest scores" not in seen
     assert seen["Look at these first"] == ["Nothing to look at: every submission got full marks."]
-    empty = _sections(render_summary([], "vgg_classifier"))  # an empty class still renders, and says so
+    empty = summary_sections(render_summary([], "vgg_classifier"))  # an empty class still renders, and says so
     assert "0 submissions; each name links to that student's report." in empty["top"]
     assert "No submission could be graded." in empty["Pass rate per check"]
 
 
-def _sections(html: str) -> dict[str, list[str]]:
+def summary_sections(html: str) -> dict[str, list[str]]:
     """What a reader of summary.html sees under each heading: its table rows (or paragraphs) as plain text;
     ``top`` holds what comes before the first heading."""
     body = re.sub(r"<(style|script)\b.*?</\1>", "", html, flags=re.S)
     sections: dict[str, list[str]] = {}
     heading = "top"
     for tag, inner in re.findall(r"<(h[1-3]|tr|p|div)\b[^>]*>(.*?)</\1>", body, flags=re.S):
-        text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", inner)).strip()
+        text = html_mod.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", inner)).strip())
         if tag in ("h2", "h3"):
             heading = text
         elif text and "<th" not in inner:
