@@ -13,12 +13,15 @@ RANKS = {
     "errors": 0, "results": 0, "slots": 0, "runner": 0, "text": 0, "escape": 0, "version": 0,
     "sandbox": 1, "memory": 1, "bwrap": 0, "template": 0,
     "largecase": 2.5, "cacheentry": 2.55, "cache": 2.6,
-    "exercise": 2, "submission": 2, "ipython": 1.5, "signing": 1,
+    "exercisepackage": 1.9, "exercise": 2, "submission": 2, "ipython": 1.5, "signing": 1,
     "outcomes": 3, "channel": 3, "answers": 3.5,
+    "authoring": 3.1,  # what an exercise folder imports: the cases (exercise) and what a call did (outcomes)
     "execute": 4,
     "checks": 5,
     "diagnose": 6,
-    "grade": 7,
+    "session": 6.5, "missing": 6.5,  # what a class shares (the large case); why a function cannot be called
+    "assignment": 2.2,  # which exercises are graded together (the course file)
+    "grade": 7, "grade_assignment": 7.5,
     "report": 8,
     "batch": 9, "classfolder": 9, "gradebook": 9, "progress": 9, "notebook": 9, "selfcheck": 9,
     "similarity": 9, "similarity_report": 9, "regrade": 9, "lms": 9, "merge": 9.5, "gradescope": 9.5,

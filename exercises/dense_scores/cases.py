@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from grader.exercise import Case
+from grader.authoring import Case
 
 # (name, group, H, W, C, k, out)
 HIDDEN_SIZES = (

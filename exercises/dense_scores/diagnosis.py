@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from grader.exercise import Case, Finding
+from grader.authoring import PROBE, Case, Finding
 
 MATCH = 1e-6
 MAX_DEPARTURES = 3
@@ -143,7 +143,7 @@ def probe_cases() -> list[Case]:
     fmap = ((np.arange(40, dtype=np.float64) * 7) % 11 - 5).reshape(5, 4, 2) / 4
     weight = ((np.arange(64, dtype=np.float64) * 5) % 9 - 4).reshape(8, 8) / 8
     bias = np.array([0.5, -0.25, 1.0, -1.5, 0.75, -0.5, 0.25, -1.0])
-    return [Case("probe-square-weight", "probe", (fmap, weight, bias, 2),
+    return [Case("probe-square-weight", PROBE, (fmap, weight, bias, 2),
                  "fmap (5, 4, 2), k=2, weight (8, 8), bias (8,): as many scores as values per window")]
 
 
@@ -223,7 +223,7 @@ def _grid_too_large(runs) -> Finding | None:
 
 # -- evidence ----------------------------------------------------------------------------------------------------
 def _where(run) -> str:
-    kind = "probe" if run.case.group == "probe" else "case"
+    kind = "probe" if run.case.group == PROBE else "case"
     return f"the {kind} '{run.case.name}' ({run.case.description})"
 
 
@@ -236,7 +236,7 @@ def _error(run) -> str:
 
 
 def _ranked(runs) -> list:
-    return sorted(runs, key=lambda r: (r.case.group != "probe" and not r.case.name.startswith("public-")))
+    return sorted(runs, key=lambda r: (r.case.group != PROBE and not r.case.name.startswith("public-")))
 
 
 def _differs(args, spec: Spec, other: Spec) -> bool:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from grader.exercise import Case
+from grader.authoring import Case
 
 
 def _case(rng: np.random.Generator, name: str, group: str, h: int, w: int, C: int, K: int) -> Case:

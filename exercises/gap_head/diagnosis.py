@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from grader.exercise import Case, Finding
+from grader.authoring import PROBE, Case, Finding
 
 #: the largest case a model is evaluated on (inputs' total size); GoogLeNet's case (1.1 million) still is
 SMALL = 4_000_000
@@ -33,7 +33,7 @@ def _probe(name: str, h: int, w: int, C: int, K: int, note: str) -> Case:
     fmap = (((np.arange(n) * 7) % 11) + 1).reshape(h, w, C) / 4.0
     V = ((((np.arange(K * C) * 5) % 9) - 4) / 8.0).reshape(K, C)
     c = np.array([(-1.0) ** k * (0.25 + 0.5 * k) for k in range(K)])
-    return Case(name=name, group="probe", args=(fmap, V, c), description=f"map {h}x{w}x{C}, K={K}{note}")
+    return Case(name=name, group=PROBE, args=(fmap, V, c), description=f"map {h}x{w}x{C}, K={K}{note}")
 
 
 def probe_cases() -> list[Case]:
@@ -184,7 +184,7 @@ def _fmt(values: np.ndarray, count: int = 5) -> str:
 def _example(table: _Table, output: int, model: int, swapped: bool) -> str:
     """The model's departure shown on a probe: what the student returned against what the statement gives."""
     for i, run in enumerate(table.runs):
-        if run.case.group != "probe":
+        if run.case.group != PROBE:
             continue
         mine = _part(run, output, swapped)
         right = run.expected[output]
@@ -205,7 +205,7 @@ def _example(table: _Table, output: int, model: int, swapped: bool) -> str:
 def _mean_note(table: _Table, swapped: bool) -> str:
     """Whether the student's class map still averages to the student's logits, on the first probe with both."""
     for run in table.runs:
-        if run.case.group != "probe":
+        if run.case.group != PROBE:
             continue
         logits, cmap = _part(run, 0, swapped), _part(run, 1, swapped)
         if logits is None or cmap is None or cmap.ndim != 3 or cmap.shape[-1] != logits.shape[-1]:
@@ -220,14 +220,14 @@ def _mean_note(table: _Table, swapped: bool) -> str:
 
 # -- structural findings ------------------------------------------------------------------------------------------
 def _not_a_pair(runs) -> Finding | None:
-    for run in sorted(runs, key=lambda r: r.case.group != "probe"):  # a probe first: its sizes are public
+    for run in sorted(runs, key=lambda r: r.case.group != PROBE):  # a probe first: its sizes are public
         out = run.outcome
         if out.status != "ok" or out.type_name == "NoneType":
             continue
         if out.count != 2 or (out.parts and any(p.type_name == "nothing" for p in out.parts)):
             what = (f"one {out.type_name}" + (f" of shape {tuple(out.shape)}" if out.shape is not None else "")
                     if out.count == 1 else f"{out.count} values")
-            where = (f"on probe '{run.case.name}' ({run.case.description})" if run.case.group == "probe"
+            where = (f"on probe '{run.case.name}' ({run.case.description})" if run.case.group == PROBE
                      else f"on the '{run.case.name}' case")
             return Finding("not-a-pair", f"Your function returned {what} {where}, where the tuple "
                                          "(logits, class_map) was expected.")
@@ -239,7 +239,7 @@ def diagnose(runs, exercise) -> list[Finding]:
     rtol = max(exercise.tolerance.rtol, exercise.tolerance.atol_scale)
     small = [r for r in runs if _small(r)]
     findings: list[Finding] = []
-    graded = [r for r in runs if r.case.group != "probe"]
+    graded = [r for r in runs if r.case.group != PROBE]
     if graded and all(r.outcome.status == "ok" and r.outcome.type_name == "NoneType" for r in graded):
         # the grader splits a None into one part per output ("NoneType", then "nothing"), which its own check
         # for the untouched starter does not recognise: name it here

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from grader.exercise import Case
+from grader.authoring import Case
 
 OMIT, NONE, GIVEN = "omitted", "None", "given"
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from grader.exercise import Case, Finding
+from grader.authoring import PROBE, Case, Finding
 
 MATCH = 1e-6  # relative to the largest expected magnitude: float32 and float64 formulations match, mistakes do not
 MAX_DEPARTURES = 3
@@ -133,13 +133,13 @@ def probe_cases() -> list[Case]:
     bias, so refusing a missing bias shows even when the weight is used untransposed."""
     x3 = np.stack([X2[:3], X2[1:] * 2, X2[::-1][:3], -X2[1:]])  # (4, 3, 4): a row loop's W @ row cannot run
     return [
-        Case("probe-square", "probe", (X2.copy(), W.copy(), B.copy()),
+        Case("probe-square", PROBE, (X2.copy(), W.copy(), B.copy()),
              "x (4, 4), weight (4, 4), bias (4,): as many samples as outputs and inputs"),
-        Case("probe-3d", "probe", (x3, W.copy(), B.copy()),
+        Case("probe-3d", PROBE, (x3, W.copy(), B.copy()),
              "x (4, 3, 4), weight (4, 4), bias (4,): two leading axes"),
-        Case("probe-vector", "probe", (X2[0].copy(), W.copy(), B.copy()),
+        Case("probe-vector", PROBE, (X2[0].copy(), W.copy(), B.copy()),
              "x (4,), weight (4, 4), bias (4,): a single vector"),
-        Case("probe-no-bias", "probe", (X2[:3].copy(), W.copy()), "x (3, 4), weight (4, 4), bias left out"),
+        Case("probe-no-bias", PROBE, (X2[:3].copy(), W.copy()), "x (3, 4), weight (4, 4), bias left out"),
     ]
 
 
@@ -185,13 +185,13 @@ def search(runs) -> Spec | None:
 
 # -- evidence ----------------------------------------------------------------------------------------------------
 def _where(run) -> str:
-    kind = "probe" if run.case.group == "probe" else "case"
+    kind = "probe" if run.case.group == PROBE else "case"
     return f"the {kind} '{run.case.name}' ({run.case.description})"
 
 
 def _ranked(runs) -> list:
     """Probes and public cases first (the student can rerun them), then the hidden ones."""
-    return sorted(runs, key=lambda r: (r.case.group != "probe" and not r.case.name.startswith("public-")))
+    return sorted(runs, key=lambda r: (r.case.group != PROBE and not r.case.name.startswith("public-")))
 
 
 def _differs(args, spec: Spec, other: Spec) -> bool:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from grader.exercise import Case
+from grader.authoring import Case
 
 FC6 = (4096, 512, 7, 7)
 

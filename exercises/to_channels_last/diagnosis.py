@@ -17,7 +17,7 @@ import re
 
 import numpy as np
 
-from grader.exercise import Case, Finding
+from grader.authoring import PROBE, Case, Finding
 
 #: the largest weight a model is evaluated on (the fc6 case has 102.8 million entries)
 SMALL = 1_000_000
@@ -32,7 +32,7 @@ def _labelled(name: str, out: int, C: int, H: int, W: int, note: str) -> Case:
     n = C * H * W
     weight = (np.arange(out * n, dtype=np.float64) + 1.0).reshape(out, n)
     description = f"out={out}, C={C}, H={H}, W={W}, each weight equal to 1 + its flat index{note}"
-    return Case(name=name, group="probe", args=(weight, C, H, W), description=description)
+    return Case(name=name, group=PROBE, args=(weight, C, H, W), description=description)
 
 
 def probe_cases() -> list[Case]:
@@ -229,7 +229,7 @@ def _probe_example(probes, finding_id: str) -> str:
 
 def _error_example(runs) -> str:
     raised = [r for r in runs if r.outcome.status == "raised"]
-    run = next((r for r in raised if r.case.group == "probe"), None)
+    run = next((r for r in raised if r.case.group == PROBE), None)
     if run is None:
         return f" It raised on {len(raised)} graded case{'s' if len(raised) != 1 else ''}." if raised else ""
     return f" On probe '{run.case.name}' ({run.case.description}) it raised {run.outcome.error}."
@@ -244,7 +244,7 @@ def _hardcoded(runs) -> Finding | None:
     for run in small:
         if run.outcome.status == "ok" and _usable(run) is not None and run.outcome.array.shape == run.expected.shape:
             return None
-    for run in sorted(small, key=lambda r: r.case.group != "probe"):
+    for run in sorted(small, key=lambda r: r.case.group != PROBE):
         weight, C, H, W = run.case.args
         own = {weight.shape[0], C, H, W, C * H * W, H * W}
         if run.outcome.status == "raised" and run.outcome.exception is not None:
@@ -255,7 +255,7 @@ def _hardcoded(runs) -> Finding | None:
         if hits:
             what = (f"raised {run.outcome.error}" if run.outcome.status == "raised"
                     else f"returned shape {tuple(run.outcome.shape)}")
-            where = (f"on probe '{run.case.name}' ({run.case.description})" if run.case.group == "probe"
+            where = (f"on probe '{run.case.name}' ({run.case.description})" if run.case.group == PROBE
                      else "on a graded case")
             return Finding("hardcoded-shape", f"{hits[0]} ({FC6_NUMBERS[hits[0]]}) appears to be written into the "
                                               f"code: {where} your function {what}. Take every size from C, H, W "
@@ -286,7 +286,7 @@ def _columns_shuffled(probes, rtol: float) -> Finding | None:
 def diagnose(runs, exercise) -> list[Finding]:
     rtol = max(exercise.tolerance.rtol, exercise.tolerance.atol_scale)
     small = [r for r in runs if _small(r)]
-    probes = [r for r in small if r.case.group == "probe" and r.case.name in PROBE_NAMES]
+    probes = [r for r in small if r.case.group == PROBE and r.case.name in PROBE_NAMES]
     findings: list[Finding] = []
     hard = _hardcoded(small)
     if hard is not None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from grader.exercise import Case
+from grader.authoring import Case
 
 # (name, group, B, H, W, C, D1, D2, K)
 HIDDEN_SIZES = (

@@ -21,33 +21,18 @@ Three kinds of evidence:
 """
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
-from grader.exercise import Case, Finding
+from grader.authoring import PROBE, Case, Finding
 
-
-def _sibling(name: str):
-    """Import a file beside this one (the exercise loader imports files by path, not as a package)."""
-    key = f"_grader_vgg_classifier_{name}"
-    if key not in sys.modules:
-        spec = importlib.util.spec_from_file_location(key, Path(__file__).with_name(f"{name}.py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[key] = module
-        spec.loader.exec_module(module)
-    return sys.modules[key]
-
-
-Q = _sibling("search")
-S = _sibling("stages")
-T = _sibling("structure")
-L = _sibling("verdicts")
-V = Q.V
+from . import search as Q
+from . import stages as S
+from . import structure as T
+from . import variants as V
+from . import verdicts as L
 
 H, W, C = 2, 3, 2
 N = H * W * C  # every width of the square probes: d_in = D1 = D2 = K = 12
@@ -82,7 +67,7 @@ MIXED_BIAS = (-0.5, -0.375, -0.25, -0.125, 0.125, 0.25, 0.375, 0.5)
 
 
 def _probe(name: str, description: str, *args) -> Case:
-    return Case(name=name, group="probe", args=tuple(np.ascontiguousarray(a, dtype=np.float64) for a in args),
+    return Case(name=name, group=PROBE, args=tuple(np.ascontiguousarray(a, dtype=np.float64) for a in args),
                 description=description)
 
 
@@ -162,7 +147,7 @@ def _batch_flattened(runs) -> Finding | None:
                     and str(T.dims(r.case)["Bd"]) in re.findall(r"\d+", r.outcome.exception.message)]
     if len(lost_rows) + len(shape_errors) != len(batched):
         return None
-    probe = next((r for r in batched if r.case.group == "probe"), None)
+    probe = next((r for r in batched if r.case.group == PROBE), None)
     text = "Every call with a single sample (B = 1) returned a result, but every batch (B > 1) failed"
     if probe is not None and probe.outcome.status == "raised":
         text += (f": on probe '{probe.case.name}' ({probe.case.description}) your function raised "
@@ -197,10 +182,10 @@ def _hardcoded(runs) -> Finding | None:
     if not small or not all(_shape_failure(r) for r in small):
         return None
     hits = [(r, n) for r in small if (n := _vgg_number(r))]
-    probes = [r for r in small if r.case.group == "probe"]
+    probes = [r for r in small if r.case.group == PROBE]
     if hits:
-        run, number = next(((r, n) for r, n in hits if r.case.group == "probe"), hits[0])
-        where = run if run.case.group == "probe" else (probes[0] if probes else None)
+        run, number = next(((r, n) for r, n in hits if r.case.group == PROBE), hits[0])
+        where = run if run.case.group == PROBE else (probes[0] if probes else None)
         text = f"{number} ({VGG_NUMBERS[number]}) appears to be written into the code"
         if where is not None and where is run:
             what = (f"raised {run.outcome.error}" if run.outcome.status == "raised"
@@ -228,10 +213,10 @@ def _pooled(runs) -> Finding | None:
         numbers = {int(n) for n in re.findall(r"\d+", run.outcome.exception.message if run.outcome.exception else "")}
         if H * W == 1 or not {C, H * W * C} <= numbers:
             return None
-    run = next((r for r in small if r.case.group == "probe"), small[0])
+    run = next((r for r in small if r.case.group == PROBE), small[0])
     _, H, W, C = run.case.args[0].shape
     where = (f"on probe '{run.case.name}' ({run.case.description}) your function raised {run.outcome.error}"
-             if run.case.group == "probe" else f"every call raised an error such as {run.outcome.error}")
+             if run.case.group == PROBE else f"every call raised an error such as {run.outcome.error}")
     return Finding("spatial-pooling", f"The first layer received {C} values per sample (one per channel) where W1 "
                                       f"expects H*W*C = {H * W * C}: {where}.")
 
@@ -356,8 +341,8 @@ def analyse(runs) -> Analysis:
     if _LAST and _LAST[0][0] == key:
         return _LAST[0][2]
     ours = PROBE_NAMES
-    probes = [r for r in runs if r.case.group == "probe" and r.case.name in ours]
-    graded = [r for r in runs if r.case.group != "probe"]
+    probes = [r for r in runs if r.case.group == PROBE and r.case.name in ours]
+    graded = [r for r in runs if r.case.group != PROBE]
     everything = graded + probes
     findings = [f for f in (_batch_flattened(everything), _hardcoded(everything), _pooled(everything))
                 if f is not None]

@@ -8,20 +8,11 @@ tiny departure (a floor of 1e-6 under ReLU, noise, rounding) is not mistaken for
 """
 from __future__ import annotations
 
-import importlib.util
-import sys
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 
-_VARIANTS = "_grader_vgg_classifier_variants"
-if _VARIANTS not in sys.modules:
-    _spec = importlib.util.spec_from_file_location(_VARIANTS, Path(__file__).with_name("variants.py"))
-    _module = importlib.util.module_from_spec(_spec)
-    sys.modules[_VARIANTS] = _module
-    _spec.loader.exec_module(_module)
-V = sys.modules[_VARIANTS]
+from . import variants as V
 
 MATCH_RTOL = 1e-4  # loose enough for float32 arithmetic, far tighter than any two variants differ
 EXACT_RTOL = 1e-10  # where the variant's output is a float32 number, float32 arithmetic gets it exactly

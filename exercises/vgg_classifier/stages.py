@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from grader.exercise import Case
+from grader.authoring import PROBE, Case
 
 H, W, C = 2, 3, 2
 N = H * W * C
@@ -42,7 +42,7 @@ RAMP_TEXT = "a ramp of 12 values from -8 to 8"
 
 
 def _case(name: str, description: str, *args) -> Case:
-    return Case(name=name, group="probe", args=tuple(np.ascontiguousarray(a, dtype=np.float64) for a in args),
+    return Case(name=name, group=PROBE, args=tuple(np.ascontiguousarray(a, dtype=np.float64) for a in args),
                 description=description)
 
 

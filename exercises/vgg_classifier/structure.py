@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from grader.exercise import Case
+from grader.authoring import PROBE, Case, Finding
 
 
 def sizes_probe() -> Case:
@@ -27,7 +27,7 @@ def sizes_probe() -> Case:
         grid = np.arange(fan_in * fan_out, dtype=np.float64).reshape(fan_in, fan_out)
         args.append(np.cos(grid * (0.9 + n)) / np.sqrt(fan_in))
         args.append(np.sin(np.arange(fan_out) * (1.3 + n)) * 0.25)
-    return Case(name="sizes", group="probe", args=tuple(np.ascontiguousarray(a) for a in args),
+    return Case(name="sizes", group=PROBE, args=tuple(np.ascontiguousarray(a) for a in args),
                 description=f"B={B}, features {H}x{W}x{C} -> {d} -> {D1} -> {D2} -> {K}, every size different")
 
 
@@ -203,7 +203,7 @@ def _broadcast(a: tuple, b: tuple, n, names) -> ErrorReading:
 # -- findings from the exceptions -----------------------------------------------------------------------------------
 def _where(run) -> str:
     error = run.outcome.error.rstrip(". ")  # a sentence follows after a colon
-    if run.case.group == "probe":
+    if run.case.group == PROBE:
         return f"on probe '{run.case.name}' ({run.case.description}) your function raised {error}"
     return f"on a graded case your function raised {error}"
 
@@ -214,13 +214,11 @@ def _cap(text: str) -> str:
 
 def _pick(pairs):
     """The example to quote: the ``sizes`` probe first (every size different), then any probe, then a graded case."""
-    return min(pairs, key=lambda p: (p[0].case.name != "sizes", p[0].case.group != "probe"))
+    return min(pairs, key=lambda p: (p[0].case.name != "sizes", p[0].case.group != PROBE))
 
 
 def error_findings(runs) -> list:
     """Findings read from the structured exceptions of every call that raised."""
-    from grader.exercise import Finding
-
     read = [(r, e) for r in runs if (e := read_error(r)) is not None]
     if not read:
         return []
@@ -296,8 +294,6 @@ def row_pattern(run) -> tuple | None:
 
 
 def row_findings(runs) -> list:
-    from grader.exercise import Finding
-
     batched = [r for r in runs if r.expected.ndim == 2 and r.expected.shape[0] > 1 and r.outcome.status == "ok"
                and r.outcome.array is not None]
     if not batched:
@@ -306,7 +302,7 @@ def row_findings(runs) -> list:
     kinds = {p[0] if p is not None else None for _, p in patterns}
     if None in kinds or not (len(kinds) == 1 or kinds == {"first", "subset"}):
         return []
-    probes = [(r, p) for r, p in patterns if r.case.group == "probe"]
+    probes = [(r, p) for r, p in patterns if r.case.group == PROBE]
     if not probes:
         return []
     run, (kind, what) = min(probes, key=lambda rp: rp[0].case.name != "flatten-order")

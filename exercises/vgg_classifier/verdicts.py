@@ -8,30 +8,15 @@ what the probe showed, not which one did it.
 """
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
-from pathlib import Path
 
 import numpy as np
 
-from grader.exercise import Finding
+from grader.authoring import Finding
 
-
-def _sibling(name: str):
-    """A file beside this one, imported once under the name ``diagnosis.py`` gives it too."""
-    key = f"_grader_vgg_classifier_{name}"
-    if key not in sys.modules:
-        spec = importlib.util.spec_from_file_location(key, Path(__file__).with_name(f"{name}.py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[key] = module
-        spec.loader.exec_module(module)
-    return sys.modules[key]
-
-
-Q = _sibling("search")
-S = _sibling("stages")
-T = _sibling("structure")
+from . import search as Q
+from . import stages as S
+from . import structure as T
 
 
 def probe_matches(run) -> tuple[bool | None, str]:
