@@ -24,7 +24,7 @@ from typing import Callable
 
 from . import escape, gradebook, regrade, report
 from .classfolder import LAYOUTS, Entry, Plan, discover, display_ids  # noqa: F401  (the batch's public names)
-from .grade import Session, error_result, grade_file
+from .grade import Session, grading
 from .results import ErrorInfo, GradeResult
 from .signing import Signer
 from .submission import MAX_BYTES
@@ -41,13 +41,12 @@ def grade_key(entry: Entry, session: Session) -> dict | None:
     data = _read_regular(entry.path)
     if data is None:
         return None
-    exercise = session.exercise
     return {
         "student": entry.student,
         "folder": entry.folder,
         "submission": shown_path(entry.path),
         "submission_sha256": hashlib.sha256(data).hexdigest(),
-        "exercise_version": f"{exercise.version}+{exercise.fingerprint}",
+        "exercise_version": grading(session).version,
         "full_scale": bool(session.full_scale),
         "secret_sha256": hashlib.sha256(session.secret.encode()).hexdigest(),  # never the secret itself
         "grader": grader_fingerprint(),
@@ -115,18 +114,18 @@ def grade_entry(entry: Entry, session: Session) -> GradeResult:
     encode it.
     """
     started = time.perf_counter()
-    full = session.full_scale
+    graded = grading(session)
     if entry.problem is not None:
         kind, message = entry.problem
-        result = error_result(session.exercise, entry.path, entry.student, kind, message, started, full_scale=full)
+        result = graded.error(entry.path, entry.student, kind, message, started)
     else:
         try:
-            result = grade_file(entry.path, session, entry.student)
+            result = graded.grade(entry.path, entry.student)
         except Exception as exc:  # a bug or an exhausted resource in the grader: this student only
-            result = error_result(session.exercise, entry.path, entry.student, "internal",
+            result = graded.error(entry.path, entry.student, "internal",
                                   f"The grader itself failed on this submission ({type(exc).__name__}: "
                                   f"{escape.terminal(exc)}). This is not the student's fault; report it to the "
-                                  "course staff.", started, full_scale=full)
+                                  "course staff.", started)
     # what the machine lacks is for the person running the batch (printed once, and in summary.html), not for
     # every student's report: the result's ``isolation`` still names the layers that ran
     machine = set(session.sandbox.warnings) if session.sandbox is not None else set()
@@ -256,7 +255,7 @@ def _grade_all(entries, session, outcomes, done, *, jobs, out, force, extra_writ
         if on_outcome:
             on_outcome(outcomes[index])
     if todo and any(e.problem is None for _, e, _ in todo):
-        session.full_scale_case()  # build the shared large case once, here, before threads race for it
+        grading(session).build_shared()  # the shared large cases, built once here before threads race for them
     pending: queue.Queue = queue.Queue()
     for item in todo:
         pending.put(item)

@@ -87,7 +87,10 @@ class _Found:
 
 
 # -- discovery --------------------------------------------------------------------------------------------------
-def discover(paths: list[Path], layout: str = "auto", assignment: str | None = None) -> Plan:
+def discover(paths: list[Path], layout: str = "auto", assignment: str | None = None, *,
+             in_course: bool = False) -> Plan:
+    """The students under ``paths``. ``assignment`` picks ``submitted/<student>/NAME/`` in nbgrader's layout;
+    ``in_course``: the name is also an assignment of the course file, so a plain class folder is fine too."""
     if layout not in LAYOUTS:
         raise UsageError(f"Unknown layout '{escape.terminal(layout, 40)}': use one of {', '.join(LAYOUTS)}.")
     if assignment is not None and (not assignment or assignment.startswith(".") or "/" in assignment
@@ -105,7 +108,7 @@ def discover(paths: list[Path], layout: str = "auto", assignment: str | None = N
         if not path.is_dir():  # a file: grade_file reports an unsupported or unreadable one as an error result
             found.append(_Found(path.stem, path, _link_problem(path) if path.is_symlink() else None))
             continue
-        root, used_layout = _root(path, layout, left, notes, assignment is not None)
+        root, used_layout = _root(path, layout, left, notes, assignment is not None and not in_course)
         used.add(used_layout)
         if used_layout == "nbgrader":
             chosen = _assignment(root, assignment)
@@ -114,7 +117,7 @@ def discover(paths: list[Path], layout: str = "auto", assignment: str | None = N
                              f"{escape.terminal(root)}.")
             _scan(root, found, empty, left, chosen)
         else:
-            if assignment is not None:
+            if assignment is not None and not in_course:
                 raise UsageError(f"--assignment picks submitted/<student>/{escape.terminal(assignment)}/ in nbgrader's "
                                  f"layout, but {escape.terminal(path)} is not an nbgrader course folder (holding "
                                  "submitted/) nor its submitted folder.")

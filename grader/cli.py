@@ -48,8 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="plain: each file or folder is a student; nbgrader: COURSE/submitted/<student>/...; "
                             "auto (default): nbgrader when the folder holds only submitted/ and nbgrader's files")
     grade.add_argument("--assignment", metavar="NAME",
-                       help="nbgrader layout: grade submitted/<student>/NAME/ (needed when submitted/ holds several "
-                            "assignments)")
+                       help="grade every exercise of assignment NAME of the course file (exercises/course.toml) "
+                            "from each submission; in nbgrader's layout, also grade submitted/<student>/NAME/")
     grade.add_argument("--private", action="store_true",
                        help="write the outputs for the owner only (files 0600, folders 0700; default 0644/0755)")
     grade.add_argument("--cache-dir", type=Path, default=os.environ.get("GRADER_CACHE_DIR") or None, metavar="DIR",
@@ -141,7 +141,8 @@ def _lms_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _exercise_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--exercise", "-e", help="exercise id (default: the only exercise, if there is one)")
+    parser.add_argument("--exercise", "-e", help="exercise id (default: the only exercise, if there is one); "
+                        "`grade` also takes several ids separated by commas, graded together from each submission")
     parser.add_argument("--exercises-dir", type=Path, metavar="DIR",
                         help="folder of exercise folders (default: the repository's exercises/)")
     parser.add_argument("--solutions-dir", type=Path, metavar="DIR",
@@ -207,6 +208,17 @@ def _exercise_from_metadata(args: argparse.Namespace) -> str | None:
             f"is no such exercise in {base}. {choose}"
         )
     return value
+
+
+def _what_to_grade(args: argparse.Namespace, plan):
+    """``grade``'s work: an assignment (``--assignment NAME`` of the course file, or ``--exercise a,b``), else
+    one exercise."""
+    from . import assignment
+
+    several = assignment.plan_for(args.exercise, getattr(args, "assignment", None), args.exercises_dir)
+    if several is not None:
+        return assignment.load_assignment(several, args.exercises_dir, args.solutions_dir)
+    return _exercise_for_grading(args, plan)
 
 
 def _exercise_for_grading(args: argparse.Namespace, plan) -> exercise_mod.Exercise:
@@ -338,7 +350,7 @@ def main(argv: list[str] | None = None) -> int:
 
             # the exercise is chosen once the submissions are found (and the output folder checked), so a typo in a
             # path or an unwritable --out is said first, and with several exercises the submissions can name theirs
-            return commands.grade(args, lambda plan: _exercise_for_grading(args, plan))
+            return commands.grade(args, lambda plan: _what_to_grade(args, plan))
         if args.command == "check":
             from . import commands
 

@@ -12,7 +12,9 @@ from . import batch, escape, gradebook, lms, merge, regrade, report, similarity_
 from .errors import UsageError
 from .classfolder import Plan
 from .exercise import Exercise
-from .grade import DEFAULT_SECRET, Session
+from .assignment import Assignment, read_course
+from .grade import DEFAULT_SECRET, Session, grading
+from .grade_assignment import AssignmentSession
 from .progress import Progress
 from .signing import NO_SECRET, Signer
 
@@ -24,14 +26,17 @@ def course_secret(args: argparse.Namespace) -> tuple[str, list[str]]:
     return DEFAULT_SECRET, [NO_SECRET]
 
 
-def max_points(exercise: Exercise, full_scale: bool) -> float:
-    """The most a submission can score with this setting (full-scale checks leave the maximum without the case)."""
-    with_large = full_scale and exercise.has_full_scale
-    return sum(c.points for c in exercise.checks if with_large or not c.full_scale)
+def open_session(what: Exercise | Assignment, args: argparse.Namespace, secret: str):
+    """The session that grades ``what``: one exercise's, or an assignment's (one sandbox, a session per exercise)."""
+    if isinstance(what, Assignment):
+        return AssignmentSession(what, full_scale=args.full_scale, secret=secret, cache=_cache(args))
+    return Session(what, full_scale=args.full_scale, secret=secret, cache=_cache(args))
 
 
-def grade(args: argparse.Namespace, exercise: Exercise | Callable[[Plan], Exercise]) -> int:
-    """``grader grade``. ``exercise`` may be a function of the plan (the CLI's: it can read the submissions)."""
+def grade(args: argparse.Namespace,
+          exercise: Exercise | Assignment | Callable[[Plan], Exercise | Assignment]) -> int:
+    """``grader grade``. ``exercise`` may be an assignment (several exercises from each submission), or a
+    function of the plan (the CLI's: it can read the submissions)."""
     jobs = _jobs(args.jobs)
     shard = merge.parse_shard(args.shard) if args.shard else (1, 1)
     for flag, given in (("--shard", args.shard), ("--gradebook-format", getattr(args, "gradebook_format", None))):
@@ -40,22 +45,27 @@ def grade(args: argparse.Namespace, exercise: Exercise | Callable[[Plan], Exerci
     if args.out:
         _check_writable(Path(args.out), bool(getattr(args, "private", False)))
         similarity_report.check_options(args)
-    whole = batch.discover(args.paths, getattr(args, "layout", "auto"), getattr(args, "assignment", None))
+    asked = getattr(args, "assignment", None)
+    in_course = asked is not None and asked in read_course(getattr(args, "exercises_dir", None))
+    whole = batch.discover(args.paths, getattr(args, "layout", "auto"), asked, in_course=in_course)
     if args.student is not None:
         whole = _with_student(whole, args.student)
     if not whole.entries:
         raise UsageError("No .py or .ipynb submission was found in "
                          + ", ".join(escape.terminal(p) for p in args.paths) + "."
                          + "".join(f" {escape.terminal(note)}" for note in whole.notes))
-    if not isinstance(exercise, Exercise):
+    if not isinstance(exercise, (Exercise, Assignment)):
         exercise = exercise(whole)
-    top = max_points(exercise, args.full_scale)
+    secret, secret_notes = course_secret(args)
+    session = open_session(exercise, args, secret)
+    graded = grading(session)
+    top = graded.max_points()
     if args.fail_under is not None and args.fail_under > top:
+        session.close()
         raise UsageError(f"--fail-under {args.fail_under:g} is above the most a submission can score here "
-                         f"({top:g} points for '{exercise.id}'{'' if args.full_scale else ' with --no-full-scale'}): "
+                         f"({top:g} points for '{graded.id}'{'' if args.full_scale else ' with --no-full-scale'}): "
                          "no submission could pass. Give a score between 0 and the maximum.")
     plan = merge.select(whole, *shard) if shard != (1, 1) else whole
-    secret, secret_notes = course_secret(args)
     progress = Progress("none" if args.quiet else "auto")
     for note in whole.notes:
         progress.note(note)
@@ -68,25 +78,24 @@ def grade(args: argparse.Namespace, exercise: Exercise | Callable[[Plan], Exerci
     out = Path(args.out) if args.out else None
     if out is not None:
         merge.remove_manifest(out)  # written again at the end: a run killed before then leaves none
-    with Session(exercise, full_scale=args.full_scale, secret=secret, cache=_cache(args)) as session:
+    with session:
         machine = machine_notes(session)
         for note in machine:
             progress.note(note)
         notes = (*whole.notes, *secret_notes, *machine)
-        settings = merge.run_settings(exercise.id, f"{exercise.version}+{exercise.fingerprint}",
-                                      session.full_scale, batch.grader_fingerprint())
+        settings = merge.run_settings(graded.id, graded.version, session.full_scale, batch.grader_fingerprint())
         signer = Signer(secret, settings)
         lms_format = getattr(args, "gradebook_format", None)
-        lms_title = getattr(args, "lms_assignment", None) or exercise.title
+        lms_title = getattr(args, "lms_assignment", None) or graded.title
 
         def finish(outcomes: list, complete: bool) -> list[str]:
             """The class files, the LMS file and the manifest (last) of what is graded; problems as lines."""
             # similarity reads the whole class's files (never a shard's slice), and only once every grade is in
-            similar, problems = similarity_report.prepare(args, whole, exercise) if complete else (None, [])
+            similar, problems = similarity_report.prepare(args, whole, graded.exercises) if complete else (None, [])
             similar_line = similarity_report.summary(similar)
-            problems += batch.write_class_files(plan, outcomes, out, exercise.id, private=private, notes=notes,
+            problems += batch.write_class_files(plan, outcomes, out, graded.id, private=private, notes=notes,
                                                 similarity=similar_line)
-            problems += similarity_report.write(similar, out, exercise.id, private=private)
+            problems += similarity_report.write(similar, out, graded.id, private=private)
             if lms_format:
                 finished = {o.entry.student for o in outcomes}
                 try:
@@ -100,7 +109,7 @@ def grade(args: argparse.Namespace, exercise: Exercise | Callable[[Plan], Exerci
                 merge.write_manifest(out, whole=whole, shard=shard, graded=[o.entry for o in outcomes],
                                      settings=settings, notes=notes, complete=complete, secret=secret,
                                      private=private, assignment=getattr(args, "assignment", None),
-                                     title=exercise.title, similarity=similar_line)
+                                     title=graded.title, similarity=similar_line)
             except OSError as exc:
                 problems.append(f"{merge.MANIFEST} could not be written ({escape.terminal(exc, 300)})")
             return problems

@@ -18,7 +18,8 @@ import mmap
 import os
 import tempfile
 import time
-from dataclasses import dataclass
+from pathlib import Path
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -44,10 +45,31 @@ ALIGN = 64
 
 
 @dataclass(frozen=True)
+class Target:
+    """One function a run looks up and calls, with its cases: an exercise's share of the run.
+
+    An assignment's run has one target per exercise, so the submission is loaded and executed once. ``expected``
+    (the reference's answers, same order as ``cases``) sizes what a result may weigh; its values never leave the
+    grader. ``shared`` maps this target's large cases to the sealed files the child reads.
+    """
+
+    function: str
+    parameters: tuple[str, ...]
+    cases: list[Case]
+    repeat: tuple[int, ...] = ()
+    expected: list | None = None
+    outputs: tuple[str, ...] = ()
+    shared: SharedArrays | None = None
+    call_seconds: float | None = None  # this exercise's limit per call (None: the sandbox's)
+    label: str = field(default="", compare=False)  # the exercise, in the sentence when its calls are cut short
+
+
+@dataclass(frozen=True)
 class Call:
-    """One planned call of the student's function: which case, and where its inline inputs go."""
+    """One planned call of a target's function: which case, and where its inline inputs go."""
 
     id: int
+    target: int
     case: int
     repeat: bool
     specs: tuple[dict, ...]  # what the child is told about each argument
@@ -80,23 +102,27 @@ def run(
     ``expected`` (the reference's answers, same order as ``cases``) sizes what a result may weigh; its values
     never leave the grader.
     """
-    return Run(submission, function, parameters, cases, sandbox, shared, repeat, expected, outputs).execute()
+    target = Target(function, tuple(parameters), cases, repeat, expected, tuple(outputs), shared)
+    return Run(submission, [target], sandbox).execute()[0]
+
+
+def run_many(submission: Submission, targets: list[Target], sandbox: Sandbox) -> list[Execution]:
+    """Execute ``submission`` once and call each target's function on its cases; one ``Execution`` per target.
+
+    A target whose function is missing, or whose calls time out in a row, costs only its own calls."""
+    return Run(submission, targets, sandbox).execute()
 
 
 class Run:
     """One submission's run across restarts: what to send next, what came back, what went wrong."""
 
-    def __init__(self, submission, function, parameters, cases, sandbox, shared, repeat, expected,
-                 outputs=()) -> None:
+    def __init__(self, submission: Submission, targets: list[Target], sandbox: Sandbox) -> None:
         self.submission: Submission = submission
-        self.function = function
-        self.parameters = tuple(parameters)
-        self.outputs = tuple(outputs)
-        self.cases: list[Case] = cases
+        self.targets = list(targets)
         self.sandbox: Sandbox = sandbox
         self.limits = sandbox.limits
-        self.shared: SharedArrays | None = shared
-        self.calls, size = self._plan(repeat, expected)
+        self.shared_files = [t.shared for t in self.targets if t.shared is not None]
+        self.calls, size = self._plan()
         self.memory, self.memory_fd = _shared_memory(size)
         self.cells = [c for c in submission.cells if c.syntax_error is None and not _blank(c.source)]
         self.skip_cells: set[int] = set()
@@ -105,25 +131,27 @@ class Run:
         self.cell_errors: dict[int, str] = {}
         self.cell_incidents: list[tuple[str, str]] = []
         self.notes: dict[str, None] = {}
-        self.found: dict | None = None
+        self.found: dict[int, dict] = {}  # target -> what the lookup said
         self.incident = self.incident_kind = self.protocol_error = ""
-        self.timeouts = 0  # consecutive calls that ran out of time
-        self.flood_noted = False
+        self.cut: dict[int, str] = {}  # target -> why its remaining calls were not made
+        self.timeouts, self.flood_noted = 0, False  # consecutive timeouts of one target; output past the limit
         self.seq = 0
         self.deadline = 0.0
         self.handlers = {"note": self._on_note}
 
     # -- planning ---------------------------------------------------------------------------------------------
-    def _plan(self, repeat, expected) -> tuple[list[Call], int]:
-        order = [(i, False) for i in range(len(self.cases))] + [(i, True) for i in repeat]
+    def _plan(self) -> tuple[list[Call], int]:
+        order = [(t, i, again) for t, target in enumerate(self.targets)
+                 for i, again in [*((i, False) for i in range(len(target.cases))), *((i, True) for i in target.repeat)]]
         calls, offset = [], 0
-        for ident, (index, again) in enumerate(order):
-            case = self.cases[index]
+        for ident, (t, index, again) in enumerate(order):
+            target = self.targets[t]
+            case, expected, shared = target.cases[index], target.expected, target.shared
             specs, inline = [], []
             for position, array in enumerate(case.args):
                 key = (case.name, position)
-                if self.shared is not None and key in self.shared.paths:
-                    specs.append({"file": str(self.sandbox.visible_path(self.shared.paths[key]))})
+                if shared is not None and key in shared.paths:
+                    specs.append({"file": str(self.sandbox.visible_path(shared.paths[key]))})
                     continue
                 if not isinstance(array, np.ndarray):  # a Python scalar or None, passed as it is
                     specs.append({"value": array.item() if isinstance(array, np.generic) else array})
@@ -136,12 +164,18 @@ class Run:
                                                  else (expected[index],))
             size = sum(p.nbytes for p in parts) if parts else 64 * MIB // RESULT_FACTOR
             expect = " and ".join(f"a {p.shape} {p.dtype} array" for p in parts) or "a much smaller result"
-            calls.append(Call(ident, index, again, tuple(specs), tuple(inline),
+            calls.append(Call(ident, t, index, again, tuple(specs), tuple(inline),
                               max(RESULT_FACTOR * size, RESULT_FLOOR), expect))
         return calls, offset
 
+    def _case(self, call: Call) -> Case:
+        return self.targets[call.target].cases[call.case]
+
+    def _call_seconds(self, target: int) -> float:
+        return self.targets[target].call_seconds or self.limits.call_seconds
+
     # -- the run ----------------------------------------------------------------------------------------------
-    def execute(self) -> Execution:
+    def execute(self) -> list[Execution]:
         started = time.monotonic()
         self.deadline = started + self.limits.submission_seconds
         restarts = 0
@@ -168,9 +202,15 @@ class Run:
                 os.close(self.memory_fd)
         return self._execution(time.monotonic() - started, restarts)
 
+    def _readable(self) -> tuple[Path, ...]:
+        return tuple(path for shared in self.shared_files for path in shared.paths.values())
+
+    def _readable_bytes(self) -> int:
+        return sum(shared.nbytes for shared in self.shared_files)
+
     def _attempt(self) -> None:
         inherit = (self.memory_fd,) if self.memory is not None else ()
-        readable = tuple(self.shared.paths.values()) if self.shared else ()
+        readable = self._readable()
         launched = self.sandbox.spawn(readable, inherit)
         if launched.degraded:
             self.notes.setdefault(launched.degraded)
@@ -183,7 +223,7 @@ class Run:
 
     def _converse(self, channel: Channel, launched: Launched) -> None:
         self.seq = 0
-        channel.send(self._setup(readable_bytes=self.shared.nbytes if self.shared else 0))
+        channel.send(self._setup())
         self._await(channel, launched, "ready", None, self._deadline(STARTUP_SECONDS - GRACE_SECONDS),
                     seconds=STARTUP_SECONDS)
         for cell in self.cells:
@@ -194,36 +234,41 @@ class Run:
                                {"t": "cell", "number": cell.code_number, "filename": f"<cell {cell.code_number}>",
                                 "source": cell.source})
             self._on_cell_done(cell.code_number, cell.label, reply.message)
-        reply = self._step(channel, launched, "function", None, STARTUP_SECONDS, {"t": "lookup"})
-        self.found = answers.function_info(reply.message)
-        if not self.found["callable"]:
-            return
+        for t, target in enumerate(self.targets):
+            reply = self._step(channel, launched, "function", None, STARTUP_SECONDS,
+                               {"t": "lookup", "name": target.function})
+            self.found[t] = answers.function_info(reply.message)
         while self.next_call < len(self.calls):
             call = self.calls[self.next_call]
+            if not self.found[call.target]["callable"] or call.target in self.cut:
+                self.next_call += 1
+                continue
             for _, offset, original in call.inline:
                 self.memory[offset: offset + len(original)] = original
-            where = ("call", self.next_call, self.cases[call.case].name)
+            where = ("call", self.next_call, self._case(call).name)
             started = time.monotonic()
-            reply = self._step(channel, launched, "result", where, self.limits.call_seconds,
-                               {"t": "call", "args": list(call.specs), "max_bytes": call.max_bytes,
-                                "outputs": max(1, len(self.outputs))},
+            target = self.targets[call.target]
+            seconds = self._call_seconds(call.target)
+            reply = self._step(channel, launched, "result", where, seconds,
+                               {"t": "call", "function": target.function, "args": list(call.specs),
+                                "max_bytes": call.max_bytes, "outputs": max(1, len(target.outputs)),
+                                "seconds": seconds},
                                max_payload=call.max_bytes)
             outcome = self._outcome(call, reply, time.monotonic() - started)
             if not self._record(call, outcome):
                 return
         channel.send({"t": "end"})
 
-    def _setup(self, readable_bytes: int) -> dict:
+    def _setup(self) -> dict:
+        readable_bytes = self._readable_bytes()
         return {
             "t": "setup",
-            "function": self.function,
             "run_name": self.submission.run_name,
             "paths": [self.sandbox.numpy_path_in_child],
             "inputs_fd": self.memory_fd,
             "inputs_size": len(self.memory) if self.memory is not None else 0,
             "soft_limits": {"cell_seconds": self.limits.cell_seconds, "call_seconds": self.limits.call_seconds},
-            "confine": self.sandbox.confine_settings(
-                readable_bytes, tuple(self.shared.paths.values()) if self.shared else ()),
+            "confine": self.sandbox.confine_settings(readable_bytes, self._readable()),
         }
 
     # -- one step: send, then accept only its answer before its deadline ------------------------------------
@@ -291,19 +336,20 @@ class Run:
 
     def _outcome(self, call: Call, reply: Frame, seconds: float) -> CallOutcome:
         message, body = reply.message, reply.payload
-        case = self.cases[call.case].name
+        case = self._case(call).name
+        outputs = self.targets[call.target].outputs
         status = message.get("status")
         mutated = self._mutated(call)
         if status == "timeout":
             return CallOutcome(case=case, status="timeout", repeat=call.repeat, seconds=seconds, mutated=mutated,
-                               incident=_limit_text(("call",), self.limits.call_seconds))
+                               incident=_limit_text(("call",), self._call_seconds(call.target)))
         if status == "raised":
             return CallOutcome(case=case, status="raised", repeat=call.repeat, seconds=seconds, mutated=mutated,
                                exception=answers.call_error(message.get("error"), self.submission))
         if status != "ok":
             raise ProtocolError("a result with an unknown status")
         specs = message.get("parts")
-        if not isinstance(specs, list) or not 1 <= len(specs) <= max(1, len(self.outputs)):
+        if not isinstance(specs, list) or not 1 <= len(specs) <= max(1, len(outputs)):
             raise ProtocolError("a result without a valid list of returned values")
         count = message.get("count", 1)
         if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count < 2**40:
@@ -314,35 +360,43 @@ class Run:
             parts.append(part)
         if used != len(body):
             raise ProtocolError("bytes sent without an array description")
-        if len(self.outputs) > 1:
+        if len(outputs) > 1:
             missing = (Returned(type_name="NoneType") if parts[0].type_name == "NoneType" and count == 1 else
                        Returned(type_name="nothing", note=f"the function returned {count} value"
-                                f"{'s' if count != 1 else ''} where {len(self.outputs)} were expected"))
-            parts += [missing] * (len(self.outputs) - len(parts))
+                                f"{'s' if count != 1 else ''} where {len(outputs)} were expected"))
+            parts += [missing] * (len(outputs) - len(parts))
         first = parts[0]
         return CallOutcome(
             case=case, status="ok", type_name=first.type_name, exact_ndarray=first.exact_ndarray,
             subclass=first.subclass, array=first.array, shape=first.shape, note=first.note, mutated=mutated,
-            seconds=seconds, repeat=call.repeat, parts=tuple(parts) if len(self.outputs) > 1 else (), count=count,
+            seconds=seconds, repeat=call.repeat, parts=tuple(parts) if len(outputs) > 1 else (), count=count,
         )
 
     def _mutated(self, call: Call) -> tuple[str, ...]:
         """Names of the arguments whose bytes in the shared memory differ from what the parent wrote there."""
         names = []
+        parameters = self.targets[call.target].parameters
         for position, offset, original in call.inline:
             if self.memory[offset: offset + len(original)] != original:
-                names.append(self.parameters[position] if position < len(self.parameters)
-                             else f"argument {position + 1}")
+                names.append(parameters[position] if position < len(parameters) else f"argument {position + 1}")
         return tuple(names) if not call.repeat else ()
 
     def _record(self, call: Call, outcome: CallOutcome) -> bool:
-        """Keep a call's outcome; return whether the next call should run (the consecutive-timeout rule)."""
+        """Keep a call's outcome; return whether the next call should run.
+
+        After ``MAX_CONSECUTIVE_TIMEOUTS`` timeouts in a row, the target's remaining calls are not made (they
+        would only wait out their limits); the next target's calls still are."""
         self.outcomes[call.id] = outcome
         self.next_call = call.id + 1
-        self.timeouts = self.timeouts + 1 if outcome.status == "timeout" else 0
+        previous = self.calls[call.id - 1] if call.id else None
+        same = previous is not None and previous.target == call.target
+        self.timeouts = (self.timeouts if same else 0) + 1 if outcome.status == "timeout" else 0
         if self.timeouts >= MAX_CONSECUTIVE_TIMEOUTS:
-            self.incident = f"{MAX_CONSECUTIVE_TIMEOUTS} calls in a row ran out of time"
-            return False
+            self.cut[call.target] = f"{MAX_CONSECUTIVE_TIMEOUTS} calls in a row ran out of time"
+            self.timeouts = 0
+            self.next_call = next((c.id for c in self.calls[call.id:] if c.target != call.target), len(self.calls))
+            if self.next_call >= len(self.calls):
+                return False
         return True
 
     def _recover(self, incident: _Incident) -> bool:
@@ -363,36 +417,42 @@ class Run:
             return True
         call = self.calls[where[1]]
         status = "timeout" if incident.kind == "timeout" else "crashed"
-        outcome = CallOutcome(case=self.cases[call.case].name, status=status, incident=incident.message,  # type: ignore[arg-type]
+        outcome = CallOutcome(case=self._case(call).name, status=status, incident=incident.message,  # type: ignore[arg-type]
                               repeat=call.repeat, seconds=incident.seconds)
         return self._record(call, outcome) and self.next_call < len(self.calls)
 
-    def _execution(self, seconds: float, restarts: int) -> Execution:
-        for call in self.calls[self.next_call:]:
-            self.outcomes.setdefault(call.id, CallOutcome(
-                case=self.cases[call.case].name, status="not-run", repeat=call.repeat,
-                incident=self.incident or self.protocol_error or "the grading time for this submission ran out first",
+    def _execution(self, seconds: float, restarts: int) -> list[Execution]:
+        for call in self.calls:
+            if call.id in self.outcomes or not self.found.get(call.target, {"callable": True})["callable"]:
+                continue
+            self.outcomes[call.id] = CallOutcome(
+                case=self._case(call).name, status="not-run", repeat=call.repeat,
+                incident=(self.cut.get(call.target) or self.incident or self.protocol_error
+                          or "the grading time for this submission ran out first"))
+        memory = self.sandbox.memory_limits(self._readable_bytes())
+        executions = []
+        for t in range(len(self.targets)):
+            info = self.found.get(t)
+            executions.append(Execution(
+                function_found=bool(info and info.get("found")),
+                function_callable=bool(info and info.get("callable")) and not self.protocol_error,
+                function_type=info.get("type", "") if info else "",
+                candidates=tuple(info.get("candidates", ())) if info else (),
+                calls=tuple(self.outcomes[c.id] for c in self.calls if c.target == t and c.id in self.outcomes),
+                cell_errors=tuple(self.cell_errors[n] for n in sorted(self.cell_errors)),
+                cell_incidents=tuple(self.cell_incidents),
+                notes=tuple(self.notes),
+                incident=self.incident if info is None else "",
+                incident_kind=self.incident_kind if info is None else "",
+                protocol_error=self.protocol_error,
+                seconds=seconds,
+                restarts=restarts,
+                layers=self.sandbox.layers,
+                memory_limit=self.limits.describe_memory(),
+                memory=memory,
+                isolation_warnings=tuple(self.sandbox.warnings),
             ))
-        info = self.found or {}
-        return Execution(
-            function_found=bool(info.get("found")),
-            function_callable=bool(info.get("callable")) and not self.protocol_error,
-            function_type=info.get("type", ""),
-            candidates=tuple(info.get("candidates", ())),
-            calls=tuple(self.outcomes[c.id] for c in self.calls if c.id in self.outcomes),
-            cell_errors=tuple(self.cell_errors[n] for n in sorted(self.cell_errors)),
-            cell_incidents=tuple(self.cell_incidents),
-            notes=tuple(self.notes),
-            incident=self.incident if self.found is None else "",
-            incident_kind=self.incident_kind if self.found is None else "",
-            protocol_error=self.protocol_error,
-            seconds=seconds,
-            restarts=restarts,
-            layers=self.sandbox.layers,
-            memory_limit=self.limits.describe_memory(),
-            memory=self.sandbox.memory_limits(self.shared.nbytes if self.shared else 0),
-            isolation_warnings=tuple(self.sandbox.warnings),
-        )
+        return executions
 
     # -- sentences --------------------------------------------------------------------------------------------
     def _submission_timeout(self) -> str:

@@ -54,11 +54,25 @@ class GradeResult:
     trace: tuple[str, ...] = ()
     exercise_version: str = ""
     submission_sha256: str = ""
+    #: an assignment's result: the name graded (``--assignment``, or the exercise ids joined by "+")
+    assignment: str = ""
+    #: in an assignment's result, one section per exercise (each a result of its own, its points already
+    #: multiplied by ``weight``); the top level then holds the total, the run's warnings and no checks
+    sections: tuple[GradeResult, ...] = ()
+    weight: float = 1.0
     schema: str = SCHEMA
 
     @property
     def passed_all(self) -> bool:
         return self.status == "graded" and self.score >= self.max_score
+
+    def parts(self) -> tuple[GradeResult, ...]:
+        """What writers iterate over: the sections of an assignment's result, or the result itself."""
+        return self.sections or (self,)
+
+    def all_checks(self) -> tuple[tuple[GradeResult, CheckResult], ...]:
+        """Every check with the part it belongs to, in report order."""
+        return tuple((part, check) for part in self.parts() for check in part.checks)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -67,6 +81,7 @@ class GradeResult:
         data["warnings"] = list(self.warnings)
         data["isolation"] = list(self.isolation)
         data["trace"] = list(self.trace)
+        data["sections"] = [section.to_dict() for section in self.sections]
         # schema first, as the contract shows it
         return {"schema": data.pop("schema"), **data}
 
@@ -84,6 +99,7 @@ class GradeResult:
         kwargs["diagnoses"] = tuple(Diagnosis(**d) for d in data.get("diagnoses", ()))
         for name in ("warnings", "isolation", "trace"):
             kwargs[name] = tuple(data.get(name, ()))
+        kwargs["sections"] = tuple(cls.from_dict(section) for section in data.get("sections", ()))
         return cls(**kwargs)
 
     @classmethod

@@ -80,14 +80,18 @@ def base_code(exercise: Exercise) -> list[str]:
     return base + ([check] if check else [])
 
 
-def prepare(args: argparse.Namespace, plan: Plan, exercise: Exercise) -> tuple[Analysis | None, list[str]]:
-    """The analysis of the batch, or None (switched off, or one file alone); problems as lines, never raised."""
+def prepare(args: argparse.Namespace, plan: Plan, exercises: Exercise | tuple[Exercise, ...]
+            ) -> tuple[Analysis | None, list[str]]:
+    """The analysis of the batch, or None (switched off, or one file alone); problems as lines, never raised.
+
+    ``exercises``: every exercise graded from the submissions (an assignment's), whose given code is left out."""
     against = [Path(p) for p in getattr(args, "similarity_against", None) or ()]
     if not enabled(args) or (plan.single_file and not against):
         return None, []
     try:
         settings = Settings(common=getattr(args, "similarity_common", Settings.common))
-        return analyse(sources(plan, against), base_code(exercise), settings), []
+        given = [code for e in (exercises if isinstance(exercises, tuple) else (exercises,)) for code in base_code(e)]
+        return analyse(sources(plan, against), given, settings), []
     except Exception as exc:  # noqa: BLE001  (the grades and the other class files do not depend on it)
         return None, [f"the similarity report could not be made ({type(exc).__name__}: {escape.terminal(exc, 300)})"]
 

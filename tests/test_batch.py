@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import batch, classfolder, cli
+from grader import batch, classfolder, cli, grade
 from grader.batch import Entry
 
 from conftest import SUBMISSIONS
@@ -129,14 +129,14 @@ def test_error_rows_for_broken_files_while_others_grade(tmp_path, session):
 def test_an_exception_in_the_grader_becomes_an_internal_error_row(tmp_path, session, monkeypatch):
     plan = batch.discover([make_class(tmp_path / "class", {"ana.py": "correct/matmul.py",
                                                           "ben.py": "correct/einsum.py"})])
-    real = batch.grade_file
+    real = grade.grade_file
 
     def flaky(path, session, student=None):
         if student == "ana":
             raise RuntimeError("boom")
         return real(path, session, student)
 
-    monkeypatch.setattr(batch, "grade_file", flaky)
+    monkeypatch.setattr(grade, "grade_file", flaky)
     results = [o.result for o in batch.grade_all(plan.entries, session, jobs=2, out=tmp_path / "out")]
     assert results[0].status == "error" and results[0].error.kind == "internal" and "boom" in results[0].error.message
     assert results[1].passed_all

@@ -75,7 +75,6 @@ class Child:
         os.close(channel_fd)
         self.write = os.write
         self.ndarray = np.ndarray
-        self.function_name = setup["function"]
         self.run_name = setup.get("run_name", "__main__")
         self.limits = setup.get("soft_limits", {})
         self.inputs = None
@@ -86,7 +85,7 @@ class Child:
             self.inputs = mmap.mmap(int(setup["inputs_fd"]), int(setup["inputs_size"]))
         self.notes: set[str] = set()
         self.namespace: dict = {}
-        self.function = None
+        self.functions: dict = {}  # what each lookup found, by name: an assignment asks for several
         signal.signal(signal.SIGALRM, _alarm)
 
     def timed(self, seconds: float | None, action):
@@ -155,7 +154,7 @@ class Child:
 
     def lookup(self, command: dict) -> None:
         namespace = self.namespace or self.start_namespace()
-        name = self.function_name
+        name = str(command["name"])
         function = namespace.get(name)
         reply = {"t": "function", "seq": command["seq"], "found": function is not None,
                  "callable": function is not None and callable(function), "type": _type_name(function)}
@@ -163,7 +162,7 @@ class Child:
             reply["candidates"] = sorted(
                 k for k, v in list(namespace.items()) if isinstance(k, str) and callable(v) and not k.startswith("__")
             )[:200]
-        self.function = function
+        self.functions[name] = function
         self.send(reply)
 
     def argument(self, spec: dict):
@@ -193,10 +192,11 @@ class Child:
 
     def call(self, command: dict) -> None:
         args = [self.argument(spec) for spec in command["args"]]
-        function = self.function
+        function = self.functions[command["function"]]
         reply = {"t": "result", "seq": command["seq"], "status": "ok", "error": None}
         payload = b""
-        out_of_time, exc, value = self.timed(self.limits.get("call_seconds"), lambda: function(*args))
+        out_of_time, exc, value = self.timed(command.get("seconds", self.limits.get("call_seconds")),
+                                             lambda: function(*args))
         if out_of_time:
             reply["status"] = "timeout"
         elif exc is not None:

@@ -1,0 +1,46 @@
+"""Why the function to grade cannot be called, in one sentence a student can act on.
+
+The run either ended before the lookup (a crash, a time limit, a protocol breach), or the submission never
+defined the name: a syntax error, a cell that failed, a near-miss spelling, the code pasted into a markdown cell.
+"""
+from __future__ import annotations
+
+import difflib
+
+from . import submission as submission_mod
+from .errors import MissingFunction, SubmissionError, SyntaxProblem
+from .exercise import Exercise
+from .outcomes import Execution
+
+
+def missing_function_error(
+    submission: submission_mod.Submission, execution: Execution, exercise: Exercise
+) -> SubmissionError:
+    name = exercise.function
+    if execution.protocol_error:
+        return SubmissionError.with_kind("protocol-error", execution.protocol_error)
+    if execution.incident:
+        return SubmissionError.with_kind(execution.incident_kind or "crashed",
+                                         f"The submission {execution.incident} before {name}() could be called.")
+    syntax = submission.syntax_errors()
+    if syntax:
+        return SyntaxProblem(f"{syntax[0]}. Because of it, {name}() was never defined."
+                             if len(syntax) == 1 else
+                             f"{len(syntax)} places cannot be compiled; the first is {syntax[0]}. "
+                             f"Because of them, {name}() was never defined.")
+    if execution.cell_incident:
+        return SubmissionError.with_kind(
+            execution.cell_incident, f"{name}() was never defined. {execution.cell_incidents[0][1]}")
+    if execution.function_found:
+        return MissingFunction(f"'{name}' is defined but is a {execution.function_type}, not a function.")
+    close = difflib.get_close_matches(name, execution.candidates, n=3, cutoff=0.6)
+    close += [c for c in execution.candidates if c.lower().replace("_", "") == name.lower().replace("_", "")
+              and c not in close]
+    hint = f" Did you mean to name {close[0]!r} as {name!r}?" if close else ""
+    pasted = submission.prose_cells_mentioning(f"def {name}")
+    if pasted:
+        hint += (f" Cell {pasted[0]} of the notebook contains 'def {name}', but it is a text (markdown) cell, "
+                 "so it never runs: move the code into a code cell.")
+    failed = (" Some cells raised errors before it could be defined; see the warnings."
+              if execution.cell_errors else "")
+    return MissingFunction(f"No function named '{name}' is defined in the submission.{hint}{failed}")
