@@ -20,9 +20,9 @@ import threading
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
-from . import escape, gradebook, regrade, report
+from . import escape, gradebook, outfolder, regrade
 from .classfolder import LAYOUTS, Entry, Plan, discover, display_ids  # noqa: F401  (the batch's public names)
 from .grade import Session, grading
 from .results import ErrorInfo, GradeResult
@@ -91,7 +91,7 @@ def stored_result(entry: Entry, key: dict | None, out: Path, signer: Signer | No
     signature: a hand-edited result is regraded, never reused); None if it must be (re)graded."""
     if key is None:
         return None
-    folder = report.student_folder(out, entry.folder)
+    folder = outfolder.student_folder(out, entry.folder)
     try:
         if json.loads((folder / KEY_FILE).read_text(encoding="utf-8")) != key:
             return None
@@ -151,28 +151,32 @@ def _readable(value):
     return value
 
 
-Writer = Callable[[GradeResult, Path], None]
+#: A subscriber to finished grades: ``writer(result, folder, private=...)`` writes its own files in the student's
+#: folder (the HTML and Markdown reports, Gradescope's JSON...). The batch itself writes only ``result.json``.
+Writer = Callable[..., None]
 
 
-def write_outputs(result: GradeResult, folder: Path, key: dict | None, extra: Writer | None = None, *,
+def write_outputs(result: GradeResult, folder: Path, key: dict | None, writers: Sequence[Writer] = (), *,
                   private: bool = False, signer: Signer | None = None) -> GradeResult:
-    """Write one student's files; the sidecar goes last, so only a complete set is ever skipped on a rerun.
-    With ``signer``, ``result.json`` carries the course secret's signature."""
-    folder = Path(folder)
+    """Write one student's files: each writer's, then ``result.json`` (its presence marks a finished grade),
+    then the sidecar, so only a complete set is ever skipped on a rerun. With ``signer``, ``result.json``
+    carries the course secret's signature."""
+    folder = outfolder.make_folder(Path(folder), private=private)
+    os.chmod(folder, outfolder.PRIVATE_FOLDER_MODE if private else outfolder.FOLDER_MODE)
     (folder / KEY_FILE).unlink(missing_ok=True)
     try:
-        if extra is not None:
-            extra(result, folder)
-        report.write_student(result, folder, private=private,  # result.json last
-                             result_text=signer.result_text(result) if signer else None)
+        for writer in writers:
+            writer(result, folder, private=private)
     except Exception as exc:  # a report that cannot be rendered or written must not cost the result itself
         result = error_result_from(result, f"Its reports could not be written ({type(exc).__name__}: "
                                            f"{escape.terminal(exc)}).")
-        report.write_atomic(folder / "result.json", signer.result_text(result) if signer else result.to_json() + "\n",
-                            private=private)
+        outfolder.write_atomic(folder / "result.json", signer.result_text(result) if signer
+                               else result.to_json() + "\n", private=private)
         return result
+    outfolder.write_atomic(folder / "result.json", signer.result_text(result) if signer else result.to_json() + "\n",
+                           private=private)
     if key is not None:  # owner-only whatever --private says: it holds a hash of the course secret
-        report.write_atomic(folder / KEY_FILE, json.dumps(key, indent=1) + "\n", private=True)
+        outfolder.write_atomic(folder / KEY_FILE, json.dumps(key, indent=1) + "\n", private=True)
     return result
 
 
@@ -204,7 +208,7 @@ def grade_all(
     jobs: int = 1,
     out: Path | None = None,
     force: bool = False,
-    extra_writer: Writer | None = None,
+    writers: Sequence[Writer] = (),
     on_outcome: Callable[[Outcome], None] | None = None,
     on_start: Callable[[int, int], None] | None = None,
     private: bool = False,
@@ -213,7 +217,8 @@ def grade_all(
     """Grade every entry on ``jobs`` threads; return one outcome per entry, in the entries' order.
 
     With ``out``, up-to-date results are read back instead of regraded (unless ``force``) and each new result is
-    written as soon as it is known, in ``OUT/students/<entry.folder>/``. ``on_start(to_grade, reused)`` is called
+    written as soon as it is known, in ``OUT/students/<entry.folder>/``: ``result.json``, and what each of
+    ``writers`` adds (the CLI subscribes the reports). ``on_start(to_grade, reused)`` is called
     once the plan is known and ``on_outcome`` once per entry, both on the calling thread. Ctrl-C raises
     ``Interrupted`` with the outcomes finished so far.
     """
@@ -221,7 +226,7 @@ def grade_all(
     done: queue.Queue = queue.Queue()
     try:
         return _grade_all(entries, session, outcomes, done, jobs=jobs, out=out, force=force,
-                          extra_writer=extra_writer, on_outcome=on_outcome, on_start=on_start, private=private,
+                          writers=writers, on_outcome=on_outcome, on_start=on_start, private=private,
                           signer=signer)
     except KeyboardInterrupt:
         while True:  # results the workers finished (and wrote) but the loop had not taken yet
@@ -233,12 +238,12 @@ def grade_all(
         raise Interrupted([outcomes[i] for i in sorted(outcomes)]) from None
 
 
-def _grade_all(entries, session, outcomes, done, *, jobs, out, force, extra_writer, on_outcome, on_start,
+def _grade_all(entries, session, outcomes, done, *, jobs, out, force, writers, on_outcome, on_start,
                private, signer=None) -> list[Outcome]:
     todo: list[tuple[int, Entry, dict | None]] = []
     if out is not None:
-        report.make_folder(Path(out) / report.STUDENTS, private=private)
-        os.chmod(Path(out) / report.STUDENTS, report.PRIVATE_FOLDER_MODE if private else report.FOLDER_MODE)
+        outfolder.make_folder(Path(out) / outfolder.STUDENTS, private=private)
+        os.chmod(Path(out) / outfolder.STUDENTS, outfolder.PRIVATE_FOLDER_MODE if private else outfolder.FOLDER_MODE)
     earlier: dict[int, regrade.Previous | None] = {}
     for index, entry in enumerate(entries):
         key = grade_key(entry, session) if out is not None else None
@@ -248,7 +253,7 @@ def _grade_all(entries, session, outcomes, done, *, jobs, out, force, extra_writ
         else:
             todo.append((index, entry, key))
             if out is not None:  # read before a worker replaces it, to say what the regrade changed
-                earlier[index] = regrade.previous(report.student_folder(out, entry.folder), key, force)
+                earlier[index] = regrade.previous(outfolder.student_folder(out, entry.folder), key, force)
     if on_start:
         on_start(len(todo), len(outcomes))
     for index in sorted(outcomes):
@@ -270,7 +275,7 @@ def _grade_all(entries, session, outcomes, done, *, jobs, out, force, extra_writ
             result = grade_entry(entry, session)
             try:
                 if out is not None:
-                    result = write_outputs(result, report.student_folder(out, entry.folder), key, extra_writer,
+                    result = write_outputs(result, outfolder.student_folder(out, entry.folder), key, writers,
                                            private=private, signer=signer)
             except BaseException as exc:  # the disk itself failed: keep the result, say why it is not on disk
                 result = error_result_from(result, f"Its result could not be written ({type(exc).__name__}: "

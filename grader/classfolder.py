@@ -20,7 +20,7 @@ One student, one id, one folder: files are grouped by the id as given (``raw``),
 ``alice.py`` are two students. ``Entry.student`` is the id as shown everywhere: undecodable bytes become U+FFFD,
 invisible and bidirectional-control characters are written as escapes (``alice\\u200b``), and two ids that
 would still read the same get a short hash. ``Entry.folder`` (``OUT/students/<folder>``) is unique in the class.
-Two files for one id are never merged: that student gets a ``duplicate-student`` error row naming every file.
+Two files for one id are never merged: that student gets a ``duplicate-student`` error row outfolder every file.
 """
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import escape, report
+from . import escape, outfolder
 from .errors import MissingPath, UsageError
 from .submission import SUFFIXES
 
@@ -63,7 +63,7 @@ class Entry:
         if not self.raw:
             object.__setattr__(self, "raw", self.student)
         if not self.folder:
-            object.__setattr__(self, "folder", report.folder_name(self.student))
+            object.__setattr__(self, "folder", outfolder.folder_name(self.student))
 
 
 @dataclass(frozen=True)
@@ -319,7 +319,7 @@ def _entries(found: list[_Found], empty: list[tuple[str, Path, str | None]]) -> 
             groups[raw] = [_Found(raw, folder, ("no-submission", why or f"The folder {escape.terminal(folder)} "
                                                                         "holds no .py or .ipynb file to grade."))]
     shown = display_ids(list(groups))
-    folders = report.folder_names(shown.values())
+    folders = outfolder.folder_names(shown.values())
     entries = []
     for raw, items in groups.items():
         first: dict[object, _Found] = {}

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Callable
 
-from . import batch, escape, gradebook, lms, merge, regrade, report, similarity_report
+from . import batch, escape, gradebook, lms, merge, outfolder, regrade, report, similarity_report
 from .errors import UsageError
 from .classfolder import Plan
 from .exercise import Exercise
@@ -118,7 +118,7 @@ def grade(args: argparse.Namespace,
             try:
                 outcomes = batch.grade_all(
                     plan.entries, session, jobs=jobs, out=out, force=args.force,
-                    extra_writer=lambda result, folder: gradebook.write_gradescope(result, folder, private=private),
+                    writers=(report.write_pages, gradebook.write_gradescope),
                     on_start=progress.start,
                     on_outcome=lambda o: progress.advance(o.result, o.reused),
                     private=private, signer=signer,
@@ -228,7 +228,7 @@ def _with_student(plan, student: str):
     from .classfolder import display_ids
 
     shown = display_ids([student])[student]
-    entry = dataclasses.replace(plan.entries[0], student=shown, raw=student, folder=report.folder_name(shown))
+    entry = dataclasses.replace(plan.entries[0], student=shown, raw=student, folder=outfolder.folder_name(shown))
     return dataclasses.replace(plan, entries=(entry,))
 
 

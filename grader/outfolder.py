@@ -1,0 +1,100 @@
+"""The output folder: where each student's files go, and how every file in it is written.
+
+One folder name per student id, safe on any file system and unique in a class; files written whole (a reader
+never sees half of one) with the modes ``--private`` asks for. Discovery (``classfolder``), the batch and every
+writer use it, so it sits below all of them and depends on nothing but ``escape``.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import unicodedata
+from pathlib import Path
+from typing import Iterable
+
+from . import escape
+
+STUDENTS = "students"  # OUT/students/<folder>/
+FOLDER_NAME_CHARS = 64
+FILE_MODE, FOLDER_MODE = 0o644, 0o755  # a TA or a web server can read what the grader wrote, even as root
+PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE = 0o600, 0o700  # --private
+
+
+def student_folder(out: Path, folder: str) -> Path:
+    return Path(out) / STUDENTS / folder
+
+
+def folder_names(students: Iterable[str]) -> dict[str, str]:
+    """One folder name per student id, unique in the class, even on a case-insensitive file system.
+
+    An id that is already a plain name (letters, digits, ``-_.@+``, at most 64 characters, no leading dot or
+    dash) is its own folder. Any other id is cleaned and gets a short hash of the id, so ``alice.`` and
+    ``alice`` never share ``alice``. Names that would still clash get a longer hash.
+    """
+    ids = sorted(set(students))
+    level = {s: 0 if _cleaned(s) == s else 1 for s in ids}
+    for _ in range(3):
+        names = {s: _name(s, level[s]) for s in ids}
+        groups: dict[str, list[str]] = {}
+        for s, name in names.items():
+            groups.setdefault(unicodedata.normalize("NFKC", name).casefold(), []).append(s)
+        clashing = [s for group in groups.values() if len(group) > 1 for s in group]
+        if not clashing:
+            return names
+        for s in clashing:
+            level[s] = min(level[s] + 1, 2)
+    return {s: _name(s, 2) for s in ids}  # 64 hex digits: distinct ids cannot clash
+
+
+def folder_name(student: str) -> str:
+    """The folder of a student graded alone (one file on the command line)."""
+    return folder_names([student])[student]
+
+
+def _cleaned(student: str) -> str:
+    text = escape.readable(student)
+    cleaned = "".join(c if c.isalnum() or c in "-_.@+" else "_" for c in text)
+    return cleaned.lstrip(".-").rstrip(".")[:FOLDER_NAME_CHARS] or "_"
+
+
+def _name(student: str, level: int) -> str:
+    if level == 0:
+        return _cleaned(student)
+    digest = hashlib.sha256(student.encode("utf-8", "surrogatepass")).hexdigest()
+    return f"{_cleaned(student)}-{digest[:10] if level == 1 else digest}"
+
+
+# -- writing ----------------------------------------------------------------------------------------------------
+def make_folder(folder: Path, *, private: bool = False) -> Path:
+    """Create ``folder`` (and its parents) readable by others (0755), or by the owner only under ``private``."""
+    folder = Path(folder)
+    missing = []
+    here = folder
+    while not here.exists():
+        missing.append(here)
+        if here.parent == here:
+            break
+        here = here.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    for created in missing:  # whatever the umask: only the folders made here
+        os.chmod(created, PRIVATE_FOLDER_MODE if private else FOLDER_MODE)
+    return folder
+
+
+def write_atomic(path: Path, text: str, *, private: bool = False) -> None:
+    """Write through a temporary file and rename, so a reader never sees half a file; mode 0644 (0600 private)."""
+    path = Path(path)
+    make_folder(path.parent, private=private)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        os.fchmod(fd, PRIVATE_FILE_MODE if private else FILE_MODE)
+        with os.fdopen(fd, "w", encoding="utf-8", errors="replace", newline="\n") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
