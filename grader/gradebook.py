@@ -53,18 +53,45 @@ def _folders(results: Sequence[GradeResult], pending: Sequence[Pending],
 
 
 # -- gradebook.csv ----------------------------------------------------------------------------------------------
+def exercise_ids(results: Sequence[GradeResult]) -> list[str]:
+    """The exercises of the sectioned (assignment) results, in the order their sections come; [] for lone ones."""
+    ids: list[str] = []
+    for r in results:
+        ids += [part.exercise for part in r.sections if part.exercise not in ids]
+    return ids
+
+
+def diagnosis_ids(result: GradeResult) -> list[str]:
+    """Every mistake found: ``id`` for a lone exercise, ``exercise:id`` in an assignment's sections."""
+    return [f"{part.exercise}:{d.id}" if result.sections else d.id for part in result.parts() for d in part.diagnoses]
+
+
+def _exercise_column(exercise: str) -> str:
+    """An exercise's column in gradebook.csv: its id (one that is already a column name gets ``_score``)."""
+    return f"{exercise}_score" if exercise in GRADEBOOK_COLUMNS else exercise
+
+
 def render_csv(results: list[GradeResult], pending: Sequence[Pending] = (),
                folders: Mapping[str, str] | None = None) -> str:
-    """One row per student; a student not graded yet has status ``pending`` and no score."""
+    """One row per student; a student not graded yet has status ``pending`` and no score.
+
+    An assignment's results also have a column per exercise, after ``max_score``: the score of that exercise's
+    section, weighted (0 when it could not be graded, empty when the student has no such section)."""
     folders = _folders(results, pending, folders)
+    exercises = exercise_ids(results)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(GRADEBOOK_COLUMNS)
-    rows = [(r.student, [r.submission, f"{r.score:g}", f"{r.max_score:g}", r.status,
-                         ";".join(d.id for d in r.diagnoses)]) for r in results]
-    rows += [(p.student, [p.submission, "", "", "pending", ""]) for p in pending]
-    for student, (submission, score, max_score, status, diagnoses) in sorted(rows, key=lambda row: row[0]):
-        writer.writerow([escape.csv_cell(student), escape.csv_cell(submission), score, max_score,
+    columns = list(GRADEBOOK_COLUMNS)
+    columns[columns.index("max_score") + 1:columns.index("max_score") + 1] = [_exercise_column(e) for e in exercises]
+    writer.writerow([escape.csv_cell(c) for c in columns])
+    rows = []
+    for r in results:
+        scores = {part.exercise: f"{part.score:g}" for part in r.sections}
+        rows.append((r.student, [r.submission, f"{r.score:g}", f"{r.max_score:g}", [scores.get(e, "") for e in exercises],
+                                 r.status, ";".join(diagnosis_ids(r))]))
+    rows += [(p.student, [p.submission, "", "", [""] * len(exercises), "pending", ""]) for p in pending]
+    for student, (submission, score, max_score, each, status, diagnoses) in sorted(rows, key=lambda row: row[0]):
+        writer.writerow([escape.csv_cell(student), escape.csv_cell(submission), score, max_score, *each,
                          escape.csv_cell(status), escape.csv_cell(diagnoses),
                          escape.csv_cell(f"{report.STUDENTS}/{folders[student]}/report.html")])
     return buffer.getvalue()
