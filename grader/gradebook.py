@@ -101,10 +101,13 @@ def render_csv(results: list[GradeResult], pending: Sequence[Pending] = (),
 def render_junit(results: list[GradeResult], exercise_id: str, pending: Sequence[Pending] = ()) -> str:
     """A testsuite per student, a testcase per check; failed checks fail, checks not graded are errors.
 
-    A student not graded yet (the batch was stopped) has one skipped testcase saying so.
+    A student not graded yet (the batch was stopped) has one skipped testcase saying so. An assignment's results
+    (``exercise_id`` is then its name) have a testsuite per exercise instead (``_junit_sections``).
     """
     x = escape.xml_text
     root = ET.Element("testsuites", name=x(f"grader {exercise_id}"))
+    if exercise_ids(results):
+        return _finish_junit(root, _junit_sections(root, results, exercise_id, pending))
     totals = Counter()
     for r in sorted(results, key=lambda r: r.student):
         suite = ET.SubElement(root, "testsuite", name=x(r.student))
@@ -113,33 +116,7 @@ def render_junit(results: list[GradeResult], exercise_id: str, pending: Sequence
                             ("max_score", f"{r.max_score:g}"), ("status", r.status),
                             ("diagnoses", ";".join(d.id for d in r.diagnoses))):
             ET.SubElement(properties, "property", name=name, value=x(value))
-        counts = Counter()
-        checks = list(r.checks)
-        classname = x(f"{exercise_id}.{r.student}")
-        kind = x(r.error.kind if r.error else "error")
-        if r.status == "error":  # the reason once, on a 'grade' testcase; the checks were never run
-            reason = x(r.error.message if r.error else "")
-            case = ET.SubElement(suite, "testcase", classname=classname, name="grade", time="0")
-            error = ET.SubElement(case, "error", type=kind, message=reason)
-            error.text = reason
-            counts.update(tests=1, errors=1)
-            for check in checks:
-                case = ET.SubElement(suite, "testcase", classname=classname, name=x(check.id), time="0")
-                ET.SubElement(case, "skipped", message=x(f"not graded ({r.error.kind if r.error else 'error'}): see "
-                                                         "the 'grade' testcase"))
-                counts.update(tests=1, skipped=1)
-            checks = []
-        for check in checks:
-            case = ET.SubElement(suite, "testcase", classname=classname, name=x(check.id), time="0")
-            counts["tests"] += 1
-            if check.status == "failed" or check.status == "timeout":
-                failure = ET.SubElement(case, "failure", type=x(check.status), message=x(check.message))
-                failure.text = x(f"{check.title}: {check.points:g}/{check.max_points:g}. {check.message}")
-                counts["failures"] += 1
-            elif check.status == "error":
-                error = ET.SubElement(case, "error", type=kind, message=x(check.message))
-                error.text = x(check.message)
-                counts["errors"] += 1
+        counts = _cases(suite, r, f"{exercise_id}.{r.student}")
         if r.diagnoses:
             out = ET.SubElement(suite, "system-out")
             out.text = x("\n".join(f"{d.id}: {d.title}" for d in r.diagnoses))
@@ -155,10 +132,84 @@ def render_junit(results: list[GradeResult], exercise_id: str, pending: Sequence
         counts = Counter(tests=1, skipped=1)
         _totals(suite, counts, "0.000")
         totals.update(counts)
+    return _finish_junit(root, totals)
+
+
+def _finish_junit(root: ET.Element, totals: Counter) -> str:
     for name in ("tests", "failures", "errors", "skipped"):
         root.set(name, str(totals[name]))
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _cases(suite: ET.Element, part: GradeResult, classname: str, prefix: str = "") -> Counter:
+    """A testcase per check of ``part`` (a lone result or one section), its name ``prefix`` + the check's id; a
+    part that could not be graded has an error testcase ``prefix`` + ``grade`` and its checks skipped."""
+    x = escape.xml_text
+    counts = Counter()
+    checks = list(part.checks)
+    classname = x(classname)
+    kind = x(part.error.kind if part.error else "error")
+    if part.status == "error":  # the reason once, on a 'grade' testcase; the checks were never run
+        reason = x(part.error.message if part.error else "")
+        case = ET.SubElement(suite, "testcase", classname=classname, name=x(f"{prefix}grade"), time="0")
+        error = ET.SubElement(case, "error", type=kind, message=reason)
+        error.text = reason
+        counts.update(tests=1, errors=1)
+        for check in checks:
+            case = ET.SubElement(suite, "testcase", classname=classname, name=x(prefix + check.id), time="0")
+            ET.SubElement(case, "skipped", message=x(f"not graded ({part.error.kind if part.error else 'error'}): "
+                                                     f"see the '{prefix}grade' testcase"))
+            counts.update(tests=1, skipped=1)
+        checks = []
+    for check in checks:
+        case = ET.SubElement(suite, "testcase", classname=classname, name=x(prefix + check.id), time="0")
+        counts["tests"] += 1
+        if check.status == "failed" or check.status == "timeout":
+            failure = ET.SubElement(case, "failure", type=x(check.status), message=x(check.message))
+            failure.text = x(f"{check.title}: {check.points:g}/{check.max_points:g}. {check.message}")
+            counts["failures"] += 1
+        elif check.status == "error":
+            error = ET.SubElement(case, "error", type=kind, message=x(check.message))
+            error.text = x(check.message)
+            counts["errors"] += 1
+    return counts
+
+
+def _junit_sections(root: ET.Element, results: list[GradeResult], assignment: str,
+                    pending: Sequence[Pending]) -> Counter:
+    """An assignment's JUnit: a testsuite per exercise, in it every student's testcases for that exercise, named
+    ``exercise: check`` (classname ``assignment.student``), so a CI page reads "linear: shape"."""
+    x = escape.xml_text
+    totals = Counter()
+    exercises: list[str] = []
+    for r in results:  # a lone result among them (there should be none) is a part of its own exercise
+        exercises += [part.exercise for part in r.parts() if part.exercise not in exercises]
+    for exercise in exercises:
+        suite = ET.SubElement(root, "testsuite", name=x(exercise))
+        properties = ET.SubElement(suite, "properties")
+        for name, value in (("assignment", assignment), ("exercise", exercise)):
+            ET.SubElement(properties, "property", name=name, value=x(value))
+        counts, seconds, said = Counter(), 0.0, []
+        for r in sorted(results, key=lambda r: r.student):
+            for part in (p for p in r.parts() if p.exercise == exercise):
+                counts.update(_cases(suite, part, f"{assignment}.{r.student}", f"{exercise}: "))
+                seconds += part.timing.get("total", 0.0)
+                said.append(f"{r.student}: {part.score:g}/{part.max_score:g}"
+                            + (f" (not graded: {part.error.kind if part.error else 'error'})"
+                               if part.status == "error" else "")
+                            + "".join(f"; {d.id}: {d.title}" for d in part.diagnoses))
+        for p in sorted(pending, key=lambda p: p.student):
+            case = ET.SubElement(suite, "testcase", classname=x(f"{assignment}.{p.student}"),
+                                 name=x(f"{exercise}: grade"), time="0")
+            ET.SubElement(case, "skipped", message=INCOMPLETE_NOTE)
+            counts.update(tests=1, skipped=1)
+        if said:
+            out = ET.SubElement(suite, "system-out")
+            out.text = x("\n".join(said))
+        _totals(suite, counts, f"{seconds:.3f}")
+        totals.update(counts)
+    return totals
 
 
 INCOMPLETE_NOTE = "not graded yet: the batch was stopped before it; run the same command again to finish"
