@@ -235,36 +235,58 @@ def gradescope_document(result: GradeResult, visibility: str = "visible", isolat
     for a submission that could not be graded at all the reason is said once, in ``output``, and the tests are
     empty. ``visibility`` applies to the whole result and to each test; stdout (the grader's own log, for the
     course staff) stays hidden. ``isolation``: a sentence for the bundle's runs (``grader gradescope``).
+
+    An assignment's result has the same tests for every section, each named ``exercise: title`` (numbered
+    ``exercise.check``), their points summing to the total; its ``output`` has a section per exercise with that
+    exercise's mistakes, and ``extra_data.sections`` each exercise's score.
     """
     if visibility not in VISIBILITIES:
         raise ValueError(f"visibility must be one of {', '.join(VISIBILITIES)}")
-    graded = result.status == "graded"
-    return {
+    document = {
         "score": result.score,
         "execution_time": round(result.timing.get("total", 0.0), 3),
         "output": report.render_markdown(result, checks=False, isolation=isolation),
         "output_format": "md",
         "visibility": visibility,
         "stdout_visibility": "hidden",
-        "tests": [
-            {
-                "name": check.title,
-                "number": check.id,
-                "score": check.points,
-                "max_score": check.max_points,
-                "status": "passed" if check.status == "passed" else "failed",
-                "output": escape.terminal(check.message, 4000) if graded else "",
-                "output_format": "text",
-                "visibility": visibility,
-            }
-            for check in result.checks
-        ],
+        "tests": [_gradescope_test(part, check, visibility, bool(result.sections), result.status == "error")
+                  for part, check in result.all_checks()],
         "extra_data": {
             "student": escape.terminal(result.student),
             "status": result.status,
             "error_kind": escape.terminal(result.error.kind) if result.error else None,
-            "diagnoses": [d.id for d in result.diagnoses],
+            "diagnoses": diagnosis_ids(result),
         },
+    }
+    if result.sections:
+        document["extra_data"]["sections"] = [
+            {"exercise": part.exercise, "score": part.score, "max_score": part.max_score, "weight": part.weight,
+             "status": part.status, "error_kind": escape.terminal(part.error.kind) if part.error else None}
+            for part in result.sections]
+    return document
+
+
+def _gradescope_test(part: GradeResult, check, visibility: str, sectioned: bool, said_once: bool) -> dict:
+    """One check as a Gradescope test. In an assignment's result its name and number start with the exercise,
+    and a check that did not pass also names the mistakes found in that exercise, or why that exercise was not
+    graded (``said_once``: nothing was graded, and the document's output says why)."""
+    output = escape.terminal(check.message, 4000) if part.status == "graded" else ""
+    if sectioned and check.status != "passed" and not said_once:
+        if part.status == "error" and part.error:
+            output = escape.terminal(f"{part.exercise} could not be graded ({part.error.kind}): "
+                                     f"{part.error.message}", 4000)
+        elif part.diagnoses:
+            output += escape.terminal(f" Mistakes found in {part.exercise}: "
+                                      + "; ".join(f"{d.title} ({d.id})" for d in part.diagnoses) + ".", 2000)
+    return {
+        "name": f"{part.exercise}: {check.title}" if sectioned else check.title,
+        "number": f"{part.exercise}.{check.id}" if sectioned else check.id,
+        "score": check.points,
+        "max_score": check.max_points,
+        "status": "passed" if check.status == "passed" else "failed",
+        "output": output,
+        "output_format": "text",
+        "visibility": visibility,
     }
 
 
