@@ -15,7 +15,6 @@ import hashlib
 import json
 import os
 import queue
-import stat
 import threading
 import time
 from dataclasses import dataclass, replace
@@ -27,18 +26,24 @@ from .classfolder import LAYOUTS, Entry, Plan, discover, display_ids  # noqa: F4
 from .grade import Session, grading
 from .results import ErrorInfo, GradeResult
 from .signing import Signer
-from .submission import MAX_BYTES
+from .submission import read_regular
 
 #: Written after ``result.json``: the inputs a result was graded from. A rerun skips the student if they match.
 KEY_FILE = ".grade-key.json"
 
 
 # -- resume -----------------------------------------------------------------------------------------------------
-def grade_key(entry: Entry, session: Session) -> dict | None:
-    """What a result depends on besides the grader's code; None when it cannot be known (file unreadable)."""
+#: A file read for its grading key is kept for grading up to this size, so both see the same bytes read once;
+#: a larger one is read again by its worker (keeping a whole hostile class's bytes would cost gigabytes).
+KEEP_BYTES = 1 << 20
+
+
+def grade_key(entry: Entry, session: Session, data: bytes | None = None) -> dict | None:
+    """What a result depends on besides the grader's code; None when it cannot be known (file unreadable).
+    ``data``: the file's bytes, when the caller read them already (``read_entry``)."""
     if entry.problem is not None:
         return None
-    data = _read_regular(entry.path)
+    data = data if data is not None else read_entry(entry)
     if data is None:
         return None
     return {
@@ -53,21 +58,15 @@ def grade_key(entry: Entry, session: Session) -> dict | None:
     }
 
 
-def _read_regular(path: Path) -> bytes | None:
-    """The bytes of a regular file, never through a link and never blocking on a pipe; None otherwise."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+def read_entry(entry: Entry) -> bytes | None:
+    """The entry's bytes (a regular file, never through a link, never blocking); None when it cannot be read
+    (grading it then says why)."""
+    if entry.problem is not None:
+        return None
     try:
-        fd = os.open(path, flags)
+        return read_regular(entry.path)
     except OSError:
         return None
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode) or info.st_size > max(MAX_BYTES.values()):
-            return None
-        try:
-            return handle.read()
-        except OSError:
-            return None
 
 
 def shown_path(path: Path) -> str:
@@ -107,11 +106,11 @@ def stored_result(entry: Entry, key: dict | None, out: Path, signer: Signer | No
 
 
 # -- grading ----------------------------------------------------------------------------------------------------
-def grade_entry(entry: Entry, session: Session) -> GradeResult:
+def grade_entry(entry: Entry, session: Session, data: bytes | None = None) -> GradeResult:
     """Grade one entry; never raises (short of KeyboardInterrupt): any failure becomes an error result.
 
     The result carries the entry's shown id and path, and no lone surrogate anywhere, so every writer can
-    encode it.
+    encode it. ``data``: the file's bytes as already read for its grading key.
     """
     started = time.perf_counter()
     graded = grading(session)
@@ -120,7 +119,7 @@ def grade_entry(entry: Entry, session: Session) -> GradeResult:
         result = graded.error(entry.path, entry.student, kind, message, started)
     else:
         try:
-            result = graded.grade(entry.path, entry.student)
+            result = graded.grade(entry.path, entry.student, raw=data)
         except Exception as exc:  # a bug or an exhausted resource in the grader: this student only
             result = graded.error(entry.path, entry.student, "internal",
                                   f"The grader itself failed on this submission ({type(exc).__name__}: "
@@ -240,18 +239,19 @@ def grade_all(
 
 def _grade_all(entries, session, outcomes, done, *, jobs, out, force, writers, on_outcome, on_start,
                private, signer=None) -> list[Outcome]:
-    todo: list[tuple[int, Entry, dict | None]] = []
+    todo: list[tuple[int, Entry, dict | None, bytes | None]] = []
     if out is not None:
         outfolder.make_folder(Path(out) / outfolder.STUDENTS, private=private)
         os.chmod(Path(out) / outfolder.STUDENTS, outfolder.PRIVATE_FOLDER_MODE if private else outfolder.FOLDER_MODE)
     earlier: dict[int, regrade.Previous | None] = {}
     for index, entry in enumerate(entries):
-        key = grade_key(entry, session) if out is not None else None
+        data = read_entry(entry) if out is not None else None
+        key = grade_key(entry, session, data) if out is not None else None
         stored = None if force or out is None else stored_result(entry, key, out, signer)
         if stored is not None:
             outcomes[index] = Outcome(entry, stored, True)
         else:
-            todo.append((index, entry, key))
+            todo.append((index, entry, key, data if data is not None and len(data) <= KEEP_BYTES else None))
             if out is not None:  # read before a worker replaces it, to say what the regrade changed
                 earlier[index] = regrade.previous(outfolder.student_folder(out, entry.folder), key, force)
     if on_start:
@@ -259,7 +259,7 @@ def _grade_all(entries, session, outcomes, done, *, jobs, out, force, writers, o
     for index in sorted(outcomes):
         if on_outcome:
             on_outcome(outcomes[index])
-    if todo and any(e.problem is None for _, e, _ in todo):
+    if todo and any(e.problem is None for _, e, _, _ in todo):
         grading(session).build_shared()  # the shared large cases, built once here before threads race for them
     pending: queue.Queue = queue.Queue()
     for item in todo:
@@ -269,10 +269,10 @@ def _grade_all(entries, session, outcomes, done, *, jobs, out, force, writers, o
     def work() -> None:
         while not stop.is_set():
             try:
-                index, entry, key = pending.get_nowait()
+                index, entry, key, data = pending.get_nowait()
             except queue.Empty:
                 return
-            result = grade_entry(entry, session)
+            result = grade_entry(entry, session, data)
             try:
                 if out is not None:
                     result = write_outputs(result, outfolder.student_folder(out, entry.folder), key, writers,

@@ -264,6 +264,12 @@ class Exercise:
         return list(describe(case, output_shape)) if describe else []
 
     @property
+    def stamp(self) -> str:
+        """The version results and caches are keyed by: the declared version and a digest of the folder's files
+        and the reference, so an edit without a version bump still makes stored results stale."""
+        return f"{self.version}+{self.fingerprint}"
+
+    @property
     def max_points(self) -> float:
         return sum(c.points for c in self.checks)
 

@@ -66,16 +66,17 @@ def finish(session: Session, prepared: Prepared) -> str:
 
 
 def grade_file(path: Path, session: Session, student: str | None = None,
-               cases: list[Case] | None = None, _again: bool = False) -> GradeResult:
+               cases: list[Case] | None = None, _again: bool = False, *, raw: bytes | None = None) -> GradeResult:
     """Grade one file. Never raises for anything the submission does: errors become an ``error`` result.
 
-    ``cases`` replaces the student's hidden cases (``grader check`` passes the exercise's public ones).
+    ``cases`` replaces the student's hidden cases (``grader check`` passes the exercise's public ones); ``raw``
+    is the file's bytes when the caller read them already.
     """
     exercise = session.exercise
     started = time.perf_counter()
     student = student or submission_mod.student_id(Path(path))
     try:
-        submission = submission_mod.load(Path(path), student)
+        submission = submission_mod.load(Path(path), student, raw)
     except GraderError as exc:
         return error_result(exercise, Path(path), student, exc.kind, exc.full_message(), started,
                             full_scale=session.full_scale)
@@ -88,7 +89,7 @@ def grade_file(path: Path, session: Session, student: str | None = None,
         shared_warning = finish(session, prepared)
     full = prepared.full
     if full is not None and full.compromised and not _again:  # another run changed them: grade this one again
-        again = grade_file(path, session, student, cases, _again=True)
+        again = grade_file(path, session, student, cases, _again=True, raw=raw)
         return replace(again, warnings=(shared_warning + " This submission was graded again on them.",
                                         *again.warnings))
     if full is not None and full.compromised:
@@ -149,7 +150,7 @@ def judge(session: Session, path: Path, student: str, submission: submission_mod
         timing={k: round(v, 4) for k, v in timing.items()},
         isolation=execution.layers,
         trace=tuple(trace),
-        exercise_version=f"{exercise.version}+{exercise.fingerprint}",
+        exercise_version=exercise.stamp,
         submission_sha256=submission.sha256,
     )
 
@@ -201,7 +202,7 @@ def error_result(
         warnings=tuple(warnings or ()),
         timing={"total": round(time.perf_counter() - started, 4)},
         isolation=execution.layers if execution else (),
-        exercise_version=f"{exercise.version}+{exercise.fingerprint}",
+        exercise_version=exercise.stamp,
         submission_sha256=submission.sha256 if submission else "",
     )
 
@@ -229,7 +230,7 @@ class OneExercise:
     @property
     def version(self) -> str:
         exercise = self.session.exercise
-        return f"{exercise.version}+{exercise.fingerprint}"
+        return exercise.stamp
 
     def __getattr__(self, name: str):  # full_scale, secret, sandbox, notes, close: the session's own
         return getattr(self.session, name)
@@ -242,8 +243,8 @@ class OneExercise:
         large = self.session.full_scale and exercise.has_full_scale
         return sum(c.points for c in exercise.checks if large or not c.full_scale)
 
-    def grade(self, path: Path, student: str | None = None) -> GradeResult:
-        return grade_file(Path(path), self.session, student)
+    def grade(self, path: Path, student: str | None = None, raw: bytes | None = None) -> GradeResult:
+        return grade_file(Path(path), self.session, student, raw=raw)
 
     def error(self, path: Path, student: str, kind: str, message: str, started: float) -> GradeResult:
         return error_result(self.session.exercise, Path(path), student, kind, message, started,

@@ -233,7 +233,7 @@ class Session:
         generation = previous.generation + 1 if previous else 0
         seed = student_seed(self.secret, self.exercise.id, "\0full-scale")
         if self.cache is not None and (previous is None or previous.entry is not None):
-            version = f"{self.exercise.version}+{self.exercise.fingerprint}"
+            version = self.exercise.stamp
             key = cache_mod.key(self.exercise.id, version, self.secret, seed, "full-scale")
             try:
                 entry = self.cache.open(key, self.secret, lambda folder: self._generate(folder, seed, previous),

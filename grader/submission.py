@@ -12,7 +12,9 @@ import codecs
 import hashlib
 import io
 import json
+import os
 import re
+import stat
 import tokenize
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -108,9 +110,14 @@ def student_id(path: Path) -> str:
     return path.stem
 
 
-def load(path: Path, student: str | None = None) -> Submission:
-    """Read ``path`` into a Submission, or raise a SubmissionError whose message a student can act on."""
+def load(path: Path, student: str | None = None, raw: bytes | None = None) -> Submission:
+    """Read ``path`` into a Submission, or raise a SubmissionError whose message a student can act on.
+
+    ``raw``: the file's bytes as the caller already read them (a batch reads each file once, to key its result
+    and to grade it, so both see the same bytes)."""
     path = Path(path)
+    if raw is not None:
+        return parse(path, raw, student)
     if path.is_symlink():  # a link in a class folder could point at the solutions or another student's work
         raise UnsupportedFileType(f"{path.name} is a symbolic link; a submission must be a regular file.")
     if not path.exists():
@@ -129,9 +136,36 @@ def load(path: Path, student: str | None = None) -> Submission:
         if size > limit:
             raise SubmissionError(f"{path.name} is {size / 2**20:.1f} MiB; {suffix} submissions are limited to "
                                   f"{limit >> 20} MiB.")
-        raw = path.read_bytes()
+        raw = read_regular(path)
     except OSError as exc:
         raise SubmissionError(f"{path.name} cannot be read: {exc.strerror or exc}.") from None
+    if raw is None:
+        raise UnsupportedFileType(f"{path.name} is not a regular file of at most {MAX_BYTES[suffix] >> 20} MiB "
+                                  "(it changed while it was being read?).")
+    return parse(path, raw, student)
+
+
+def read_regular(path: Path) -> bytes | None:
+    """The bytes of a regular file within the size limit, never through a link and never blocking on a pipe;
+    None when ``path`` is not such a file. Raises OSError when it cannot be opened or read."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    with os.fdopen(os.open(path, flags), "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_size > max(MAX_BYTES.values()):
+            return None
+        return handle.read(max(MAX_BYTES.values()) + 1)
+
+
+def parse(path: Path, raw: bytes, student: str | None = None) -> Submission:
+    """A submission from the bytes of its file (suffix and size already checked against ``path``'s)."""
+    suffix = path.suffix.lower()
+    if suffix not in SUFFIXES:
+        raise UnsupportedFileType(
+            f"Cannot grade a '{suffix or 'extensionless'}' file ({path.name}): submit a .py file or a .ipynb notebook."
+        )
+    if len(raw) > MAX_BYTES[suffix]:
+        raise SubmissionError(f"{path.name} is {len(raw) / 2**20:.1f} MiB; {suffix} submissions are limited to "
+                              f"{MAX_BYTES[suffix] >> 20} MiB.")
     digest = hashlib.sha256(raw).hexdigest()
     if suffix == ".py":
         text = decode_python(raw, path.name)

@@ -131,10 +131,10 @@ def test_an_exception_in_the_grader_becomes_an_internal_error_row(tmp_path, sess
                                                           "ben.py": "correct/einsum.py"})])
     real = grade.grade_file
 
-    def flaky(path, session, student=None):
+    def flaky(path, session, student=None, **kwargs):
         if student == "ana":
             raise RuntimeError("boom")
-        return real(path, session, student)
+        return real(path, session, student, **kwargs)
 
     monkeypatch.setattr(grade, "grade_file", flaky)
     results = [o.result for o in batch.grade_all(plan.entries, session, jobs=2, out=tmp_path / "out")]
