@@ -297,6 +297,49 @@ def write_gradescope(result: GradeResult, folder: Path, *, private: bool = False
 
 
 # -- summary.html -----------------------------------------------------------------------------------------------
+def _rates(parts: Sequence[tuple[GradeResult, GradeResult]]) -> list[dict]:
+    """Pass rate per check over (result, part) pairs whose part was graded."""
+    checks: dict[str, dict] = {}
+    for _, part in parts:
+        for c in part.checks:
+            entry = checks.setdefault(c.id, {"id": c.id, "title": c.title, "passed": 0, "total": 0})
+            entry["total"] += 1
+            entry["passed"] += c.status == "passed"
+    for entry in checks.values():
+        entry["rate"] = entry["passed"] / entry["total"] if entry["total"] else 0.0
+    return list(checks.values())
+
+
+def _mistakes(parts: Sequence[tuple[GradeResult, GradeResult]]) -> list[dict]:
+    """Each mistake found in the (result, part) pairs with its students, most frequent first."""
+    mistakes: dict[str, dict] = {}
+    for r, part in parts:
+        for d in part.diagnoses:
+            entry = mistakes.setdefault(d.id, {"id": d.id, "title": d.title, "count": 0, "students": []})
+            entry["count"] += 1
+            entry["students"].append(r.student)
+    return sorted(mistakes.values(), key=lambda m: (-m["count"], m["id"]))
+
+
+def _exercise_summary(exercise: str, results: Sequence[GradeResult]) -> dict:
+    """One exercise of an assignment across the class: its figures, pass rates and mistakes."""
+    parts = [(r, part) for r in results for part in r.sections if part.exercise == exercise]
+    graded = [(r, part) for r, part in parts if part.status == "graded"]
+    top = Counter(part.max_score for _, part in parts).most_common(1)[0][0] if parts else 0.0
+    return {
+        "id": exercise,
+        "weight": Counter(part.weight for _, part in parts).most_common(1)[0][0] if parts else 1.0,
+        "count": len(parts),
+        "graded": len(graded),
+        "not_graded": len(parts) - len(graded),
+        "full_marks": sum(1 for _, part in graded if part.score >= part.max_score),
+        "max_score": top,
+        "mean": statistics.fmean(part.score for _, part in parts) if parts else 0.0,
+        "checks": _rates(graded),
+        "mistakes": _mistakes(parts),
+    }
+
+
 def class_summary(results: list[GradeResult], exercise_id: str, notes: Sequence[str] = (), *,
                   pending: Sequence[Pending] = (), folders: Mapping[str, str] | None = None,
                   left_out: Sequence[tuple[str, str]] = (), similarity: Mapping | None = None,
@@ -304,7 +347,9 @@ def class_summary(results: list[GradeResult], exercise_id: str, notes: Sequence[
     """Numbers for the class page: distribution, pass rate per check, mistakes, students to look at first.
 
     ``left_out`` lists the entries of the class folder that were not graded, each with why. ``similarity`` says
-    what ``similarity.html`` holds, ``changes`` whose result a regrade moved (``regrade.summary``).
+    what ``similarity.html`` holds, ``changes`` whose result a regrade moved (``regrade.summary``). For an
+    assignment's results ``exercises`` has each exercise's figures, pass rates and mistakes, and ``not_graded``
+    the exercises that could not be graded in a submission that was.
     """
     folders = _folders(results, pending, folders)
     results = sorted(results, key=lambda r: r.student)
@@ -325,22 +370,16 @@ def class_summary(results: list[GradeResult], exercise_id: str, notes: Sequence[
         else:
             count = sum(1 for s in scores if low <= s < high or (last and s >= high))
         histogram.append({"low": low, "high": high, "count": count})
-    checks: dict[str, dict] = {}
-    for r in graded:
-        for c in r.checks:
-            entry = checks.setdefault(c.id, {"id": c.id, "title": c.title, "passed": 0, "total": 0})
-            entry["total"] += 1
-            entry["passed"] += c.status == "passed"
-    for entry in checks.values():
-        entry["rate"] = entry["passed"] / entry["total"] if entry["total"] else 0.0
-    mistakes: dict[str, dict] = {}
-    for r in results:
-        for d in r.diagnoses:
-            entry = mistakes.setdefault(d.id, {"id": d.id, "title": d.title, "count": 0, "students": []})
-            entry["count"] += 1
-            entry["students"].append(r.student)
-    timeouts = [r for r in results
-                if any(c.status == "timeout" for c in r.checks) or (r.error and r.error.kind in TIMEOUT_KINDS)]
+    checks, mistakes = _rates([(r, r) for r in graded]), _mistakes([(r, r) for r in results])
+    exercises = [_exercise_summary(e, results) for e in exercise_ids(results)]
+    if exercises:  # an assignment: what the page shows per exercise, flattened here for the figures' users
+        checks = [dict(c, exercise=e["id"]) for e in exercises for c in e["checks"]]
+        mistakes = [dict(m, exercise=e["id"]) for e in exercises for m in e["mistakes"]]
+    timeouts = [r for r in results if any(c.status == "timeout" for _, c in r.all_checks())
+                or (r.error and r.error.kind in TIMEOUT_KINDS)]
+    not_graded = [{"student": r.student, "exercise": part.exercise, "kind": part.error.kind if part.error else "error",
+                   "message": part.error.message if part.error else ""}
+                  for r in results if r.status == "graded" for part in r.sections if part.status == "error"]
     lowest = sorted((r for r in graded if r.score < r.max_score), key=lambda r: (r.score, r.student))[:10]
     return {
         "exercise": exercise_id,
@@ -354,8 +393,12 @@ def class_summary(results: list[GradeResult], exercise_id: str, notes: Sequence[
         "median": statistics.median(scores) if scores else 0.0,
         "histogram": histogram,
         "histogram_max": max((b["count"] for b in histogram), default=0),
-        "checks": list(checks.values()),
-        "mistakes": sorted(mistakes.values(), key=lambda m: (-m["count"], m["id"])),
+        "checks": checks,
+        "mistakes": mistakes,
+        "exercises": exercises,
+        "not_graded": not_graded,
+        "diagnosed": {r.student: [(f"{part.exercise}: " if r.sections else "", d) for part in r.parts()
+                                  for d in part.diagnoses] for r in results},
         "timeouts": timeouts,
         "lowest": lowest,
         "notes": list(notes),
