@@ -16,6 +16,12 @@ merged from shards), after checking every result's signature.
 
 An ungradable submission scores 0 (as in ``gradebook.csv``); a student not graded yet (an interrupted batch) has an
 empty grade, which both LMSs leave unchanged. Every cell goes through ``escape.csv_cell``.
+
+An assignment's results (a section per exercise) give the assignment's total in the one grade column of either
+format: a Canvas column Canvas does not know becomes a new assignment on import, so a column per exercise would
+add each exercise to the course's grade a second time, and Moodle's worksheet has a single grade. Each exercise's
+score (and a section that could not be graded, and the mistakes found in it) is said in Moodle's feedback comment;
+``gradebook.csv`` has the column per exercise.
 """
 from __future__ import annotations
 
@@ -79,8 +85,14 @@ def _feedback(result: GradeResult | None, assignment: str) -> str:
         message = result.error.message if result.error else ""
         return f"{assignment}: not graded ({kind}). {message}"
     text = f"{assignment}: {result.score:g}/{result.max_score:g}."
-    if result.diagnoses:
-        text += " Mistakes found: " + "; ".join(d.title for d in result.diagnoses) + "."
+    if result.sections:
+        text = text[:-1] + " (" + ", ".join(
+            f"{part.exercise} {part.score:g}/{part.max_score:g}"
+            + (f" not graded: {part.error.kind if part.error else 'error'}" if part.status == "error" else "")
+            for part in result.sections) + ")."
+    found = [(f"{part.exercise}: " if result.sections else "") + d.title for part in result.parts() for d in part.diagnoses]
+    if found:
+        text += " Mistakes found: " + "; ".join(found) + "."
     elif result.score < result.max_score:
         text += " Some checks failed; see the report."
     return text
