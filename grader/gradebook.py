@@ -87,8 +87,8 @@ def render_csv(results: list[GradeResult], pending: Sequence[Pending] = (),
     rows = []
     for r in results:
         scores = {part.exercise: f"{part.score:g}" for part in r.sections}
-        rows.append((r.student, [r.submission, f"{r.score:g}", f"{r.max_score:g}", [scores.get(e, "") for e in exercises],
-                                 r.status, ";".join(diagnosis_ids(r))]))
+        rows.append((r.student, [r.submission, f"{r.score:g}", f"{r.max_score:g}",
+                                 [scores.get(e, "") for e in exercises], r.status, ";".join(diagnosis_ids(r))]))
     rows += [(p.student, [p.submission, "", "", [""] * len(exercises), "pending", ""]) for p in pending]
     for student, (submission, score, max_score, each, status, diagnoses) in sorted(rows, key=lambda row: row[0]):
         writer.writerow([escape.csv_cell(student), escape.csv_cell(submission), score, max_score, *each,

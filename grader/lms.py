@@ -90,7 +90,8 @@ def _feedback(result: GradeResult | None, assignment: str) -> str:
             f"{part.exercise} {part.score:g}/{part.max_score:g}"
             + (f" not graded: {part.error.kind if part.error else 'error'}" if part.status == "error" else "")
             for part in result.sections) + ")."
-    found = [(f"{part.exercise}: " if result.sections else "") + d.title for part in result.parts() for d in part.diagnoses]
+    found = [(f"{part.exercise}: " if result.sections else "") + d.title
+             for part in result.parts() for d in part.diagnoses]
     if found:
         text += " Mistakes found: " + "; ".join(found) + "."
     elif result.score < result.max_score:

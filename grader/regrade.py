@@ -51,8 +51,10 @@ class Change:
     folder: str | None  # OUT/students/<folder>, for a link
     old: GradeResult | None  # None: the student was not in the old results
     new: GradeResult | None  # None: the student is not in the new results
-    flipped: tuple[tuple[str, str, str], ...]  # (check id, old status, new status)
+    flipped: tuple[tuple[str, str, str], ...]  # (check id, old status, new status); "exercise: id" in sections
     reasons: tuple[str, ...]
+    #: an assignment's exercises whose section moved: (exercise, old score, new score) as ``_score`` says them
+    sections: tuple[tuple[str, str, str], ...] = ()
 
     @property
     def score_changed(self) -> bool:
@@ -60,7 +62,8 @@ class Change:
 
     @property
     def changed(self) -> bool:
-        return self.score_changed or bool(self.flipped) or self.old.status != self.new.status
+        return (self.score_changed or bool(self.flipped) or bool(self.sections)
+                or self.old.status != self.new.status)
 
     @property
     def delta(self) -> float | None:
@@ -111,19 +114,38 @@ def previous(folder: Path, key: dict | None, forced: bool) -> Previous | None:
 
 
 # -- comparing --------------------------------------------------------------------------------------------------
+def _statuses(result: GradeResult) -> dict[str, str]:
+    """Each check's status by id; in an assignment's result, by ``exercise: id``."""
+    return {f"{part.exercise}: {c.id}" if result.sections else c.id: c.status for part, c in result.all_checks()}
+
+
 def flipped_checks(old: GradeResult, new: GradeResult) -> tuple[tuple[str, str, str], ...]:
-    before = {c.id: c.status for c in old.checks}
-    after = {c.id: c.status for c in new.checks}
+    before = _statuses(old)
+    after = _statuses(new)
     ids = list(before) + [i for i in after if i not in before]
     return tuple((i, before.get(i, "absent"), after.get(i, "absent")) for i in ids
                  if before.get(i, "absent") != after.get(i, "absent"))
 
 
+def moved_sections(old: GradeResult, new: GradeResult) -> tuple[tuple[str, str, str], ...]:
+    """The exercises whose section's score or status differs (one only in either result counts as moved)."""
+    if not old.sections and not new.sections:
+        return ()
+    before, after = {p.exercise: p for p in old.sections}, {p.exercise: p for p in new.sections}
+    moved = []
+    for exercise in list(before) + [e for e in after if e not in before]:
+        a, b = before.get(exercise), after.get(exercise)
+        if a is None or b is None or (a.score, a.max_score, a.status) != (b.score, b.max_score, b.status):
+            moved.append((exercise, _score(a), _score(b)))
+    return tuple(moved)
+
+
 def change(old: GradeResult | None, new: GradeResult | None, reasons: Sequence[str],
            folder: str | None = None) -> Change:
     student = (new or old).student
-    flipped = flipped_checks(old, new) if old is not None and new is not None else ()
-    return Change(student, folder, old, new, flipped, tuple(reasons))
+    both = old is not None and new is not None
+    flipped = flipped_checks(old, new) if both else ()
+    return Change(student, folder, old, new, flipped, tuple(reasons), moved_sections(old, new) if both else ())
 
 
 def batch_changes(outcomes: Iterable) -> list[Change]:
@@ -150,7 +172,8 @@ def summary(regraded: Sequence[Change]) -> dict | None:
 def _row(c: Change) -> dict:
     return {"student": c.student, "folder": c.folder,
             "old": _score(c.old), "new": _score(c.new), "delta": _delta(c),
-            "flipped": "; ".join(f"{i}: {a} -> {b}" for i, a, b in c.flipped), "why": "; ".join(c.reasons)}
+            "flipped": "; ".join(f"{i}: {a} -> {b}" for i, a, b in c.flipped), "why": "; ".join(c.reasons),
+            "exercises": "; ".join(f"{e} {a} -> {b}" for e, a, b in c.sections)}
 
 
 def _score(result: GradeResult | None) -> str:
@@ -165,15 +188,20 @@ def _delta(c: Change) -> str:
 
 
 def render_csv(changes: Sequence[Change]) -> str:
+    """One row per change; when an assignment's results are compared, ``exercises_changed`` (last) says which
+    exercises' sections moved, old -> new."""
+    sectioned = any(r is not None and r.sections for c in changes for r in (c.old, c.new))
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow([*CSV_COLUMNS, *(["exercises_changed"] if sectioned else [])])
     for c in changes:
         top = (c.new or c.old).max_score
+        row = _row(c)
         writer.writerow([escape.csv_cell(c.student), "" if c.old is None else f"{c.old.score:g}",
                          "" if c.new is None else f"{c.new.score:g}", f"{top:g}", _delta(c),
                          "absent" if c.old is None else c.old.status, "absent" if c.new is None else c.new.status,
-                         escape.csv_cell(_row(c)["flipped"]), escape.csv_cell(_row(c)["why"])])
+                         escape.csv_cell(row["flipped"]), escape.csv_cell(row["why"]),
+                         *([escape.csv_cell(row["exercises"])] if sectioned else [])])
     return buffer.getvalue()
 
 
@@ -233,6 +261,7 @@ def diff_lines(changes: Sequence[Change], old_out: Path, new_out: Path) -> list[
         row = _row(c)
         line = f"  {escape.terminal(c.student, 120)}: {row['old']} -> {row['new']}"
         line += f" ({row['delta']})" if row["delta"] and row["delta"] not in ("+0", "-0") else ""
+        line += f"; exercises: {escape.terminal(row['exercises'], 400)}" if row["exercises"] else ""
         line += f"; checks: {escape.terminal(row['flipped'], 400)}" if row["flipped"] else ""
         lines.append(line + f"; why: {escape.terminal(row['why'], 300)}")
     return lines
