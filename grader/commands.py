@@ -205,7 +205,9 @@ def _below(result) -> str:
     student = escape.terminal(result.student, 80)
     if result.status == "error":
         return f"{student} (not graded: {escape.terminal(result.error.kind if result.error else 'error', 40)})"
-    return f"{student} ({result.score:g}/{result.max_score:g})"
+    short = [_section_score(part) for part in result.sections
+             if part.status == "error" or part.score < part.max_score]
+    return f"{student} ({result.score:g}/{result.max_score:g}{'; ' + ', '.join(short) if short else ''})"
 
 
 def _jobs(value: int | None) -> int:
@@ -309,12 +311,22 @@ def _check_writable(out: Path, private: bool = False) -> None:
 
 
 def summary_line(result) -> str:
-    """One terminal line per student: whatever the id or the message holds, no control character is printed."""
+    """One terminal line per student: whatever the id or the message holds, no control character is printed.
+    An assignment's line gives each exercise's score after the total, and its mistakes as ``exercise:id``."""
     student = escape.terminal(result.student)
     if result.status == "error":
         return f"{student}: not graded ({escape.terminal(result.error.kind)}): {escape.terminal(result.error.message)}"
-    mistakes = escape.terminal(", ".join(d.id for d in result.diagnoses))
-    return f"{student}: {result.score:g}/{result.max_score:g}" + (f"  [{mistakes}]" if mistakes else "")
+    mistakes = escape.terminal(", ".join(gradebook.diagnosis_ids(result)))
+    each = f" ({', '.join(_section_score(part) for part in result.sections)})" if result.sections else ""
+    return f"{student}: {result.score:g}/{result.max_score:g}{each}" + (f"  [{mistakes}]" if mistakes else "")
+
+
+def _section_score(part) -> str:
+    """``linear 20/20``, or ``gap_head 0/18 not graded (missing-function)``: one exercise of a summary line."""
+    text = f"{escape.terminal(part.exercise, 60)} {part.score:g}/{part.max_score:g}"
+    if part.status == "error":
+        text += f" not graded ({escape.terminal(part.error.kind if part.error else 'error', 40)})"
+    return text
 
 
 def diff(args: argparse.Namespace) -> int:
