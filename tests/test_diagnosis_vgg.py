@@ -10,8 +10,8 @@ import time
 import numpy as np
 import pytest
 
+import exercise_helpers as helpers
 from grader.exercise import load
-from grader.outcomes import CallError, CallOutcome, CaseRun
 
 EX = load("vgg_classifier")
 D = EX.diagnosis_module
@@ -20,21 +20,8 @@ CASES = EX.hidden_cases(SEED) + D.probe_cases()
 EXPECTED = [EX.expected(c) for c in CASES]
 
 
-def outcome(case, fn) -> CallOutcome:
-    try:
-        value = fn(*(a.copy() for a in case.args))
-    except Exception as exc:  # noqa: BLE001 - a student's error is data here
-        return CallOutcome(case=case.name, status="raised", exception=CallError(type(exc).__name__, str(exc)))
-    array = None if value is None else np.asarray(value)
-    if array is not None and array.dtype.kind not in "biufc":
-        array = None
-    return CallOutcome(case=case.name, status="ok", type_name=type(value).__name__,
-                       exact_ndarray=type(value) is np.ndarray, array=array,
-                       shape=None if array is None else tuple(array.shape))
-
-
-def make_runs(fn) -> list[CaseRun]:
-    return [CaseRun(case=c, expected=e, outcome=outcome(c, fn)) for c, e in zip(CASES, EXPECTED)]
+def make_runs(fn):
+    return helpers.case_runs(EX, fn, CASES, EXPECTED)
 
 
 def diagnose(fn):

@@ -4,25 +4,14 @@ every buggy submission loses points and is named by its catalog id, each model o
 notebook's self-check tells each common mistake apart."""
 from __future__ import annotations
 
-import contextlib
-import dataclasses
-import io
-
-import nbformat
 import numpy as np
 import pytest
 
-from conftest import ROOT, SUBMISSIONS
-from grader import notebook as notebook_mod
+import exercise_helpers as helpers
+from conftest import SUBMISSIONS
+from conftest import diagnosis_ids as ids
 from grader.exercise import load, public_expected_document
-from grader.grade import Session, grade_file
-from grader.outcomes import CallError, CallOutcome, CaseRun, Returned
-from grader.sandbox import Sandbox
-
-try:
-    import tomllib
-except ImportError:  # Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
+from grader.grade import grade_file
 
 EX = load("gap_head")
 D = EX.diagnosis_module
@@ -34,22 +23,14 @@ BUGGY = sorted((HERE / "buggy").glob("*.py"))
 @pytest.fixture(scope="module")
 def session():
     """One session for the module, with limits short enough for the too-slow submission."""
-    limits = dataclasses.replace(EX.limits, call_seconds=5.0, cell_seconds=5.0, submission_seconds=40.0)
-    with Session(EX, full_scale=False, sandbox=Sandbox(limits)) as s:
+    with helpers.session(EX, call_seconds=5.0, cell_seconds=5.0, submission_seconds=40.0) as s:
         yield s
-
-
-def ids(result) -> set[str]:
-    return {d.id for d in result.diagnoses}
 
 
 # -- the catalog and its submissions ---------------------------------------------------------------------------
 def test_every_catalog_entry_has_an_explanation_and_a_buggy_submission_named_by_its_id():
     assert {p.stem for p in BUGGY} == set(EX.catalog)
-    for mistake in EX.catalog.values():
-        assert len(mistake.explanation) > 80, mistake.id
-        assert set(mistake.supersedes) <= set(EX.catalog), mistake.id
-        assert (ROOT / mistake.example).is_file() and mistake.example.endswith(f"/buggy/{mistake.id}.py")
+    helpers.assert_each_mistake_is_explained_and_has_a_buggy_file(EX)
     assert {"sum-pooling", "bias-count", "channel-mean", "class-map-layout"} <= set(EX.catalog)
     assert EX.outputs == ("logits", "class_map")
 
@@ -58,7 +39,7 @@ def test_every_catalog_entry_has_an_explanation_and_a_buggy_submission_named_by_
 def test_each_correct_style_gets_full_marks_and_no_diagnosis(session, path):
     result = grade_file(path, session)
     assert result.status == "graded", result.error
-    assert result.score == result.max_score, [(c.id, c.message) for c in result.checks if c.status != "passed"]
+    assert result.score == result.max_score, helpers.failed_checks(result)
     assert result.diagnoses == ()
 
 
@@ -66,7 +47,7 @@ def test_each_correct_style_gets_full_marks_and_no_diagnosis(session, path):
 def test_each_mistake_loses_points_and_is_named(session, path):
     result = grade_file(path, session)
     assert result.score < result.max_score
-    assert path.stem in ids(result), [(d.id, d.evidence) for d in result.diagnoses]
+    assert path.stem in ids(result), helpers.findings(result)
 
 
 def test_a_mistake_in_one_output_costs_the_values_checks_and_the_messages_name_that_output(session):
@@ -81,38 +62,13 @@ CASES = EX.hidden_cases(11) + D.probe_cases()
 EXPECTED = [EX.expected(c) for c in CASES]
 
 
-def _returned(value) -> Returned:
-    array = None if value is None or isinstance(value, dict) else np.asarray(value)
-    if array is not None and array.dtype.kind not in "biufc":
-        array = None
-    return Returned(type_name=type(value).__name__, exact_ndarray=type(value) is np.ndarray, array=array,
-                    shape=None if array is None else tuple(array.shape))
-
-
-def outcome(case, fn) -> CallOutcome:
-    """What the harness reports for a function with two declared outputs (``execute``'s parts)."""
-    try:
-        with np.errstate(all="ignore"):
-            value = fn(*(a.copy() for a in case.args))
-    except Exception as exc:  # noqa: BLE001 - a student's error is data here
-        return CallOutcome(case=case.name, status="raised", exception=CallError(type(exc).__name__, str(exc)))
-    values = list(value[:2]) if isinstance(value, (tuple, list)) else [value]
-    parts = [_returned(v) for v in values]
-    parts += [Returned(type_name="nothing")] * (2 - len(parts))
-    first = parts[0]
-    return CallOutcome(case=case.name, status="ok", type_name=first.type_name, exact_ndarray=first.exact_ndarray,
-                       array=first.array, shape=first.shape, parts=tuple(parts),
-                       count=len(value) if isinstance(value, (tuple, list)) else 1)
-
-
-def make_runs(fn) -> list[CaseRun]:
-    return [CaseRun(case=c, expected=e, outcome=outcome(c, fn)) for c, e in zip(CASES, EXPECTED)]
+def make_runs(fn):
+    """The runs of ``fn`` as the harness reports a function with two declared outputs (one part per output)."""
+    return helpers.case_runs(EX, fn, CASES, EXPECTED)
 
 
 def _load(path):
-    namespace: dict = {}
-    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)
-    return namespace["gap_head"]
+    return helpers.load_function(path, EX.function)
 
 
 def test_the_reference_and_the_correct_styles_get_no_finding():
@@ -194,61 +150,34 @@ def test_hidden_cases_cover_the_promised_sizes(seed):
 
 
 def test_the_statement_states_the_limits_of_exercise_toml():
-    settings = tomllib.loads((EX.folder / "exercise.toml").read_text(encoding="utf-8"))
+    helpers.assert_statement_states_the_limits(EX)
     statement = (EX.folder / "statement.md").read_text(encoding="utf-8")
-    assert f"{settings['limits']['call_seconds']:g} seconds" in statement
-    assert f"{settings['limits']['memory_mib'] // 1024} GiB of memory" in statement
     for needle in ("(h, w, K)", "(K,)", "513,000", "Zhou", "sum", "1,024,000"):
         assert needle in statement, needle
 
 
 def test_the_stored_public_outputs_are_up_to_date():
-    assert notebook_mod.public_expected_text(EX) == (EX.folder / "public_expected.json").read_text(encoding="utf-8")
     assert set(public_expected_document(EX)["cases"]) == {"public-square", "public-non-square", *D.PROBE_NAMES}
+    helpers.assert_stored_outputs_stand_in_for_the_reference(EX)
 
 
 # -- the notebook -----------------------------------------------------------------------------------------------------
-COMMITTED = ROOT / "notebooks" / "gap_head.ipynb"
-
-
 def test_committed_notebook_is_up_to_date():
-    assert COMMITTED.read_text(encoding="utf-8") == notebook_mod.render(EX), \
-        "regenerate: grader notebook --exercise gap_head"
+    helpers.assert_notebook_and_public_outputs_are_up_to_date(EX)
 
 
 @pytest.fixture(scope="module")
 def selfcheck_code():
-    """The committed notebook's self-check cell (the generator's, once it writes tuples)."""
-    nb = nbformat.reads(COMMITTED.read_text(encoding="utf-8"), as_version=4)
-    return next(c for c in nb.cells if c.get("id") == "self-check").source
-
-
-def run_selfcheck(code: str, source: str) -> str:
-    namespace: dict = {"__name__": "__main__"}
-    exec(compile(source, "<student>", "exec"), namespace)
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), np.errstate(all="ignore"):
-        exec(code, namespace)
-    return out.getvalue()
+    return helpers.selfcheck_cell(EX)
 
 
 def test_the_selfcheck_builds_exactly_the_public_cases_and_holds_their_outputs(selfcheck_code, monkeypatch):
-    monkeypatch.setenv("GRADER_PARENT", "1")
-    namespace: dict = {}
-    exec(selfcheck_code, namespace)
-    mine, theirs = namespace["public_cases"](), EX.public_cases()
-    assert [n for n, _ in mine] == [c.name for c in theirs]
-    for (name, args), case in zip(mine, theirs):
-        assert all(np.array_equal(a, b) for a, b in zip(args, case.args)), name
-        for stored, expected in zip(namespace["EXPECTED"][name], EX.expected(case)):
-            np.testing.assert_allclose(np.array(stored), expected, rtol=1e-11, atol=0)
+    helpers.assert_selfcheck_builds_exactly_the_public_cases(EX, selfcheck_code, monkeypatch)  # both outputs
 
 
 def test_the_selfcheck_holds_no_solution(selfcheck_code):
-    for forbidden in ("@ V.T", "V.T", "einsum", "tensordot", "fmap.mean", "np.dot", "matmul"):
-        assert forbidden not in selfcheck_code, forbidden
-    imports = {line.split()[1] for line in selfcheck_code.splitlines() if line.startswith(("import ", "from "))}
-    assert imports <= {"os", "numpy"}
+    helpers.assert_selfcheck_holds_no_solution(selfcheck_code, ("@ V.T", "V.T", "einsum", "tensordot", "fmap.mean",
+                                                                "np.dot", "matmul"))
 
 
 @pytest.mark.parametrize("stem, needle", [
@@ -263,12 +192,9 @@ def test_the_selfcheck_holds_no_solution(selfcheck_code):
     ("wrong-shape", "logits has shape (1, 1, 2)"),
 ])
 def test_the_selfcheck_hints_at_each_common_mistake(selfcheck_code, stem, needle):
-    text = run_selfcheck(selfcheck_code, (HERE / "buggy" / f"{stem}.py").read_text(encoding="utf-8"))
+    text = helpers.run_selfcheck(selfcheck_code, (HERE / "buggy" / f"{stem}.py").read_text(encoding="utf-8"))
     assert needle in text and "All public checks passed" not in text, text
 
 
 def test_the_selfcheck_passes_every_correct_style_and_greets_the_starter(selfcheck_code):
-    for path in CORRECT:
-        assert "All public checks passed" in run_selfcheck(selfcheck_code, path.read_text(encoding="utf-8")), path
-    starter = (EX.folder / "starter.py").read_text(encoding="utf-8")
-    assert "Not implemented yet" in run_selfcheck(selfcheck_code, starter)
+    helpers.assert_selfcheck_passes_every_correct_style_and_greets_the_starter(EX, selfcheck_code)

@@ -7,31 +7,22 @@ the whole module.
 """
 from __future__ import annotations
 
-import contextlib
-import dataclasses
-import io
-import re
-import subprocess
-import sys
 import time
 
-import nbformat
 import numpy as np
 import pytest
 
+import exercise_helpers as helpers
 from conftest import ROOT, SUBMISSIONS
+from conftest import diagnosis_ids as ids
 from grader import exercise as exercise_mod
-from grader import notebook as notebook_mod
-from grader.grade import Session, grade_file
-from grader.outcomes import CallError, CallOutcome, CaseRun
-from grader.sandbox import Sandbox
+from grader.grade import grade_file
 
 ID = "linear"
 FOLDER = ROOT / "exercises" / ID
 BUGGY = SUBMISSIONS / ID / "buggy"
 CORRECT = SUBMISSIONS / ID / "correct"
 EXAMPLES = FOLDER / "examples"
-NOTEBOOK = ROOT / "notebooks" / f"{ID}.ipynb"
 SOLUTION = ROOT / "solutions" / f"{ID}.py"
 
 
@@ -42,35 +33,26 @@ def ex():
 
 @pytest.fixture(scope="module")
 def linear_session(ex):
-    with Session(ex, full_scale=False) as s:
+    with helpers.session(ex) as s:
         yield s
 
 
 @pytest.fixture(scope="module")
 def linear_quick(ex):
-    limits = dataclasses.replace(ex.limits, call_seconds=1.0, cell_seconds=3.0, submission_seconds=15.0)
-    with Session(ex, full_scale=False, sandbox=Sandbox(limits)) as s:
+    with helpers.session(ex, call_seconds=1.0, cell_seconds=3.0, submission_seconds=15.0) as s:
         yield s
-
-
-def ids(result) -> set[str]:
-    return {d.id for d in result.diagnoses}
 
 
 # -- the catalog and the submissions, graded in the sandbox ----------------------------------------------------------
 REQUIRED = {"weight-not-transposed", "only-2d-input", "bias-none-refused", "bias-wrong-axis", "precision-loss",
             "wrong-dtype", "mutates-input", "missing-bias"}
+#: the mistakes the exercise's own diagnosis names, each alone and with evidence
+SPECIFIC = {"weight-not-transposed", "only-2d-input", "bias-none-refused", "bias-wrong-axis", "missing-bias"}
 
 
 def test_catalog_has_the_required_mistakes_each_with_an_explanation_and_a_buggy_file(ex):
     assert REQUIRED <= set(ex.catalog)
-    for mistake in ex.catalog.values():
-        assert len(mistake.explanation) > 80, mistake.id
-        assert (BUGGY / f"{mistake.id}.py").is_file(), f"no buggy submission for {mistake.id}"
-        assert mistake.example == f"tests/submissions/{ID}/buggy/{mistake.id}.py"
-        assert set(mistake.supersedes) <= set(ex.catalog), mistake.id
-    stems = {p.stem.split("--")[0] for p in BUGGY.glob("*.py")}
-    assert stems <= set(ex.catalog), stems - set(ex.catalog)
+    helpers.assert_each_mistake_is_explained_and_has_a_buggy_file(ex)
 
 
 @pytest.mark.parametrize("path", sorted(BUGGY.glob("*.py")), ids=lambda p: p.stem)
@@ -78,19 +60,17 @@ def test_each_mistake_loses_points_and_is_named(linear_session, linear_quick, pa
     result = grade_file(path, linear_quick if path.stem.startswith("too-slow") else linear_session)
     mistake = path.stem.split("--")[0]
     assert result.score < result.max_score
-    assert mistake in ids(result), [(d.id, d.evidence) for d in result.diagnoses]
-    named = [d for d in result.diagnoses if d.id == mistake]
-    if mistake in {"weight-not-transposed", "only-2d-input", "bias-none-refused", "bias-wrong-axis",
-                   "missing-bias"}:
-        assert named[0].evidence, "an exercise-specific finding comes with evidence"
-        assert len(result.diagnoses) == 1, [(d.id, d.evidence) for d in result.diagnoses]
+    assert mistake in ids(result), helpers.findings(result)
+    if mistake in SPECIFIC:
+        assert next(d for d in result.diagnoses if d.id == mistake).evidence, "a specific finding has evidence"
+        assert len(result.diagnoses) == 1, helpers.findings(result)
 
 
 @pytest.mark.parametrize("path", sorted(CORRECT.glob("*.py")), ids=lambda p: p.stem)
 def test_each_correct_style_gets_full_marks_and_no_diagnosis(linear_session, path):
     result = grade_file(path, linear_session)
     assert result.status == "graded", result.error
-    assert result.score == result.max_score == 20, [(c.id, c.message) for c in result.checks if c.status != "passed"]
+    assert result.score == result.max_score == 20, helpers.failed_checks(result)
     assert result.diagnoses == ()
 
 
@@ -99,21 +79,12 @@ EXAMPLE_CLASS = {"amara": set(), "bruno": {"weight-not-transposed"}, "chen": {"o
 
 
 def test_the_example_class_gets_the_grades_the_readme_shows(linear_session):
-    files = sorted(p for p in EXAMPLES.iterdir() if p.suffix in (".py", ".ipynb"))
-    assert {p.stem for p in files} == set(EXAMPLE_CLASS)
-    for path in files:
-        result = grade_file(path, linear_session, student=path.stem)
-        assert ids(result) == EXAMPLE_CLASS[path.stem], (path.stem, [(d.id, d.evidence) for d in result.diagnoses])
-        assert (result.score == result.max_score) == (not EXAMPLE_CLASS[path.stem])
+    helpers.assert_example_class_gets(linear_session, EXAMPLES, EXAMPLE_CLASS)
 
 
 def test_grader_check_names_the_mistake_from_the_public_cases_alone(tmp_path):
-    code = ("import sys; from grader import cli; code = cli.main(['check', sys.argv[1], '--exercise', 'linear']); "
-            "assert not [m for m in sys.modules if m.startswith('_grader_solution')], 'the reference was imported'; "
-            "sys.exit(code)")
     for name, want, needle in (("correct/matmul.py", 0, "All"), ("buggy/bias-wrong-axis.py", 1, "bias-wrong-axis")):
-        proc = subprocess.run([sys.executable, "-c", code, str(SUBMISSIONS / ID / name)], capture_output=True,
-                              text=True, cwd=tmp_path, timeout=120)
+        proc = helpers.grader_check(ID, SUBMISSIONS / ID / name, tmp_path)
         assert proc.returncode == want, proc.stdout + proc.stderr
         if want:
             assert needle in proc.stdout, proc.stdout
@@ -141,13 +112,7 @@ def test_hidden_cases_cover_every_edge_shape(ex):
 
 
 def test_hidden_cases_are_drawn_per_student_and_reproducible(ex):
-    a, b, again = ex.hidden_cases(1), ex.hidden_cases(2), ex.hidden_cases(1)
-    assert [c.name for c in a] == [c.name for c in b]
-    for x, y, z in zip(a, b, again):
-        assert x.name == y.name and not np.array_equal(x.args[0], y.args[0])
-        assert x.args[0].shape == y.args[0].shape or x.name == "drawn"
-        assert x.description == z.description
-        assert all(np.array_equal(p, q) if isinstance(p, np.ndarray) else p == q for p, q in zip(x.args, z.args))
+    helpers.assert_cases_are_drawn_per_student_and_reproducible(ex)
 
 
 def test_the_drawn_case_varies_between_students_and_keeps_its_constraints(ex):
@@ -157,22 +122,14 @@ def test_the_drawn_case_varies_between_students_and_keeps_its_constraints(ex):
         check_drawn(case)
 
 
-@pytest.mark.parametrize("path", sorted(p for p in BUGGY.glob("*.py") if p.stem.split("--")[0] in {"weight-not-transposed", "only-2d-input", "bias-none-refused", "bias-wrong-axis", "missing-bias"}),
+@pytest.mark.parametrize("path", sorted(p for p in BUGGY.glob("*.py") if p.stem.split("--")[0] in SPECIFIC),
                          ids=lambda p: p.stem)
 def test_each_specific_mistake_is_named_whatever_the_student_s_cases(ex, path):
-    """In-process, over many students' hidden cases (their drawn shapes differ): the same single finding."""
-    namespace: dict = {"__name__": "student"}
-    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)
-    fn = namespace[ex.function]
-    for seed in range(12):
-        found = {f.id for f in diagnose(ex, fn, ex.hidden_cases(seed) + ex.probe_cases())}
-        assert found == {path.stem.split("--")[0]}, (seed, found)
+    helpers.assert_named_alone_whatever_the_student_s_cases(ex, path, diagnose)
 
 
 def test_case_names_are_unique_across_hidden_public_and_probe_cases(ex):
-    """The harness matches results to cases by name: a probe named like a hidden case would take its place."""
-    names = [c.name for c in ex.hidden_cases(0) + ex.public_cases() + ex.probe_cases()]
-    assert len(names) == len(set(names))
+    helpers.assert_case_names_are_unique(ex)
 
 
 def _by_definition(x, weight, bias=None):
@@ -199,66 +156,30 @@ def test_the_reference_is_the_statement_s_definition(ex):
 
 
 def test_statement_states_the_limits_of_exercise_toml(ex):
-    text = (FOLDER / "statement.md").read_text(encoding="utf-8")
-    limits = ex.limits
-    assert (f"Each call must finish within {limits.call_seconds:g} seconds, each code cell within "
-            f"{limits.cell_seconds:g} seconds and the whole submission within {limits.submission_seconds:g} "
-            f"seconds, using at most {limits.describe_memory()} of memory") in text
+    helpers.assert_statement_states_the_limits(ex, sentence=True)
 
 
 # -- the notebook and the stored outputs ---------------------------------------------------------------------------
 def test_committed_notebook_and_stored_public_outputs_are_up_to_date(ex):
-    assert NOTEBOOK.read_text(encoding="utf-8") == notebook_mod.render(ex), (
-        f"notebooks/{ID}.ipynb is stale: run `grader notebook --exercise {ID} --out notebooks`")
-    stored = (FOLDER / exercise_mod.PUBLIC_EXPECTED).read_text(encoding="utf-8")
-    assert stored == notebook_mod.public_expected_text(ex), f"run `grader notebook --exercise {ID}`"
-    nb = nbformat.reads(NOTEBOOK.read_text(encoding="utf-8"), as_version=4)
-    assert nb.metadata.grader.exercise == ID
-    starter = next(c for c in nb.cells if c.get("id") == "solution").source
-    assert starter == (FOLDER / "starter.py").read_text(encoding="utf-8").strip()
+    helpers.assert_notebook_and_public_outputs_are_up_to_date(ex)
 
 
 def test_without_the_reference_the_stored_outputs_stand_in(ex):
-    public = exercise_mod.load(ID, require_reference=False)
-    assert public.reference is None
-    for case in public.public_cases() + public.probe_cases():
-        np.testing.assert_allclose(public.expected(case), ex.expected(case), rtol=1e-12, atol=1e-12)
-    assert [p.name for p in public.probe_cases()] == [p.name for p in ex.probe_cases()]
+    helpers.assert_stored_outputs_stand_in_for_the_reference(ex)
 
 
 @pytest.fixture(scope="module")
 def selfcheck_code(ex):
-    nb = nbformat.reads(notebook_mod.render(ex), as_version=4)
-    return next(c for c in nb.cells if c.get("id") == "self-check").source
-
-
-def run_selfcheck(code: str, source: str | None) -> str:
-    namespace: dict = {"__name__": "__main__"}
-    if source is not None:
-        exec(compile(source, "<student>", "exec"), namespace)
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), np.errstate(all="ignore"):
-        exec(code, namespace)  # must never raise, whatever the student's function does
-    return out.getvalue()
+    return helpers.selfcheck_cell(ex)
 
 
 def test_selfcheck_builds_exactly_the_public_cases(ex, selfcheck_code, monkeypatch):
-    monkeypatch.setenv("GRADER_PARENT", "1")
-    namespace: dict = {}
-    exec(selfcheck_code, namespace)
-    mine, theirs = namespace["public_cases"](), ex.public_cases()
-    assert [name for name, _ in mine] == [c.name for c in theirs]
-    for (name, args), case in zip(mine, theirs):
-        assert len(args) == len(case.args)
-        assert all(np.array_equal(a, b) for a, b in zip(args, case.args)), name
-        np.testing.assert_allclose(np.array(namespace["EXPECTED"][name]), ex.expected(case), rtol=1e-11, atol=0)
+    helpers.assert_selfcheck_builds_exactly_the_public_cases(ex, selfcheck_code, monkeypatch)
 
 
 def test_selfcheck_does_not_contain_the_computation(selfcheck_code):
-    for forbidden in (" @ ", "np.dot", "matmul", "einsum", "tensordot", "np.inner"):
-        assert forbidden not in selfcheck_code, forbidden
-    imports = {line.split()[1] for line in selfcheck_code.splitlines() if line.startswith(("import ", "from "))}
-    assert imports <= {"os", "numpy"}
+    helpers.assert_selfcheck_holds_no_solution(selfcheck_code, (" @ ", "np.dot", "matmul", "einsum", "tensordot",
+                                                                "np.inner"))
 
 
 @pytest.mark.parametrize("name,needles", [
@@ -277,40 +198,19 @@ def test_selfcheck_does_not_contain_the_computation(selfcheck_code):
     ("correct/tensordot.py", ["All public checks passed"]),
 ])
 def test_selfcheck_messages(selfcheck_code, name, needles):
-    output = run_selfcheck(selfcheck_code, (SUBMISSIONS / ID / name).read_text(encoding="utf-8"))
-    for needle in needles:
-        assert needle in output, f"{needle!r} not in:\n{output}"
-    assert "Traceback" not in output
-    if "All public checks passed" not in needles:
-        assert "All public checks passed" not in output
+    output = helpers.run_selfcheck(selfcheck_code, (SUBMISSIONS / ID / name).read_text(encoding="utf-8"))
+    helpers.assert_selfcheck_says(output, needles)
 
 
 def test_selfcheck_gives_the_reference_no_hint(selfcheck_code):
-    output = run_selfcheck(selfcheck_code, SOLUTION.read_text(encoding="utf-8"))
+    output = helpers.run_selfcheck(selfcheck_code, SOLUTION.read_text(encoding="utf-8"))
     assert output.count("✓") == 5 and "✗" not in output and "Hint" not in output
 
 
 # -- the diagnosis, in-process -----------------------------------------------------------------------------------------
-def _copy(a):
-    return a.copy() if isinstance(a, np.ndarray) else a
-
-
-def _outcome(case, fn) -> CallOutcome:
-    try:
-        with np.errstate(all="ignore"):
-            value = fn(*map(_copy, case.args))
-    except Exception as exc:  # noqa: BLE001 - a student's error is data here
-        return CallOutcome(case=case.name, status="raised", exception=CallError(type(exc).__name__, str(exc)))
-    array = None if value is None else np.asarray(value)
-    return CallOutcome(case=case.name, status="ok", type_name=type(value).__name__,
-                       exact_ndarray=type(value) is np.ndarray, array=array,
-                       shape=None if array is None else tuple(array.shape))
-
-
 def diagnose(ex, fn, cases=None):
     cases = cases if cases is not None else ex.hidden_cases(11) + ex.probe_cases()
-    runs = [CaseRun(c, ex.expected(c), _outcome(c, fn)) for c in cases]
-    return ex.diagnosis_module.diagnose(runs, ex)
+    return ex.diagnosis_module.diagnose(helpers.case_runs(ex, fn, cases), ex)
 
 
 def _with_bias(y, bias):
@@ -335,23 +235,13 @@ def test_two_mistakes_at_once_are_both_named(ex, label):
 
 
 def test_every_departure_is_seen_by_the_public_cases_and_probes_alone(ex):
-    """`grader check` runs only these: each mistake of the model must change at least one of their results."""
-    D = ex.diagnosis_module
-    cases = ex.public_cases() + ex.probe_cases()
-    for flag, options in D.OPTIONS.items():
-        for option in options[1:]:
-            spec = D.Spec(**{flag: option})
-            assert any(D._differs(c.args, spec, D.REFERENCE) for c in cases), (flag, option)
+    helpers.assert_every_departure_is_seen_by_the_public_cases_and_probes(ex)
 
 
 def test_evidence_never_quotes_a_hidden_value(ex):
     cases = ex.hidden_cases(11) + ex.probe_cases()
     for fn, _ in TWO_MISTAKES.values():
-        for finding in diagnose(ex, fn, cases):
-            for number in re.findall(r"-?\d+\.\d+", finding.evidence):
-                assert not any(np.isclose(float(number), np.asarray(a, dtype=float)).any()
-                               for c in cases if c.group != "probe" for a in c.args if isinstance(a, np.ndarray)
-                               ), (number, finding.evidence)
+        helpers.assert_evidence_quotes_no_hidden_value(diagnose(ex, fn, cases), cases)
 
 
 def test_a_correct_or_unexplained_submission_gets_no_exercise_finding_quickly(ex):

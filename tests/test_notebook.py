@@ -2,8 +2,6 @@
 right story, both in-process (every kind of mistake) and under a real Jupyter kernel (starter and reference)."""
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import subprocess
 import sys
@@ -12,6 +10,7 @@ import nbformat
 import numpy as np
 import pytest
 
+import exercise_helpers as helpers
 from conftest import ROOT, SUBMISSIONS
 from grader import notebook as notebook_mod
 
@@ -111,15 +110,9 @@ def test_selfcheck_does_not_contain_the_computation(selfcheck_code):
 
 
 def run_selfcheck(code: str, submission=None, source: str | None = None) -> str:
-    namespace: dict = {"__name__": "__main__"}
     if submission is not None:
         source = submission.read_text(encoding="utf-8")
-    if source is not None:
-        exec(compile(source, "<student>", "exec"), namespace)
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), np.errstate(all="ignore"):
-        exec(code, namespace)  # must never raise, whatever the student's function does
-    return out.getvalue()
+    return helpers.run_selfcheck(code, source)
 
 
 @pytest.mark.parametrize("name,needles", [
@@ -151,12 +144,7 @@ def run_selfcheck(code: str, submission=None, source: str | None = None) -> str:
     ("correct/einsum.py", ["All public checks passed"]),
 ])
 def test_selfcheck_messages(selfcheck_code, name, needles):
-    output = run_selfcheck(selfcheck_code, SUBMISSIONS / name)
-    for needle in needles:
-        assert needle in output, f"{needle!r} not in:\n{output}"
-    assert "Traceback" not in output
-    if "All public checks passed" not in needles:
-        assert "All public checks passed" not in output
+    helpers.assert_selfcheck_says(run_selfcheck(selfcheck_code, SUBMISSIONS / name), needles)
 
 
 def test_selfcheck_names_no_wrong_hints_for_the_reference(selfcheck_code):

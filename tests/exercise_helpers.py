@@ -1,0 +1,286 @@
+"""What the tests of the exercises share (``tests/test_exercise_*.py``, ``tests/test_diagnosis_vgg.py``).
+
+The exercises were written side by side, and their tests had each grown a copy of these: a grading session with
+shorter limits, a student's function called in-process the way the harness reports it, the notebook's self-check
+cell run on a submission, and the checks every exercise must pass (its notebook and stored outputs are current,
+its statement states its limits, its self-check rebuilds exactly the public cases). One copy here keeps them
+saying the same thing; what is particular to an exercise (its mistakes, shapes and hints) stays in its own file.
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import io
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
+
+import nbformat
+import numpy as np
+
+from conftest import ROOT
+from grader import exercise as exercise_mod
+from grader import notebook as notebook_mod
+from grader.grade import Session, grade_file
+from grader.outcomes import CallError, CallOutcome, CaseRun, Returned
+from grader.sandbox import Sandbox
+
+
+# -- grading ------------------------------------------------------------------------------------------------------
+@contextlib.contextmanager
+def session(ex, **limits) -> Iterator[Session]:
+    """A session without the large case; ``limits`` replace the exercise's (short ones, for a too-slow file)."""
+    sandbox = Sandbox(dataclasses.replace(ex.limits, **limits)) if limits else None
+    with Session(ex, full_scale=False, sandbox=sandbox) as s:
+        yield s
+
+
+def failed_checks(result) -> list[tuple[str, str]]:
+    """What to show when a result was expected to pass: each check that did not, with its message."""
+    return [(c.id, c.message) for c in result.checks if c.status != "passed"]
+
+
+def findings(result) -> list[tuple[str, str]]:
+    """What to show when a diagnosis was not the expected one: each finding with its evidence."""
+    return [(d.id, d.evidence) for d in result.diagnoses]
+
+
+def assert_example_class_gets(session, folder: Path, expected: dict[str, set[str]]) -> None:
+    """The example class in ``folder`` gets the findings ``expected`` names per student (full marks for none),
+    as the exercise's README shows it."""
+    files = sorted(p for p in folder.iterdir() if p.suffix in (".py", ".ipynb"))
+    assert {p.stem for p in files} == set(expected)
+    for path in files:
+        result = grade_file(path, session, student=path.stem)
+        assert {d.id for d in result.diagnoses} == expected[path.stem], (path.stem, findings(result))
+        assert (result.score == result.max_score) == (not expected[path.stem])
+
+
+def grader_check(exercise_id: str, path: Path, cwd: Path) -> subprocess.CompletedProcess:
+    """``grader check`` on ``path`` in a fresh interpreter, which fails if the reference solution was imported
+    (a student has none: the stored public outputs stand in)."""
+    code = ("import sys; from grader import cli; code = cli.main(['check', sys.argv[1], '--exercise', sys.argv[2]]); "
+            "assert not [m for m in sys.modules if m.startswith('_grader_solution')], 'the reference was imported'; "
+            "sys.exit(code)")
+    return subprocess.run([sys.executable, "-c", code, str(path), exercise_id], capture_output=True, text=True,
+                          cwd=cwd, timeout=120)
+
+
+# -- a student's function, called in-process ------------------------------------------------------------------------
+def load_function(path: Path, name: str) -> Callable:
+    """The function ``name`` a submission file defines (trusted test code, run in this process)."""
+    namespace: dict = {"__name__": "student"}
+    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)
+    return namespace[name]
+
+
+def _returned(value) -> Returned:
+    """One value as the grader rebuilds it: an array only when it is plain numbers (the wire refuses the rest)."""
+    array = None if value is None or isinstance(value, dict) else np.asarray(value)
+    if array is not None and array.dtype.kind not in "biufc":
+        array = None
+    return Returned(type_name=type(value).__name__, exact_ndarray=type(value) is np.ndarray, array=array,
+                    shape=None if array is None else tuple(array.shape))
+
+
+def call_outcome(case, fn: Callable, outputs: int = 1) -> CallOutcome:
+    """What the harness reports for ``fn`` called on copies of ``case``'s arguments: what it raised, or what it
+    returned; with several declared ``outputs``, one part per output (``execute``'s ``parts``)."""
+    try:
+        with np.errstate(all="ignore"):
+            value = fn(*(a.copy() if isinstance(a, np.ndarray) else a for a in case.args))
+    except Exception as exc:  # noqa: BLE001 - a student's error is data here
+        return CallOutcome(case=case.name, status="raised", exception=CallError(type(exc).__name__, str(exc)))
+    if outputs == 1:
+        first = _returned(value)
+        return CallOutcome(case=case.name, status="ok", type_name=first.type_name,
+                           exact_ndarray=first.exact_ndarray, array=first.array, shape=first.shape)
+    several = isinstance(value, (tuple, list))
+    parts = [_returned(v) for v in (list(value[:outputs]) if several else [value])]
+    parts += [Returned(type_name="nothing")] * (outputs - len(parts))
+    first = parts[0]
+    return CallOutcome(case=case.name, status="ok", type_name=first.type_name, exact_ndarray=first.exact_ndarray,
+                       array=first.array, shape=first.shape, parts=tuple(parts),
+                       count=len(value) if several else 1)
+
+
+def case_runs(ex, fn: Callable, cases: Iterable, expected: Iterable | None = None) -> list[CaseRun]:
+    """The runs the exercise's diagnosis reads, for ``fn`` on ``cases`` (``expected``: their outputs, if known)."""
+    cases = list(cases)
+    expected = [ex.expected(c) for c in cases] if expected is None else list(expected)
+    outputs = max(1, len(ex.outputs))
+    return [CaseRun(case=c, expected=e, outcome=call_outcome(c, fn, outputs)) for c, e in zip(cases, expected)]
+
+
+# -- the notebook's self-check ----------------------------------------------------------------------------------------
+def notebook_path(ex) -> Path:
+    return ROOT / "notebooks" / f"{ex.id}.ipynb"
+
+
+def selfcheck_cell(ex) -> str:
+    """The self-check cell of the notebook the generator writes for ``ex``."""
+    nb = nbformat.reads(notebook_mod.render(ex), as_version=4)
+    return next(c for c in nb.cells if c.get("id") == "self-check").source
+
+
+def run_selfcheck(code: str, source: str | None) -> str:
+    """What a student sees when the self-check cell runs after ``source`` (None: a notebook with nothing defined)."""
+    namespace: dict = {"__name__": "__main__"}
+    if source is not None:
+        exec(compile(source, "<student>", "exec"), namespace)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), np.errstate(all="ignore"):
+        exec(code, namespace)  # must never raise, whatever the student's function does
+    return out.getvalue()
+
+
+# -- what every exercise must pass ------------------------------------------------------------------------------------
+def assert_each_mistake_is_explained_and_has_a_buggy_file(ex) -> None:
+    """Every catalog entry explains itself in a paragraph, supersedes only entries of the catalog and names its
+    buggy submission, which exists; every buggy file's name starts with an entry's id (``id--variant.py``)."""
+    buggy = ROOT / "tests" / "submissions" / ex.id / "buggy"
+    for mistake in ex.catalog.values():
+        assert len(mistake.explanation) > 80, mistake.id
+        assert set(mistake.supersedes) <= set(ex.catalog), mistake.id
+        assert mistake.example == f"tests/submissions/{ex.id}/buggy/{mistake.id}.py", mistake.id
+        assert (ROOT / mistake.example).is_file(), f"no buggy submission for {mistake.id}"
+    stems = {p.stem.split("--")[0] for p in buggy.glob("*.py")}
+    assert stems <= set(ex.catalog), stems - set(ex.catalog)
+
+
+def assert_notebook_and_public_outputs_are_up_to_date(ex) -> None:
+    """The committed notebook is the generator's, its starter cell is ``starter.py``, and the stored public
+    outputs are the reference's."""
+    committed = notebook_path(ex).read_text(encoding="utf-8")
+    assert committed == notebook_mod.render(ex), (
+        f"notebooks/{ex.id}.ipynb is stale: run `grader notebook --exercise {ex.id} --out notebooks`")
+    stored = (ex.folder / exercise_mod.PUBLIC_EXPECTED).read_text(encoding="utf-8")
+    assert stored == notebook_mod.public_expected_text(ex), f"run `grader notebook --exercise {ex.id}`"
+    nb = nbformat.reads(committed, as_version=4)
+    assert nb.metadata.grader.exercise == ex.id
+    starter = next(c for c in nb.cells if c.get("id") == "solution").source
+    assert starter == (ex.folder / "starter.py").read_text(encoding="utf-8").strip()
+
+
+def assert_stored_outputs_stand_in_for_the_reference(ex) -> None:
+    """Loaded without the reference (as ``grader check`` is, on a student's machine), the exercise still knows
+    the public cases' and probes' outputs, from ``public_expected.json``."""
+    public = exercise_mod.load(ex.id, require_reference=False)
+    assert public.reference is None
+    for case in public.public_cases() + public.probe_cases():
+        for stored, computed in zip(_outputs(public.expected(case)), _outputs(ex.expected(case))):
+            np.testing.assert_allclose(stored, computed, rtol=1e-12, atol=1e-12)
+    assert [p.name for p in public.probe_cases()] == [p.name for p in ex.probe_cases()]
+
+
+def assert_statement_states_the_limits(ex, *, sentence: bool = False) -> None:
+    """``statement.md`` states the call time and memory of ``exercise.toml`` (``sentence``: in the standard
+    sentence, with the cell and submission times too)."""
+    text = (ex.folder / "statement.md").read_text(encoding="utf-8")
+    limits = ex.limits
+    assert f"{limits.call_seconds:g} seconds" in text and limits.describe_memory() in text
+    if sentence:
+        assert (f"Each call must finish within {limits.call_seconds:g} seconds, each code cell within "
+                f"{limits.cell_seconds:g} seconds and the whole submission within {limits.submission_seconds:g} "
+                f"seconds, using at most {limits.describe_memory()} of memory") in text
+
+
+def assert_selfcheck_builds_exactly_the_public_cases(ex, code: str, monkeypatch) -> None:
+    """The self-check cell, run standalone, rebuilds each public case argument for argument (arrays equal, other
+    arguments of the same type and value) and holds the reference's output for it."""
+    monkeypatch.setenv("GRADER_PARENT", "1")
+    namespace: dict = {}
+    exec(code, namespace)
+    mine, theirs = namespace["public_cases"](), ex.public_cases()
+    assert [name for name, _ in mine] == [c.name for c in theirs]
+    for (name, args), case in zip(mine, theirs):
+        assert len(args) == len(case.args), name
+        for a, b in zip(args, case.args):
+            if isinstance(b, np.ndarray):
+                assert np.array_equal(a, b), name
+            else:
+                assert type(a) is type(b) and a == b, (name, a, b)
+        for stored, computed in zip(_outputs(namespace["EXPECTED"][name], len(ex.outputs)),
+                                    _outputs(ex.expected(case))):
+            np.testing.assert_allclose(np.array(stored), computed, rtol=1e-11, atol=0)
+
+
+def assert_selfcheck_holds_no_solution(code: str, forbidden: Iterable[str]) -> None:
+    """The self-check ships to students: no piece of the computation, and nothing but os and numpy imported."""
+    for piece in forbidden:
+        assert piece not in code, piece
+    imports = {line.split()[1] for line in code.splitlines() if line.startswith(("import ", "from "))}
+    assert imports <= {"os", "numpy"}
+
+
+def assert_selfcheck_says(output: str, needles: Iterable[str]) -> None:
+    """Each needle is in the self-check's output, which holds no traceback and congratulates only when it should
+    (a needle says so)."""
+    needles = list(needles)
+    for needle in needles:
+        assert needle in output, f"{needle!r} not in:\n{output}"
+    assert "Traceback" not in output
+    if "All public checks passed" not in needles:
+        assert "All public checks passed" not in output
+
+
+def assert_selfcheck_passes_every_correct_style_and_greets_the_starter(ex, code: str) -> None:
+    for path in sorted((ROOT / "tests" / "submissions" / ex.id / "correct").glob("*.py")):
+        output = run_selfcheck(code, path.read_text(encoding="utf-8"))
+        assert "All public checks passed" in output and "Traceback" not in output, (path.name, output)
+    output = run_selfcheck(code, (ex.folder / "starter.py").read_text(encoding="utf-8"))
+    assert "Not implemented yet" in output and "All public checks passed" not in output, output
+
+
+def assert_cases_are_drawn_per_student_and_reproducible(ex, drawn: str = "drawn") -> None:
+    """Two students get the same case names with other values; one student gets the same cases every time. Only
+    the case named ``drawn`` may change its shapes between students."""
+    a, b, again = ex.hidden_cases(1), ex.hidden_cases(2), ex.hidden_cases(1)
+    assert [c.name for c in a] == [c.name for c in b] == [c.name for c in again]
+    for x, y, z in zip(a, b, again):
+        assert not np.array_equal(x.args[0], y.args[0]), x.name
+        assert x.args[0].shape == y.args[0].shape or x.name == drawn
+        assert x.description == z.description
+        assert all(np.array_equal(p, q) if isinstance(p, np.ndarray) else p == q for p, q in zip(x.args, z.args))
+
+
+def assert_case_names_are_unique(ex) -> None:
+    """The harness matches results to cases by name: a probe named like a hidden case would take its place."""
+    names = [c.name for c in ex.hidden_cases(0) + ex.public_cases() + ex.probe_cases()]
+    assert len(names) == len(set(names))
+
+
+def assert_named_alone_whatever_the_student_s_cases(ex, path: Path, diagnose: Callable, seeds: int = 12) -> None:
+    """In-process, over many students' hidden cases (their drawn shapes differ): the mistake the file's name
+    starts with is the one finding."""
+    fn = load_function(path, ex.function)
+    for seed in range(seeds):
+        found = {f.id for f in diagnose(ex, fn, ex.hidden_cases(seed) + ex.probe_cases())}
+        assert found == {path.stem.split("--")[0]}, (seed, found)
+
+
+def assert_evidence_quotes_no_hidden_value(found, cases) -> None:
+    """No number in a finding's evidence is a value of a hidden case (probes are public, and may be quoted)."""
+    for finding in found:
+        for number in re.findall(r"-?\d+\.\d+", finding.evidence):
+            assert not any(np.isclose(float(number), np.asarray(a, dtype=float)).any()
+                           for c in cases if c.group != "probe" for a in c.args if isinstance(a, np.ndarray)
+                           ), (number, finding.evidence)
+
+
+def assert_every_departure_is_seen_by_the_public_cases_and_probes(ex) -> None:
+    """``grader check`` runs only these: each departure of the diagnosis's model (``OPTIONS``, ``Spec``,
+    ``_differs``) must change at least one of their results."""
+    model = ex.diagnosis_module
+    cases = ex.public_cases() + ex.probe_cases()
+    for flag, options in model.OPTIONS.items():
+        for option in options[1:]:
+            spec = model.Spec(**{flag: option})
+            assert any(model._differs(c.args, spec, model.REFERENCE) for c in cases), (flag, option)
+
+
+def _outputs(value, count: int = 0) -> list:
+    """One entry per output: a function with several declared outputs gives a tuple, any other one value."""
+    return list(value) if count > 1 or isinstance(value, tuple) else [value]
