@@ -58,6 +58,8 @@ def test_an_unknown_grader_sandbox_is_a_usage_error_naming_the_allowed_values(tm
     assert f"choose one of {', '.join(MODES)}" in message and len(MODES) == 5
     assert line == f"grader: error: {message}"
     assert "internal error" not in proc.stderr and "please report" not in proc.stderr
+    proc = grader("check", CORRECT, "--exercise", "vgg_classifier", cwd=tmp_path, GRADER_SANDBOX="docker")
+    assert proc.returncode == 2 and f"grader: error: {message}" in proc.stderr  # a student's check says the same
 
 
 def test_a_sandbox_this_machine_lacks_is_a_usage_error(tmp_path):
