@@ -180,8 +180,16 @@ def write_outputs(result: GradeResult, folder: Path, key: dict | None, writers: 
 
 
 def error_result_from(result: GradeResult, message: str) -> GradeResult:
-    """``result`` marked as an internal error, keeping its checks so nothing graded is hidden."""
-    return replace(result, status="error", error=ErrorInfo("internal", message))
+    """``result`` as an error result, like every other: score 0, each check an error worth nothing. What it had
+    scored is said in its warnings, so a rerun (once the disk is fixed) is the way to the grade."""
+    def zeroed(part: GradeResult) -> GradeResult:
+        checks = tuple(replace(c, status="error", points=0.0) for c in part.checks)
+        return replace(part, status="error", score=0.0, checks=checks,
+                       sections=tuple(zeroed(s) for s in part.sections))
+
+    scored = f"Before its files failed, it had scored {result.score:g}/{result.max_score:g}; grade it again."
+    return replace(zeroed(result), error=ErrorInfo("internal", message),
+                   warnings=(*result.warnings, scored) if result.status == "graded" else result.warnings)
 
 
 @dataclass

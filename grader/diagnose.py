@@ -10,7 +10,7 @@ import re
 
 import numpy as np
 
-from .checks import _order, per_output, value_error
+from .facts import Facts, establish, order, value_error
 from .exercise import PROBE, Exercise, Finding
 from .outcomes import CallError, CaseRun, Execution
 from .results import Diagnosis
@@ -22,7 +22,8 @@ PRECISION_FACTOR = 8.0
 LOW_PRECISIONS = ((np.float32, "float32"), (np.float16, "float16"))
 
 
-def generic_findings(runs: list[CaseRun], execution: Execution, exercise: Exercise) -> list[Finding]:
+def generic_findings(facts: Facts, execution: Execution, exercise: Exercise) -> list[Finding]:
+    runs = facts.runs
     graded = [r for r in runs if r.case.group != PROBE]
     findings: list[Finding] = []
     outcomes = [r.outcome for r in graded]
@@ -45,26 +46,26 @@ def generic_findings(runs: list[CaseRun], execution: Execution, exercise: Exerci
         kind = odd[0].outcome.type_name + (" (an ndarray subclass)" if odd[0].outcome.subclass else "")
         findings.append(Finding("not-an-array", f"It returned a {kind} instead of a numpy.ndarray."))
     arrays = [r for r in returned if r.outcome.array is not None]
-    wrong_dtype = [r for r in arrays if r.outcome.array.dtype != r.expected.dtype]
+    wrong_dtype = [r for r in arrays if not facts[r].dtype_ok]
     if wrong_dtype:
         findings.append(Finding("wrong-dtype", f"The result's dtype is {wrong_dtype[0].outcome.array.dtype}, "
                                                f"not {wrong_dtype[0].expected.dtype}."))
-    wrong_shape = [r for r in returned if r.outcome.shape is not None and tuple(r.outcome.shape) != r.expected.shape]
+    wrong_shape = [r for r in returned if r.outcome.shape is not None and not facts[r].shape_ok]
     if wrong_shape:
         r = wrong_shape[0]
         findings.append(Finding("wrong-shape", f"On the '{r.case.name}' case the result has shape "
                                                f"{tuple(r.outcome.shape)}; expected {r.expected.shape}."))
-    if any(r.outcome.array.dtype.kind in "fc" and not np.isfinite(r.outcome.array).all() for r in arrays):
+    if any(facts[r].nan or facts[r].inf for r in arrays):
         findings.append(Finding("non-finite", "The result contains NaN or infinite values."))
     mutated = sorted({name for r in graded for name in r.outcome.mutated})
     if mutated:
         findings.append(Finding("mutates-input", f"After the call, the values stored in {', '.join(mutated)} "
                                                  "were no longer those that were passed in."))
-    if _nondeterministic(graded, execution, exercise):
+    if any(facts[r].again_values for r in graded):
         findings.append(Finding("nondeterministic", "Two calls with identical inputs returned different values."))
     if not wrong_dtype:
         low = _precision_loss(arrays + [r for r in runs if r.case.group == PROBE and r.outcome.array is not None],
-                              exercise)
+                              exercise, facts)
         if low:
             findings.append(Finding("precision-loss", low))
         rounded = _rounded(arrays, exercise)
@@ -81,21 +82,7 @@ def _signature_error(error: CallError | None) -> bool:
     )
 
 
-def _nondeterministic(runs: list[CaseRun], execution: Execution, exercise: Exercise) -> bool:
-    first = {(r.case.name, r.part): r.outcome.array for r in runs}
-    for again in (o for o in execution.calls if o.repeat):
-        for (name, part), before in first.items():
-            array = again.parts[part].array if part is not None and len(again.parts) > part else again.array
-            if name != again.case or before is None or array is None or array.shape != before.shape:
-                continue
-            if not value_error(array, before, exercise.tolerance)[0] and not np.array_equal(
-                array, before, equal_nan=True
-            ):
-                return True
-    return False
-
-
-def _precision_loss(runs: list[CaseRun], exercise: Exercise) -> str:
+def _precision_loss(runs: list[CaseRun], exercise: Exercise, facts: Facts) -> str:
     """Evidence that the result is the reference computed in a lower precision, or "".
 
     The reference is evaluated again with its inputs cast to float32 (then float16). The submission qualifies
@@ -104,8 +91,7 @@ def _precision_loss(runs: list[CaseRun], exercise: Exercise) -> str:
     dyadic numbers), so must the submission be. A floor under ReLU, noise or rounding the output fail that test.
     """
     graded = [r for r in runs if r.case.group != PROBE]
-    failing = [r for r in graded if r.outcome.array.shape == r.expected.shape
-               and not value_error(r.outcome.array, r.expected, exercise.tolerance)[0]]
+    failing = [r for r in graded if facts[r].values is not None and not facts[r].values[0]]
     if not failing:
         return ""
     for dtype, name in LOW_PRECISIONS:
@@ -130,8 +116,8 @@ def _precision_loss(runs: list[CaseRun], exercise: Exercise) -> str:
                 worst, worst_low = max(worst, error), max(worst_low, low_error)
         else:
             return (f"On {len(failing)} of {len(graded)} cases the values are off, by at most "
-                    f"{_order(worst)}; the reference itself computed in {name} is off by "
-                    f"{_order(worst_low)} on the same cases. On every probe your values are as close to the "
+                    f"{order(worst)}; the reference itself computed in {name} is off by "
+                    f"{order(worst_low)} on the same cases. On every probe your values are as close to the "
                     f"reference as that {name} evaluation is, and exactly equal to it where it is exact.")
     return ""
 
@@ -167,7 +153,7 @@ def _rounded(arrays: list[CaseRun], exercise: Exercise) -> str:
                 gaps = [float(np.max(np.abs(r.outcome.array - r.expected))) for r in graded]
                 worst = max(g / (float(np.abs(r.expected).max()) or 1.0) for g, r in zip(gaps, graded))
             if max(gaps) <= step / 2 * (1 + 1e-6):
-                text += (f" The rounding accounts for all of the error the checks measure (at most {_order(worst)}).")
+                text += (f" The rounding accounts for all of the error the checks measure (at most {order(worst)}).")
             return text
     return ""
 
@@ -178,9 +164,11 @@ def _multiples(values: np.ndarray, step: float) -> bool:
         return bool(np.all(np.isfinite(scaled)) and np.all(np.abs(scaled - np.round(scaled)) <= 1e-6))
 
 
-def diagnose(runs: list[CaseRun], execution: Execution, exercise: Exercise) -> tuple[list[Diagnosis], list[str]]:
-    """Catalog diagnoses for this run, plus warnings about the diagnosis itself (never an exception)."""
-    findings = generic_findings(per_output(runs, exercise), execution, exercise)
+def diagnose(runs: list[CaseRun], execution: Execution, exercise: Exercise,
+             facts: Facts | None = None) -> tuple[list[Diagnosis], list[str]]:
+    """Catalog diagnoses for this run, plus warnings about the diagnosis itself (never an exception).
+    ``facts``: the run's facts as the checks read them (established here when not given)."""
+    findings = generic_findings(facts or establish(runs, execution, exercise), execution, exercise)
     warnings = []
     module = exercise.diagnosis_module
     if module is not None and hasattr(module, "diagnose") and not any(f.id == "not-implemented" for f in findings):

@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from . import checks, diagnose, execute
+from . import checks, diagnose, execute, facts
 from . import submission as submission_mod
 from .errors import ExerciseError, GraderError, SyntaxProblem
 from .exercise import PROBE, Case, Exercise
@@ -127,8 +127,9 @@ def judge(session: Session, path: Path, student: str, submission: submission_mod
     by_case = {c.name: (c, e) for c, e in zip(cases, expected)}
     runs = [CaseRun(by_case[o.case][0], by_case[o.case][1], o) for o in execution.calls if not o.repeat]
     check_started = time.perf_counter()
-    check_results = checks.run_checks(exercise, runs, execution)
-    diagnoses, diagnosis_warnings = diagnose.diagnose(runs, execution, exercise)
+    established = facts.establish(runs, execution, exercise)  # read by the checks and the diagnosis alike
+    check_results = checks.run_checks(exercise, runs, execution, established)
+    diagnoses, diagnosis_warnings = diagnose.diagnose(runs, execution, exercise, established)
     timing = {**timing, "check": time.perf_counter() - check_started, "total": time.perf_counter() - started}
     trace: list[str] = []
     if full is not None:

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from . import cache as cache_mod
-from . import checks, largecase, slots
+from . import facts, largecase, slots
 from .errors import ExerciseError
 from .exercise import Case, Exercise
 from .sandbox import Sandbox
@@ -280,7 +280,7 @@ class Session:
         cache = self.exercise.full_scale_cache(case)
         if cache is not None:
             shortcut = self.exercise.full_scale_expected(case, cache)
-            ok = shortcut.shape == expected.shape and checks.value_error(
+            ok = shortcut.shape == expected.shape and facts.value_error(
                 shortcut, expected, self.exercise.tolerance)[0]
             if not ok:
                 raise ExerciseError(f"full_scale_expected() of exercise '{self.exercise.id}' does not agree with "

@@ -73,7 +73,6 @@ def test_the_class_files_show_the_error(blocked):
     assert not (out / "students" / "cam" / ".grade-key.json").exists()  # so a rerun grades cam again
 
 
-@pytest.mark.xfail(strict=True, reason="batch.error_result_from keeps the score of a result it marks 'error'")
 def test_no_result_says_error_with_a_score(blocked):
     _, out, _ = blocked
     rows = gradebook(out)

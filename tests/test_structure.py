@@ -17,6 +17,7 @@ RANKS = {
     "outcomes": 3, "channel": 3, "answers": 3.5,
     "authoring": 3.1,  # what an exercise folder imports: the cases (exercise) and what a call did (outcomes)
     "execute": 4,
+    "facts": 4.5,  # what the outcomes are, established once for the checks and the diagnosis
     "checks": 5,
     "diagnose": 6,
     "session": 6.5, "missing": 6.5,  # what a class shares (the large case); why a function cannot be called
