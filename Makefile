@@ -8,8 +8,12 @@ SUBMISSIONS ?= exercises/vgg_classifier/examples
 OUT ?= reports
 EXERCISE ?= vgg_classifier
 GRADE_FLAGS ?=
+# `make grade-assignment`: the bundled class of assignment fc-layers (exercises/course.toml), four exercises per notebook
+ASSIGNMENT ?= fc-layers
+ASSIGNMENT_SUBMISSIONS ?= exercises/course_examples/$(ASSIGNMENT)
+ASSIGNMENT_OUT ?= reports-$(ASSIGNMENT)
 
-.PHONY: install grade test bench bench-peers notebooks clean
+.PHONY: install grade grade-assignment test bench bench-peers notebooks clean
 
 install: $(STAMP)
 
@@ -23,11 +27,16 @@ grade: $(STAMP)
 	$(BIN)/grader grade $(SUBMISSIONS) --exercise $(EXERCISE) --out $(OUT) $(GRADE_FLAGS)
 	@echo "Class summary: $(OUT)/summary.html (and gradebook.csv, junit.xml); each student's reports: $(OUT)/students/<id>/"
 
+grade-assignment: $(STAMP)
+	$(BIN)/grader grade $(ASSIGNMENT_SUBMISSIONS) --assignment $(ASSIGNMENT) --out $(ASSIGNMENT_OUT) $(GRADE_FLAGS)
+	@echo "Class summary: $(ASSIGNMENT_OUT)/summary.html (gradebook.csv: a column per exercise); each student's reports: $(ASSIGNMENT_OUT)/students/<id>/"
+
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 notebooks: $(STAMP)
 	$(BIN)/grader notebook --exercise $(EXERCISE) --out notebooks
+	$(BIN)/grader notebook --assignment $(ASSIGNMENT) --out notebooks
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench.py $(BENCH_FLAGS)
@@ -38,4 +47,4 @@ bench-peers: $(STAMP)
 	$(BIN)/python bench/peers.py $(PEERS_FLAGS)
 
 clean:
-	rm -rf $(VENV) $(OUT) .pytest_cache build *.egg-info
+	rm -rf $(VENV) $(OUT) $(ASSIGNMENT_OUT) .pytest_cache build *.egg-info

@@ -120,9 +120,14 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="run the public checks on your own submission and name the mistakes")
     check.add_argument("path", type=Path, metavar="NOTEBOOK_OR_PY")
     _exercise_options(check)
+    check.add_argument("--assignment", metavar="NAME",
+                       help="check every exercise of assignment NAME of the course file (default: the one the "
+                            "notebook's metadata names, or the exercises whose functions the file defines)")
 
-    notebook = sub.add_parser("notebook", help="generate the student notebook of an exercise")
+    notebook = sub.add_parser("notebook", help="generate the student notebook of an exercise or an assignment")
     _exercise_options(notebook)
+    notebook.add_argument("--assignment", metavar="NAME",
+                          help="one notebook with every exercise of assignment NAME of the course file")
     notebook.add_argument("--out", type=Path, default=Path("notebooks"),
                           help="folder (or .ipynb file) to write to (default: notebooks/)")
     return parser
@@ -142,7 +147,8 @@ def _lms_options(parser: argparse.ArgumentParser) -> None:
 
 def _exercise_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--exercise", "-e", help="exercise id (default: the only exercise, if there is one); "
-                        "`grade` also takes several ids separated by commas, graded together from each submission")
+                        "`grade`, `check` and `notebook` also take several ids separated by commas, graded "
+                        "together from each submission")
     parser.add_argument("--exercises-dir", type=Path, metavar="DIR",
                         help="folder of exercise folders (default: the repository's exercises/)")
     parser.add_argument("--solutions-dir", type=Path, metavar="DIR",
@@ -178,12 +184,7 @@ def _exercise_from_metadata(args: argparse.Namespace) -> str | None:
     the reference solution.
     """
     path = Path(args.path)
-    try:  # only a regular notebook of a gradable size is read (a pipe would block, a huge file would fill memory)
-        if path.suffix.lower() != ".ipynb" or path.is_symlink() or not path.is_file():
-            return None
-        if path.stat().st_size > MAX_BYTES[".ipynb"]:
-            return None
-    except OSError:
+    if not _readable_notebook(path):
         return None
     from .notebook import exercise_of
 
@@ -208,6 +209,58 @@ def _exercise_from_metadata(args: argparse.Namespace) -> str | None:
             f"is no such exercise in {base}. {choose}"
         )
     return value
+
+
+def _course_plan(args: argparse.Namespace):
+    """``check``'s and ``notebook``'s several exercises from the command line (``--assignment NAME``, which must
+    name an assignment of the course file, or ``--exercise a,b``), or None for one exercise."""
+    from . import assignment
+
+    if args.assignment is not None:
+        course = assignment.read_course(args.exercises_dir)
+        if args.assignment not in course:
+            raise UsageError(f"There is no assignment {_shown(args.assignment)} in the course file "
+                             f"{assignment.course_path(args.exercises_dir)}"
+                             + (f" (its assignments: {', '.join(course)})." if course else " (it names none)."))
+    return assignment.plan_for(args.exercise, args.assignment, args.exercises_dir)
+
+
+def _what_to_check(args: argparse.Namespace):
+    """``check``'s work: every exercise of an assignment (from the command line, the notebook's metadata, or the
+    functions of several exercises the file defines), else one exercise as before. Loaded without solutions."""
+    from . import assignment, selfcheck
+
+    path = Path(args.path)
+    plan = _course_plan(args)
+    if plan is None and not args.exercise:
+        plan = selfcheck.plan_from_metadata(path, args.exercises_dir) if _readable_notebook(path) else None
+        if plan is None:
+            args.exercise = _exercise_from_metadata(args)
+            if not args.exercise:
+                plan = selfcheck.plan_from_functions(_defined_functions(path), path.name, args.exercises_dir)
+    if plan is not None:
+        return assignment.load_assignment(plan, args.exercises_dir, args.solutions_dir, require_reference=False)
+    args.exercise = args.exercise or _exercise_from_code(args)
+    return _exercise(args, require_reference=False)  # a student has no solutions
+
+
+def _what_to_write(args: argparse.Namespace):
+    """``notebook``'s work: an assignment's notebook (``--assignment NAME``, ``--exercise a,b``), else one exercise's."""
+    from . import assignment
+
+    plan = _course_plan(args)
+    if plan is not None:
+        return assignment.load_assignment(plan, args.exercises_dir, args.solutions_dir)
+    return _exercise(args)
+
+
+def _readable_notebook(path: Path) -> bool:
+    """Only a regular notebook of a gradable size is read (a pipe would block, a huge file would fill memory)."""
+    try:
+        return (path.suffix.lower() == ".ipynb" and not path.is_symlink() and path.is_file()
+                and path.stat().st_size <= MAX_BYTES[".ipynb"])
+    except OSError:
+        return False
 
 
 def _what_to_grade(args: argparse.Namespace, plan):
@@ -354,12 +407,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "check":
             from . import commands
 
-            args.exercise = args.exercise or _exercise_from_metadata(args) or _exercise_from_code(args)
-            return commands.check(args, _exercise(args, require_reference=False))  # a student has no solutions
+            return commands.check(args, _what_to_check(args))
         if args.command == "notebook":
             from . import commands
 
-            return commands.notebook(args, _exercise(args))
+            return commands.notebook(args, _what_to_write(args))
         if args.command == "diff":
             from . import commands
 

@@ -339,19 +339,25 @@ def diff(args: argparse.Namespace) -> int:
     return 1 if any(c.score_changed for c in changes) else 0
 
 
-def check(args: argparse.Namespace, exercise: Exercise) -> int:
-    """``grader check``: the public cases and the diagnosis on one file; 0 when every public check passes."""
+def check(args: argparse.Namespace, exercise: Exercise | Assignment) -> int:
+    """``grader check``: the public cases and the diagnosis on one file, of one exercise or of every exercise of
+    an assignment (one sandboxed run); 0 when every public check passes."""
     from . import selfcheck
 
     return selfcheck.main(args.path, exercise)
 
 
-def notebook(args: argparse.Namespace, exercise: Exercise) -> int:
-    """``grader notebook``: (re)generate the exercise's student notebook and its stored public outputs."""
+def notebook(args: argparse.Namespace, exercise: Exercise | Assignment) -> int:
+    """``grader notebook``: (re)generate the student notebook of an exercise, or the one notebook of an
+    assignment's exercises, and each exercise's stored public outputs."""
     from . import notebook as notebook_mod
 
-    path, changed = notebook_mod.write_public_expected(exercise)  # what `grader check` compares with
-    print(f"{'wrote' if changed else 'unchanged'}: {path}")
-    path, changed = notebook_mod.write(exercise, args.out)
+    for each in exercise.exercises if isinstance(exercise, Assignment) else (exercise,):
+        path, changed = notebook_mod.write_public_expected(each)  # what `grader check` compares with
+        print(f"{'wrote' if changed else 'unchanged'}: {path}")
+    if isinstance(exercise, Assignment):
+        path, changed = notebook_mod.write_assignment(exercise, args.out)
+    else:
+        path, changed = notebook_mod.write(exercise, args.out)
     print(f"{'wrote' if changed else 'unchanged'}: {path}")
     return 0

@@ -16,6 +16,7 @@ from . import execute
 from . import submission as submission_mod
 from .assignment import Assignment, combined_limits
 from .errors import GraderError
+from .exercise import Case
 from .grade import OneExercise, Prepared, error_result, finish, judge, prepare, run_warnings, target
 from .results import ErrorInfo, GradeResult
 from .sandbox import Sandbox
@@ -68,7 +69,7 @@ class AssignmentSession:
     @property
     def version(self) -> str:
         """Every exercise's version and weight: a change to any of them regrades the stored results."""
-        return ";".join(f"{e.id}={e.version}+{e.fingerprint}*{w:g}" for e, w in zip(self.exercises, self.weights))
+        return ";".join(f"{e.id}={e.stamp}*{w:g}" for e, w in zip(self.exercises, self.weights))
 
     @property
     def notes(self) -> list[str]:
@@ -85,20 +86,25 @@ class AssignmentSession:
     def max_points(self) -> float:
         return sum(w * OneExercise(s).max_points() for s, w in zip(self.sessions, self.weights))
 
-    def grade(self, path: Path, student: str | None = None) -> GradeResult:
-        return grade_assignment(Path(path), self, student)
+    def grade(self, path: Path, student: str | None = None, raw: bytes | None = None) -> GradeResult:
+        return grade_assignment(Path(path), self, student, raw=raw)
 
     def error(self, path: Path, student: str, kind: str, message: str, started: float) -> GradeResult:
         return assignment_error(self, Path(path), student, kind, message, started)
 
 
 def grade_assignment(path: Path, grading: AssignmentSession, student: str | None = None,
-                     _again: bool = False) -> GradeResult:
-    """Grade every exercise of the assignment from ``path``. Never raises for anything the submission does."""
+                     cases: dict[str, list[Case]] | None = None, _again: bool = False, *,
+                     raw: bytes | None = None) -> GradeResult:
+    """Grade every exercise of the assignment from ``path``. Never raises for anything the submission does.
+
+    ``cases`` replaces, per exercise id, the student's hidden cases (``grader check`` passes each exercise's public
+    ones, with a session built with ``full_scale=False``); an exercise it does not name keeps its hidden cases.
+    """
     started = time.perf_counter()
     student = student or submission_mod.student_id(path)
     try:
-        submission = submission_mod.load(path, student)
+        submission = submission_mod.load(path, student, raw)
     except GraderError as exc:
         return assignment_error(grading, path, student, exc.kind, exc.full_message(), started)
     timing = {"load": time.perf_counter() - started}
@@ -107,14 +113,15 @@ def grade_assignment(path: Path, grading: AssignmentSession, student: str | None
     run_started = time.perf_counter()
     try:
         for session in grading.sessions:
-            prepared.append(prepare(session, submission.student, again=_again))
+            prepared.append(prepare(session, submission.student, (cases or {}).get(session.exercise.id),
+                                    again=_again))
         targets = [target(s, p, s.exercise.limits.call_seconds) for s, p in zip(grading.sessions, prepared)]
         executions = execute.run_many(submission, targets, grading.sandbox)
     finally:  # every large case handed out is checked, even when a later one failed to be prepared
         shared_warnings = [finish(s, p) for s, p in zip(grading.sessions, prepared)]
     if any(p.full is not None and p.full.compromised for p in prepared):
         if not _again:  # another run changed shared files during this one: grade it again on rebuilt ones
-            again = grade_assignment(path, grading, student, _again=True)
+            again = grade_assignment(path, grading, student, cases, _again=True, raw=raw)
             said = " ".join(w for w in shared_warnings if w)
             return replace(again, warnings=(said + " This submission was graded again on them.", *again.warnings))
         shared_warnings = [w + (" Its result on that case is not to be trusted." if p.full and p.full.compromised

@@ -14,6 +14,13 @@ The notebook is built from the exercise folder alone, so the code knows nothing 
 Cells get ids derived from their content's position and headings, there are no timestamps or outputs, and
 numbers are rounded so that a last-bit difference between BLAS libraries does not change the file: generating
 twice gives identical bytes, and a test compares the committed notebook with a fresh one.
+
+An assignment's notebook (``grader notebook --assignment NAME``, ``build_assignment``) holds every exercise of it
+in turn: its statement (headings one level down, under "Exercise N"), its solution cell and its self-check, with
+an intro listing the functions and one "How to submit" for the whole file. Each self-check runs inside a function
+of its own, so the names one defines (``close``, ``call``, ``EXPECTED``...) never replace a student's own or
+another exercise's. The metadata names the assignment (``metadata.grader.assignment``) and its exercises
+(``metadata.grader.exercises``), which ``grader check`` reads.
 """
 from __future__ import annotations
 
@@ -22,8 +29,9 @@ from pathlib import Path
 
 import numpy as np
 
+from .assignment import Assignment, combined_limits
 from .errors import ExerciseError
-from .exercise import Exercise
+from .exercise import Exercise, is_plain_id
 from .report import environment, write_atomic
 
 #: significant digits of the expected values written into the self-check cell
@@ -48,10 +56,10 @@ def split_statement(text: str) -> list[str]:
     return [c for c in ("\n".join(lines).strip() for lines in chunks) if c]
 
 
-def _slug(chunk: str, taken: set[str], fallback: str) -> str:
-    first = chunk.splitlines()[0]
+def _slug(chunk: str, taken: set[str], fallback: str, prefix: str = "") -> str:
+    first = chunk.splitlines()[0] if chunk else ""
     slug = re.sub(r"[^a-z0-9]+", "-", first.lstrip("#").strip().lower()).strip("-")[:48] if first.startswith("#") else ""
-    slug = slug or fallback
+    slug = (prefix + (slug or fallback))[:56]  # a cell id has at most 64 characters, a suffix "-N" included
     candidate, n = slug, 2
     while candidate in taken:
         candidate, n = f"{slug}-{n}", n + 1
@@ -189,13 +197,155 @@ def write_public_expected(exercise: Exercise) -> tuple[Path, bool]:
 
 def exercise_of(path: Path) -> str | None:
     """The exercise id a generated notebook records in its metadata, if it is one (never raises)."""
+    value = _grader_metadata(path).get("exercise")
+    return value if isinstance(value, str) and value else None
+
+
+def assignment_of(path: Path) -> tuple[str | None, list[str]]:
+    """The assignment a generated notebook records in its metadata and its exercise ids, as far as they are
+    strings (never raises; the caller checks them against the course)."""
+    metadata = _grader_metadata(path)
+    name, ids = metadata.get("assignment"), metadata.get("exercises")
+    ids = [i for i in ids if isinstance(i, str)] if isinstance(ids, list) else []
+    return (name if isinstance(name, str) and name else None), ids
+
+
+def _grader_metadata(path: Path) -> dict:
     if Path(path).suffix.lower() != ".ipynb":
-        return None
+        return {}
     try:
         import json
 
-        data = json.loads(Path(path).read_text(encoding="utf-8-sig"))
-        value = data.get("metadata", {}).get("grader", {}).get("exercise")
-        return value if isinstance(value, str) and value else None
+        value = json.loads(Path(path).read_text(encoding="utf-8-sig")).get("metadata", {}).get("grader", {})
+        return value if isinstance(value, dict) else {}
     except (OSError, ValueError, AttributeError):
+        return {}
+
+
+# -- an assignment's notebook ---------------------------------------------------------------------------------------
+def demote(markdown: str) -> str:
+    """Every heading one level down (``# `` becomes ``## ``), outside fenced code blocks."""
+    lines, fence = [], ""
+    for line in markdown.split("\n"):
+        stripped = line.lstrip()
+        if fence:
+            if stripped.startswith(fence):
+                fence = ""
+        elif stripped.startswith(("```", "~~~")):
+            fence = stripped[:3]
+        elif re.match(r"#{1,5} ", line):
+            line = "#" + line
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def indent(code: str, prefix: str = "    ") -> str:
+    """``code`` indented one level, except the lines inside a string that spans lines (its value stays as it is)
+    and blank lines (no trailing spaces)."""
+    import io
+    import tokenize
+
+    inside: set[int] = set()
+    starts: list[int] = []
+    for token in tokenize.generate_tokens(io.StringIO(code).readline):
+        if token.type == tokenize.STRING:
+            inside.update(range(token.start[0] + 1, token.end[0] + 1))
+        elif token.type == getattr(tokenize, "FSTRING_START", None):
+            starts.append(token.start[0])
+        elif token.type == getattr(tokenize, "FSTRING_END", None):
+            inside.update(range(starts.pop() + 1, token.end[0] + 1))
+    return "\n".join(line if number in inside or not line.strip() else prefix + line
+                     for number, line in enumerate(code.split("\n"), start=1))
+
+
+def scoped_selfcheck_source(exercise: Exercise) -> str | None:
+    """The self-check cell of an assignment's notebook: the exercise's own self-check run inside a function."""
+    code = selfcheck_source(exercise)
+    if code is None:
         return None
+    return environment(False).get_template("notebook_assignment_selfcheck.py.j2").render(
+        name=f"_self_check_{exercise.id.replace('-', '_')}", function=exercise.function, body=indent(code),
+    ).strip()
+
+
+def _statement(exercise: Exercise) -> str:
+    try:
+        return (exercise.folder / "statement.md").read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ExerciseError(f"Cannot build the notebook of '{exercise.id}': {exc}") from None
+
+
+def _limits(limits) -> dict:
+    return {"call": f"{limits.call_seconds:g} s", "cell": f"{limits.cell_seconds:g} s",
+            "submission": f"{limits.submission_seconds:g} s", "memory": limits.describe_memory()}
+
+
+def build_assignment(assignment: Assignment):
+    """The notebook of every exercise of ``assignment``, as an ``nbformat`` v4 node, ready to write."""
+    import nbformat
+
+    plan, env = assignment.plan, environment(False)
+    md, code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
+    parts = [{"number": n, "id": e.id, "title": e.title, "function": e.function, "parameters": e.parameters,
+              "points": f"{e.max_points * w:g}", "weight": f"{w:g}", "limits": _limits(e.limits)}
+             for n, (e, w) in enumerate(assignment.weighted(), start=1)]
+    context = {"name": plan.name, "title": plan.title, "parts": parts,
+               "limits": _limits(combined_limits(assignment.exercises))}
+    cells = [md(env.get_template("notebook_assignment_intro.md.j2").render(**context).strip(), id="intro")]
+    taken = {"intro", "how-to-submit"}
+    for part, exercise in zip(parts, assignment.exercises):
+        prefix = f"{exercise.id}-"
+
+        def text(name: str, **extra) -> str:
+            return env.get_template(name).render(exercise_id=exercise.id, function=exercise.function,
+                                                 parameters=exercise.parameters, cases=exercise.public_cases(),
+                                                 **extra).strip()
+
+        chunks = split_statement(_statement(exercise))
+        lead = chunks.pop(0) if chunks and not chunks[0].startswith("## ") else f"# {exercise.title}"
+        title, _, rest = lead.partition("\n")
+        cells.append(md(text("notebook_assignment_part.md.j2", part=part, title=title.lstrip("#").strip(),
+                               rest=demote(rest.strip())), id=_slug("", taken, exercise.id)))
+        cells += [md(demote(chunk), id=_slug(chunk, taken, "statement", prefix)) for chunk in chunks]
+        cells += [md(demote(text("notebook_solution.md.j2")), id=_slug("", taken, "solution-intro", prefix)),
+                  code(_starter(exercise), id=_slug("", taken, "solution", prefix))]
+        check = scoped_selfcheck_source(exercise)
+        if check is not None:
+            cells += [md(demote(text("notebook_selfcheck.md.j2")), id=_slug("", taken, "self-check-intro", prefix)),
+                      code(check, id=_slug("", taken, "self-check", prefix),
+                           metadata={"jupyter": {"source_hidden": True}})]
+    cells.append(md(env.get_template("notebook_assignment_submit.md.j2").render(**context).strip(),
+                    id="how-to-submit"))
+    grader = {"assignment": plan.name} if is_plain_id(plan.name) else {}  # an ad hoc plan "a+b" is no assignment
+    grader["exercises"] = list(plan.ids)
+    notebook = nbformat.v4.new_notebook(cells=cells, metadata={
+        "kernelspec": dict(KERNELSPEC), "language_info": {"name": "python"}, "grader": grader})
+    notebook.nbformat_minor = 5
+    nbformat.validate(notebook)
+    return notebook
+
+
+def _starter(exercise: Exercise) -> str:
+    try:
+        return (exercise.folder / "starter.py").read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise ExerciseError(f"Cannot build the notebook of '{exercise.id}': {exc}") from None
+
+
+def render_assignment(assignment: Assignment) -> str:
+    """The assignment notebook file's exact text."""
+    import nbformat
+
+    return nbformat.writes(build_assignment(assignment)) + "\n"
+
+
+def write_assignment(assignment: Assignment, out: Path) -> tuple[Path, bool]:
+    """Write the assignment's notebook (``out`` itself when it names a ``.ipynb`` file, else
+    ``out/<assignment>.ipynb``); return its path and whether the file changed."""
+    out = Path(out)
+    path = out if out.suffix == ".ipynb" else out / f"{assignment.plan.name}.ipynb"
+    text = render_assignment(assignment)
+    if path.is_file() and path.read_text(encoding="utf-8") == text:
+        return path, False
+    write_atomic(path, text)
+    return path, True
