@@ -36,7 +36,8 @@ STARTUP_SECONDS = 20.0
 #: the parent kills a cell or call only if the child's own alarm did not stop it within this grace
 GRACE_SECONDS = 2.0
 MAX_RESTARTS = 8
-MAX_CONSECUTIVE_TIMEOUTS = 2
+#: calls of one function in a row that end this way before its remaining calls are skipped
+MAX_IN_A_ROW = {"timeout": 2, "crashed": 3}
 #: a result may be this many times the expected array's size (at least RESULT_FLOOR) before only its shape is kept
 RESULT_FACTOR = 16
 RESULT_FLOOR = 1 * MIB
@@ -134,7 +135,7 @@ class Run:
         self.found: dict[int, dict] = {}  # target -> what the lookup said
         self.incident = self.incident_kind = self.protocol_error = ""
         self.cut: dict[int, str] = {}  # target -> why its remaining calls were not made
-        self.timeouts, self.flood_noted = 0, False  # consecutive timeouts of one target; output past the limit
+        self.streak, self.flood_noted = ("", 0), False  # calls of one target ending alike in a row; output flood
         self.seq = 0
         self.deadline = 0.0
         self.handlers = {"note": self._on_note}
@@ -382,18 +383,16 @@ class Run:
         return tuple(names) if not call.repeat else ()
 
     def _record(self, call: Call, outcome: CallOutcome) -> bool:
-        """Keep a call's outcome; return whether the next call should run.
-
-        After ``MAX_CONSECUTIVE_TIMEOUTS`` timeouts in a row, the target's remaining calls are not made (they
-        would only wait out their limits); the next target's calls still are."""
+        """Keep a call's outcome; return whether the next call should run. After ``MAX_IN_A_ROW`` timeouts (or
+        crashes) in a row, the target's remaining calls are not made; the next target's calls still are."""
         self.outcomes[call.id] = outcome
         self.next_call = call.id + 1
-        previous = self.calls[call.id - 1] if call.id else None
-        same = previous is not None and previous.target == call.target
-        self.timeouts = (self.timeouts if same else 0) + 1 if outcome.status == "timeout" else 0
-        if self.timeouts >= MAX_CONSECUTIVE_TIMEOUTS:
-            self.cut[call.target] = f"{MAX_CONSECUTIVE_TIMEOUTS} calls in a row ran out of time"
-            self.timeouts = 0
+        same = call.id and self.calls[call.id - 1].target == call.target and self.streak[0] == outcome.status
+        self.streak = (outcome.status, self.streak[1] + 1 if same else 1)
+        limit = MAX_IN_A_ROW.get(outcome.status)
+        if limit and self.streak[1] >= limit:
+            how = "ran out of time" if outcome.status == "timeout" else "crashed"
+            self.cut[call.target], self.streak = f"{limit} calls in a row {how}", ("", 0)
             self.next_call = next((c.id for c in self.calls[call.id:] if c.target != call.target), len(self.calls))
             if self.next_call >= len(self.calls):
                 return False

@@ -245,9 +245,6 @@ def test_a_crash_inside_one_function_costs_only_its_calls(grading, spawns, tmp_p
     assert len(spawns) > 1  # each crash restarts the child, which goes on with the next call
 
 
-@pytest.mark.xfail(strict=True, reason="execute.Run stops the whole run after MAX_RESTARTS (8) crashes, so a "
-                   "function that crashes on every call leaves the later exercises' calls not run; consecutive "
-                   "crashes of one target should cut that target, as consecutive timeouts do")
 def test_a_function_that_crashes_on_every_call_costs_only_its_exercise(grading, tmp_path):
     result = grading.grade(write(tmp_path, all_right(linear=RIGHT_BUT["linear_always_crashes"])), "zoe")
     linear, *others = result.sections
