@@ -79,7 +79,7 @@ def grade_file(path: Path, session: Session, student: str | None = None,
         submission = submission_mod.load(Path(path), student, raw)
     except GraderError as exc:
         return error_result(exercise, Path(path), student, exc.kind, exc.full_message(), started,
-                            full_scale=session.full_scale)
+                            full_scale=session.full_scale, groups=counted_groups(session, student, cases))
     timing = {"load": time.perf_counter() - started}
     prepared = prepare(session, submission.student, cases, again=_again)
     run_started = time.perf_counter()
@@ -97,6 +97,21 @@ def grade_file(path: Path, session: Session, student: str | None = None,
     timing["run"] = time.perf_counter() - run_started
     return judge(session, Path(path), student, submission, prepared, execution, started, timing,
                  [shared_warning] if shared_warning else [], whole_run=True)
+
+
+def counted_groups(session: Session, student: str, cases: list[Case] | None = None) -> set[str] | None:
+    """The groups of the cases a grade of ``student`` runs (``cases``, else the hidden ones, and the large case's
+    when it is on); None when they cannot be known (the exercise's generator failed)."""
+    exercise = session.exercise
+    try:
+        given = cases if cases is not None else exercise.hidden_cases(student_seed(session.secret, exercise.id,
+                                                                                   student))
+    except Exception:  # noqa: BLE001  (instructor code: the error result falls back to every check)
+        return None
+    groups = {c.group for c in given if c.group != PROBE}
+    if session.full_scale and exercise.has_full_scale and cases is None:
+        groups |= {c.group for c in exercise.checks if c.full_scale}
+    return groups
 
 
 def run_warnings(submission: submission_mod.Submission, execution: Execution) -> list[str]:
@@ -120,7 +135,8 @@ def judge(session: Session, path: Path, student: str, submission: submission_mod
             warnings += compile_warnings
         return error_result(exercise, path, student, error.kind, error.full_message(), started,
                             submission=submission, warnings=warnings, execution=execution,
-                            full_scale=session.full_scale)
+                            full_scale=session.full_scale,
+                            groups={c.group for c in prepared.cases if c.group != PROBE})
     if whole_run:
         warnings += compile_warnings
     cases, expected, full = prepared.cases, prepared.expected, prepared.full
@@ -178,8 +194,12 @@ def error_result(
     warnings: list[str] | None = None,
     execution: Execution | None = None,
     full_scale: bool = True,
+    groups: set[str] | None = None,
 ) -> GradeResult:
-    """A result for a submission that could not be graded at all: score 0, ``error`` filled, checks failed."""
+    """A result for a submission that could not be graded at all: score 0, ``error`` filled, checks failed.
+
+    ``groups``: the case groups the grade would have run (``counted_groups``), so exactly the checks a graded
+    result would count are counted here too, by the same rule (``checks.applicable``)."""
     diagnoses: tuple[Diagnosis, ...] = ()
     if kind == "missing-function" and "missing-function" in exercise.catalog:
         entry = exercise.catalog["missing-function"]
@@ -188,7 +208,7 @@ def error_result(
         CheckResult(id=c.id, title=c.title, status="error", points=0.0, max_points=c.points,
                     message=f"Not graded: the submission could not be run ({kind}; see the error above).")
         for c in exercise.checks
-        if full_scale or not c.full_scale
+        if (full_scale or not c.full_scale) and (groups is None or checks.applicable(c, groups))
     )
     return GradeResult(
         exercise=exercise.id,
@@ -249,7 +269,7 @@ class OneExercise:
 
     def error(self, path: Path, student: str, kind: str, message: str, started: float) -> GradeResult:
         return error_result(self.session.exercise, Path(path), student, kind, message, started,
-                            full_scale=self.session.full_scale)
+                            full_scale=self.session.full_scale, groups=counted_groups(self.session, student))
 
 
 def grading(session):

@@ -17,7 +17,7 @@ from . import submission as submission_mod
 from .assignment import Assignment, combined_limits
 from .errors import GraderError
 from .exercise import Case
-from .grade import OneExercise, Prepared, error_result, finish, judge, prepare, run_warnings, target
+from .grade import OneExercise, Prepared, counted_groups, error_result, finish, judge, prepare, run_warnings, target
 from .results import ErrorInfo, GradeResult
 from .sandbox import Sandbox
 from .session import DEFAULT_SECRET, Session
@@ -106,7 +106,7 @@ def grade_assignment(path: Path, grading: AssignmentSession, student: str | None
     try:
         submission = submission_mod.load(path, student, raw)
     except GraderError as exc:
-        return assignment_error(grading, path, student, exc.kind, exc.full_message(), started)
+        return assignment_error(grading, path, student, exc.kind, exc.full_message(), started, cases)
     timing = {"load": time.perf_counter() - started}
     prepared: list[Prepared] = []
     shared_warnings: list[str] = []
@@ -177,10 +177,12 @@ def _total(grading: AssignmentSession, path: Path, student: str, sections: tuple
 
 
 def assignment_error(grading: AssignmentSession, path: Path, student: str, kind: str, message: str,
-                     started: float) -> GradeResult:
-    """A submission that could not be graded at all: every section an error result with the same cause."""
+                     started: float, cases: dict[str, list[Case]] | None = None) -> GradeResult:
+    """A submission that could not be graded at all: every section an error result with the same cause, counting
+    the checks its grade would have counted."""
     sections = tuple(weighted(error_result(s.exercise, path, student, kind, message, started,
-                                           full_scale=s.full_scale), w)
+                                           full_scale=s.full_scale,
+                                           groups=counted_groups(s, student, (cases or {}).get(s.exercise.id))), w)
                      for s, w in zip(grading.sessions, grading.weights))
     return _total(grading, path, student, sections, (), (), "",
                   {"total": time.perf_counter() - started})

@@ -294,3 +294,29 @@ def test_completes_is_about_the_script_not_the_function(grade_source):
     assert check(result, "returns").status == "failed" and "ValueError: not done" in check(result, "returns").message
     starter = grade_source(HEAD + "    pass\n")
     assert "not written yet" in check(starter, "completes").message
+
+
+def test_an_error_result_counts_the_checks_a_graded_one_counts(session, exercise, tmp_path):
+    """One rule for which checks count: a submission that cannot be graded has the maximum of one that can,
+    whether it is graded on its hidden cases or checked on the public ones (``grader check``)."""
+    from grader import selfcheck
+    from grader.grade import grade_file
+
+    from conftest import SUBMISSIONS
+
+    empty = tmp_path / "empty.py"
+    empty.write_text("import numpy as np\n")
+    unreadable = tmp_path / "broken.ipynb"
+    unreadable.write_text("{ not json")
+    right = SUBMISSIONS / "correct" / "matmul.py"
+    graded = grade_file(right, session, "ann")
+    for path in (empty, unreadable):
+        failed_result = grade_file(path, session, "ann")
+        assert failed_result.status == "error"
+        assert [c.id for c in failed_result.checks] == [c.id for c in graded.checks]
+        assert failed_result.max_score == graded.max_score
+    checked = selfcheck.run(right, exercise)
+    for path in (empty, unreadable):
+        not_checked = selfcheck.run(path, exercise)
+        assert not_checked.status == "error"
+        assert (not_checked.max_score, len(not_checked.checks)) == (checked.max_score, len(checked.checks))
