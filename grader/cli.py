@@ -134,7 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def gradescope_visibilities() -> tuple[str, ...]:
-    """Gradescope's visibility settings (``gradebook.VISIBILITIES``, not imported here: it loads Jinja)."""
+    """Gradescope's visibility settings (``gradescope_results.VISIBILITIES``, not imported here: it loads Jinja)."""
     return ("visible", "after_due_date", "after_published", "hidden")
 
 

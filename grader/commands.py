@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 from typing import Callable
 
-from . import batch, escape, gradebook, lms, merge, outfolder, regrade, report, similarity_report
+from . import (batch, escape, gradebook, gradescope_results, lms, merge, outfolder, regrade, report,
+               similarity_report)
 from .errors import UsageError
 from .classfolder import Plan
 from .exercise import Exercise
@@ -118,7 +119,7 @@ def grade(args: argparse.Namespace,
             try:
                 outcomes = batch.grade_all(
                     plan.entries, session, jobs=jobs, out=out, force=args.force,
-                    writers=(report.write_pages, gradebook.write_gradescope),
+                    writers=(report.write_pages, gradescope_results.write),
                     on_start=progress.start,
                     on_outcome=lambda o: progress.advance(o.result, o.reused),
                     private=private, signer=signer,

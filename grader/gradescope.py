@@ -38,7 +38,7 @@ import zipfile
 from dataclasses import replace
 from pathlib import Path
 
-from . import batch, escape, exercise as exercise_mod, gradebook, report, slots
+from . import batch, escape, exercise as exercise_mod, gradescope_results, report, slots
 from .errors import UsageError
 from .signing import NO_SECRET
 from .version import version
@@ -196,8 +196,8 @@ def build(exercise: Exercise, out: Path, *, secret: str | None, full_scale: bool
     """Write ``out/autograder.zip``; return its path."""
     if exercise.reference is None:
         raise UsageError("The Gradescope bundle needs the exercise's reference solution (--solutions-dir).")
-    if visibility not in gradebook.VISIBILITIES:
-        raise UsageError(f"--visibility takes one of {', '.join(gradebook.VISIBILITIES)}.")
+    if visibility not in gradescope_results.VISIBILITIES:
+        raise UsageError(f"--visibility takes one of {', '.join(gradescope_results.VISIBILITIES)}.")
 
     package = Path(__file__).resolve().parent
     checkout = exercise_mod.REPO_ROOT
@@ -423,7 +423,7 @@ def run_command(args: argparse.Namespace) -> int:
         killed = kill_workers(sandbox.used_uids) if sandbox is not None else 0  # nothing it started outlives it
         if killed:
             print(f"killed {killed} process(es) left behind by the submission")
-    document = gradebook.gradescope_document(result, visibility=config.get("visibility", "visible"),
+    document = gradescope_results.document(result, visibility=config.get("visibility", "visible"),
                                              isolation=sandbox.isolation_sentence())
     path = write_results(results, document)
     print(report.render_markdown(result))

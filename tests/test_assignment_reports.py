@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from grader import cli, commands, gradebook, lms, regrade, report
+from grader import cli, commands, gradebook, gradescope_results, lms, regrade, report
 from grader.results import CheckResult, Diagnosis, ErrorInfo, GradeResult
 
 from test_outputs import summary_sections
@@ -129,7 +129,7 @@ def test_a_submission_not_graded_at_all_says_why_once():
     assert md.count("see above") == 4
     page = report.render_html(r)
     assert page.count("dee.ipynb is not valid JSON") == 1 and page.count("see above") == 4
-    doc = gradebook.gradescope_document(r)
+    doc = gradescope_results.document(r)
     assert doc["score"] == 0 and all(t["output"] == "" for t in doc["tests"]) and len(doc["tests"]) == 8
     assert commands.summary_line(r).startswith("dee: not graded (not-json): dee.ipynb is not valid JSON")
     row = list(csv.DictReader(io.StringIO(gradebook.render_csv([r]))))[0]
@@ -176,7 +176,7 @@ def test_junit_has_a_suite_per_exercise():
 
 def test_gradescope_tests_are_named_by_exercise_and_sum_to_the_total():
     r = assignment()
-    doc = gradebook.gradescope_document(r)
+    doc = gradescope_results.document(r)
     assert len(doc["tests"]) == 8
     assert [t["name"] for t in doc["tests"]][:2] == ["linear: Output shape", "linear: Right values"]
     assert all(t["name"].split(": ")[0] in EXERCISES for t in doc["tests"])

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 
-from grader import batch, classfolder, escape, gradebook, report
+from grader import batch, classfolder, escape, gradebook, gradescope_results, report
 from grader.errors import UsageError
 from grader.results import CheckResult, Diagnosis, ErrorInfo, GradeResult
 
@@ -330,7 +330,7 @@ def test_every_writer_escapes_raw_hostile_text(tmp_path):
     rows = list(csv.reader(gradebook.render_csv([result, raw_result(FORMULA)]).splitlines()))
     assert all(not cell.startswith(("=", "+", "-", "@")) for row in rows for cell in row)
     ET.fromstring(gradebook.render_junit([result], "vgg_classifier").encode("utf-8"))
-    gradebook.write_gradescope(result, tmp_path)
+    gradescope_results.write(result, tmp_path)
     json.loads((tmp_path / "gradescope.json").read_text(encoding="utf-8"))
     assert escape.terminal(HOSTILE).isprintable()
 

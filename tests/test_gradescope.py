@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, SUBMISSIONS
-from grader import cli, gradebook, gradescope, slots
+from grader import cli, gradescope, gradescope_results, slots
 from grader.results import CheckResult, ErrorInfo, GradeResult
 from grader.slots import SandboxUnavailable
 
@@ -261,7 +261,7 @@ def test_results_document_follows_the_spec_without_repeating_the_tests():
     checks = (CheckResult("returns", "The function returns", "passed", 1, 1, "ok"),
               CheckResult("values", "Correct logits", "failed", 0, 3, "3 of 3 values are wrong"))
     result = GradeResult("vgg_classifier", "s.py", "ana", "graded", 1.0, 4.0, checks=checks)
-    doc = gradebook.gradescope_document(result, visibility="after_published", isolation="Ran as nobody.")
+    doc = gradescope_results.document(result, visibility="after_published", isolation="Ran as nobody.")
     assert doc["visibility"] == "after_published" and all(t["visibility"] == "after_published" for t in doc["tests"])
     assert doc["stdout_visibility"] == "hidden" and doc["output_format"] == "md"
     assert [t["status"] for t in doc["tests"]] == ["passed", "failed"]
@@ -269,10 +269,10 @@ def test_results_document_follows_the_spec_without_repeating_the_tests():
     assert "Correct logits" not in doc["output"] and "3 of 3" not in doc["output"]
     assert "Ran as nobody." in doc["output"] and "1 / 4" in doc["output"]
     with pytest.raises(ValueError):
-        gradebook.gradescope_document(result, visibility="sometimes")
+        gradescope_results.document(result, visibility="sometimes")
     broken = GradeResult("vgg_classifier", "s.ipynb", "ana", "error", 0.0, 4.0,
                          error=ErrorInfo("not-json", "s.ipynb is not valid JSON."),
                          checks=tuple(CheckResult(c.id, c.title, "error", 0, c.max_points, "Not graded: see above")
                                       for c in checks))
-    doc = gradebook.gradescope_document(broken)
+    doc = gradescope_results.document(broken)
     assert doc["output"].count("is not valid JSON") == 1 and all(t["output"] == "" for t in doc["tests"])
