@@ -193,7 +193,7 @@ def error_result_from(result: GradeResult, message: str) -> GradeResult:
 
 
 @dataclass
-class Outcome:
+class StudentGrade:
     entry: Entry
     result: GradeResult
     reused: bool  # read back from OUT, not graded in this run
@@ -203,7 +203,7 @@ class Outcome:
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C during ``grade_all``: ``outcomes`` holds every student finished by then, in the entries' order."""
 
-    def __init__(self, outcomes: list[Outcome]) -> None:
+    def __init__(self, outcomes: list[StudentGrade]) -> None:
         super().__init__("interrupted")
         self.outcomes = outcomes
 
@@ -216,11 +216,11 @@ def grade_all(
     out: Path | None = None,
     force: bool = False,
     writers: Sequence[Writer] = (),
-    on_outcome: Callable[[Outcome], None] | None = None,
+    on_outcome: Callable[[StudentGrade], None] | None = None,
     on_start: Callable[[int, int], None] | None = None,
     private: bool = False,
     signer: Signer | None = None,
-) -> list[Outcome]:
+) -> list[StudentGrade]:
     """Grade every entry on ``jobs`` threads; return one outcome per entry, in the entries' order.
 
     With ``out``, up-to-date results are read back instead of regraded (unless ``force``) and each new result is
@@ -229,7 +229,7 @@ def grade_all(
     once the plan is known and ``on_outcome`` once per entry, both on the calling thread. Ctrl-C raises
     ``Interrupted`` with the outcomes finished so far.
     """
-    outcomes: dict[int, Outcome] = {}
+    outcomes: dict[int, StudentGrade] = {}
     done: queue.Queue = queue.Queue()
     try:
         return _grade_all(entries, session, outcomes, done, jobs=jobs, out=out, force=force,
@@ -246,7 +246,7 @@ def grade_all(
 
 
 def _grade_all(entries, session, outcomes, done, *, jobs, out, force, writers, on_outcome, on_start,
-               private, signer=None) -> list[Outcome]:
+               private, signer=None) -> list[StudentGrade]:
     todo: list[tuple[int, Entry, dict | None, bytes | None]] = []
     if out is not None:
         outfolder.make_folder(Path(out) / outfolder.STUDENTS, private=private)
@@ -257,7 +257,7 @@ def _grade_all(entries, session, outcomes, done, *, jobs, out, force, writers, o
         key = grade_key(entry, session, data) if out is not None else None
         stored = None if force or out is None else stored_result(entry, key, out, signer)
         if stored is not None:
-            outcomes[index] = Outcome(entry, stored, True)
+            outcomes[index] = StudentGrade(entry, stored, True)
         else:
             todo.append((index, entry, key, data if data is not None and len(data) <= KEEP_BYTES else None))
             if out is not None:  # read before a worker replaces it, to say what the regrade changed
@@ -288,7 +288,7 @@ def _grade_all(entries, session, outcomes, done, *, jobs, out, force, writers, o
             except BaseException as exc:  # the disk itself failed: keep the result, say why it is not on disk
                 result = error_result_from(result, f"Its result could not be written ({type(exc).__name__}: "
                                                    f"{escape.terminal(exc)}).")
-            done.put((index, Outcome(entry, result, False)))
+            done.put((index, StudentGrade(entry, result, False)))
 
     # Daemon threads: on Ctrl-C the main thread returns at once; a half-graded submission is simply regraded
     # next time (nothing of it was written), while everything finished is already on disk.
@@ -315,7 +315,7 @@ def _grade_all(entries, session, outcomes, done, *, jobs, out, force, writers, o
 
 
 # -- class files ------------------------------------------------------------------------------------------------
-def write_class_files(plan: Plan, outcomes: list[Outcome], out: Path, exercise_id: str, *,
+def write_class_files(plan: Plan, outcomes: list[StudentGrade], out: Path, exercise_id: str, *,
                       private: bool = False, notes: tuple[str, ...] | None = None,
                       similarity: dict | None = None) -> list[str]:
     """gradebook.csv, junit.xml and summary.html for ``outcomes``; entries without one are ``pending`` (the batch

@@ -228,16 +228,16 @@ def _course_plan(args: argparse.Namespace):
 def _what_to_check(args: argparse.Namespace):
     """``check``'s work: every exercise of an assignment (from the command line, the notebook's metadata, or the
     functions of several exercises the file defines), else one exercise as before. Loaded without solutions."""
-    from . import assignment, selfcheck
+    from . import assignment, student_check
 
     path = Path(args.path)
     plan = _course_plan(args)
     if plan is None and not args.exercise:
-        plan = selfcheck.plan_from_metadata(path, args.exercises_dir) if _readable_notebook(path) else None
+        plan = student_check.plan_from_metadata(path, args.exercises_dir) if _readable_notebook(path) else None
         if plan is None:
             args.exercise = _exercise_from_metadata(args)
             if not args.exercise:
-                plan = selfcheck.plan_from_functions(_defined_functions(path), path.name, args.exercises_dir)
+                plan = student_check.plan_from_functions(_defined_functions(path), path.name, args.exercises_dir)
     if plan is not None:
         return assignment.load_assignment(plan, args.exercises_dir, args.solutions_dir, require_reference=False)
     args.exercise = args.exercise or _exercise_from_code(args)

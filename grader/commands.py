@@ -343,9 +343,9 @@ def diff(args: argparse.Namespace) -> int:
 def check(args: argparse.Namespace, exercise: Exercise | Assignment) -> int:
     """``grader check``: the public cases and the diagnosis on one file, of one exercise or of every exercise of
     an assignment (one sandboxed run); 0 when every public check passes."""
-    from . import selfcheck
+    from . import student_check
 
-    return selfcheck.main(args.path, exercise)
+    return student_check.main(args.path, exercise)
 
 
 def notebook(args: argparse.Namespace, exercise: Exercise | Assignment) -> int:

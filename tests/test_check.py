@@ -12,7 +12,7 @@ import time
 import pytest
 
 from conftest import ROOT, SUBMISSIONS
-from grader import cli, selfcheck
+from grader import cli, student_check
 from grader.exercise import Exercise
 
 STARTER = ROOT / "exercises" / "vgg_classifier" / "starter.py"
@@ -97,10 +97,10 @@ def test_usage_errors_exit_2(capsys, args):
 
 
 def test_colour_only_on_a_terminal(exercise, monkeypatch):
-    result = selfcheck.run(SUBMISSIONS / "buggy" / "missing-bias.py", exercise)
-    coloured = selfcheck.format_result(result, exercise, color=True)
+    result = student_check.check_file(SUBMISSIONS / "buggy" / "missing-bias.py", exercise)
+    coloured = student_check.format_result(result, exercise, color=True)
     assert "\033[32" in coloured and "\033[31" in coloured
-    assert "\033[" not in selfcheck.format_result(result, exercise, color=False)
+    assert "\033[" not in student_check.format_result(result, exercise, color=False)
 
     class Tty:
         encoding = "utf-8"
@@ -110,16 +110,16 @@ def test_colour_only_on_a_terminal(exercise, monkeypatch):
 
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.delenv("TERM", raising=False)
-    assert selfcheck.use_color(Tty())
+    assert student_check.use_color(Tty())
     monkeypatch.setenv("NO_COLOR", "1")
-    assert not selfcheck.use_color(Tty())
+    assert not student_check.use_color(Tty())
 
 
 def test_ascii_terminal_gets_ascii_marks():
     class Ascii:
         encoding = "ascii"
 
-    assert selfcheck._symbols(Ascii()) == ("+", "x")
+    assert student_check._symbols(Ascii()) == ("+", "x")
 
 
 def test_cli_subprocess_is_fast_and_piped_output_is_plain():

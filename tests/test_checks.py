@@ -299,7 +299,7 @@ def test_completes_is_about_the_script_not_the_function(grade_source):
 def test_an_error_result_counts_the_checks_a_graded_one_counts(session, exercise, tmp_path):
     """One rule for which checks count: a submission that cannot be graded has the maximum of one that can,
     whether it is graded on its hidden cases or checked on the public ones (``grader check``)."""
-    from grader import selfcheck
+    from grader import student_check
     from grader.grade import grade_file
 
     from conftest import SUBMISSIONS
@@ -315,8 +315,8 @@ def test_an_error_result_counts_the_checks_a_graded_one_counts(session, exercise
         assert failed_result.status == "error"
         assert [c.id for c in failed_result.checks] == [c.id for c in graded.checks]
         assert failed_result.max_score == graded.max_score
-    checked = selfcheck.run(right, exercise)
+    checked = student_check.check_file(right, exercise)
     for path in (empty, unreadable):
-        not_checked = selfcheck.run(path, exercise)
+        not_checked = student_check.check_file(path, exercise)
         assert not_checked.status == "error"
         assert (not_checked.max_score, len(not_checked.checks)) == (checked.max_score, len(checked.checks))

@@ -11,7 +11,7 @@ from IPython.core import inputtransformer2
 from IPython.core.inputtransformer2 import TransformerManager
 
 from conftest import SUBMISSIONS, notebook
-from grader import cli, selfcheck
+from grader import cli, student_check
 from grader import ipython as ipython_mod
 from grader import submission as submission_mod
 from grader.submission import load
@@ -63,7 +63,7 @@ def test_grader_check_on_a_flood_of_shell_lines_answers_in_seconds(tmp_path, cap
     flood = "".join(f"!echo {i}\n" for i in range(6000))
     path = tmp_path / "flood.py"
     path.write_text("# %%\n" + flood + "# %%\n" + flood + CORRECT)  # the function is in a refused cell
-    (code, out), seconds = timed(lambda: (selfcheck.main(path, exercise), capsys.readouterr().out))
+    (code, out), seconds = timed(lambda: (student_check.main(path, exercise), capsys.readouterr().out))
     assert seconds < BOUND + 30
     assert code == 1
     assert "Could not be checked: 2 places cannot be compiled; the first is SyntaxError at line 2: invalid " \

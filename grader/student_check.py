@@ -54,7 +54,7 @@ def _quiet(result: GradeResult, said: list[str]) -> GradeResult:
                    sections=tuple(_quiet(s, said) for s in result.sections))
 
 
-def run(path: Path, exercise: Exercise) -> GradeResult:
+def check_file(path: Path, exercise: Exercise) -> GradeResult:
     """Grade ``path`` on the public cases only; usage problems (no such file, wrong type) raise UsageError."""
     path = _checkable(path)
     cases = _public_cases(exercise)
@@ -62,7 +62,7 @@ def run(path: Path, exercise: Exercise) -> GradeResult:
         return _quiet(grade_file(path, session, cases=cases), session.sandbox.warnings)
 
 
-def run_assignment(path: Path, assignment: Assignment) -> GradeResult:
+def check_assignment(path: Path, assignment: Assignment) -> GradeResult:
     """Grade ``path`` on every exercise's public cases, in one sandboxed run; one section per exercise."""
     path = _checkable(path)
     cases = {exercise.id: _public_cases(exercise) for exercise in assignment.exercises}
@@ -242,10 +242,10 @@ def main(path: Path, exercise: Exercise | Assignment, stream: TextIO | None = No
     """Run, print, and return the exit code: 0 when every public check passes (of every exercise), 1 otherwise."""
     stream = stream or sys.stdout
     if isinstance(exercise, Assignment):
-        result = run_assignment(path, exercise)
+        result = check_assignment(path, exercise)
         text = format_assignment(result, exercise, color=use_color(stream), symbols=_symbols(stream))
     else:
-        result = run(path, exercise)
+        result = check_file(path, exercise)
         text = format_result(result, exercise, color=use_color(stream), symbols=_symbols(stream))
     print(text, file=stream)
     return 0 if passed(result) else 1
