@@ -194,6 +194,8 @@ def error_result_from(result: GradeResult, message: str) -> GradeResult:
 
 @dataclass
 class StudentGrade:
+    """One student's place in a batch: the entry found, its result, and whether it was graded in this run."""
+
     entry: Entry
     result: GradeResult
     reused: bool  # read back from OUT, not graded in this run

@@ -186,10 +186,10 @@ def _exercise_from_metadata(args: argparse.Namespace) -> str | None:
     path = Path(args.path)
     if not _readable_notebook(path):
         return None
-    from .notebook import exercise_of
+    from .submission import named_exercise
 
     try:
-        value = exercise_of(path)
+        value = named_exercise(path)
     except (RecursionError, MemoryError):  # absurdly nested JSON: not a notebook, and load() will say so
         return None
     if value is None:

@@ -195,33 +195,6 @@ def write_public_expected(exercise: Exercise) -> tuple[Path, bool]:
     return path, True
 
 
-def exercise_of(path: Path) -> str | None:
-    """The exercise id a generated notebook records in its metadata, if it is one (never raises)."""
-    value = _grader_metadata(path).get("exercise")
-    return value if isinstance(value, str) and value else None
-
-
-def assignment_of(path: Path) -> tuple[str | None, list[str]]:
-    """The assignment a generated notebook records in its metadata and its exercise ids, as far as they are
-    strings (never raises; the caller checks them against the course)."""
-    metadata = _grader_metadata(path)
-    name, ids = metadata.get("assignment"), metadata.get("exercises")
-    ids = [i for i in ids if isinstance(i, str)] if isinstance(ids, list) else []
-    return (name if isinstance(name, str) and name else None), ids
-
-
-def _grader_metadata(path: Path) -> dict:
-    if Path(path).suffix.lower() != ".ipynb":
-        return {}
-    try:
-        import json
-
-        value = json.loads(Path(path).read_text(encoding="utf-8-sig")).get("metadata", {}).get("grader", {})
-        return value if isinstance(value, dict) else {}
-    except (OSError, ValueError, AttributeError):
-        return {}
-
-
 # -- an assignment's notebook ---------------------------------------------------------------------------------------
 def demote(markdown: str) -> str:
     """Every heading one level down (``# `` becomes ``## ``), outside fenced code blocks."""

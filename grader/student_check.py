@@ -73,10 +73,10 @@ def check_assignment(path: Path, assignment: Assignment) -> GradeResult:
 def plan_from_metadata(path: Path, exercises_dir: Path | None = None) -> Plan | None:
     """The assignment a notebook names in its metadata (``metadata.grader.assignment``, else the exercise ids of
     ``metadata.grader.exercises``). The notebook is the student's file: only names of this course are taken."""
-    from .notebook import assignment_of
+    from .submission import named_assignment
 
     try:
-        name, ids = assignment_of(Path(path))
+        name, ids = named_assignment(Path(path))
     except (RecursionError, MemoryError):  # absurdly nested JSON: not a notebook, and loading will say so
         return None
     course = read_course(exercises_dir)
