@@ -97,8 +97,11 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--secret", default=os.environ.get("GRADER_SECRET"),
                         help="course secret the results were signed with (default: $GRADER_SECRET)")
 
-    bundle = sub.add_parser("gradescope", help="build the Gradescope autograder zip of an exercise")
+    bundle = sub.add_parser("gradescope", help="build the Gradescope autograder zip of an exercise or an assignment")
     _exercise_options(bundle)
+    bundle.add_argument("--assignment", metavar="NAME",
+                        help="bundle every exercise of assignment NAME of the course file, graded together from "
+                             "each submission (--exercise a,b: those exercises, weight 1 each)")
     bundle.add_argument("--out", type=Path, required=True, help="folder to write autograder.zip to")
     bundle.add_argument("--secret", default=os.environ.get("GRADER_SECRET"),
                         help="course secret put in the bundle (readable by root only on Gradescope; default: "
@@ -147,8 +150,8 @@ def _lms_options(parser: argparse.ArgumentParser) -> None:
 
 def _exercise_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--exercise", "-e", help="exercise id (default: the only exercise, if there is one); "
-                        "`grade`, `check` and `notebook` also take several ids separated by commas, graded "
-                        "together from each submission")
+                        "`grade`, `check`, `notebook` and `gradescope` also take several ids separated by commas, "
+                        "graded together from each submission")
     parser.add_argument("--exercises-dir", type=Path, metavar="DIR",
                         help="folder of exercise folders (default: the repository's exercises/)")
     parser.add_argument("--solutions-dir", type=Path, metavar="DIR",
@@ -245,7 +248,8 @@ def _what_to_check(args: argparse.Namespace):
 
 
 def _what_to_write(args: argparse.Namespace):
-    """``notebook``'s work: an assignment's notebook (``--assignment NAME``, ``--exercise a,b``), else one exercise's."""
+    """``notebook``'s work: an assignment's notebook (``--assignment NAME``, ``--exercise a,b``), else one exercise's;
+    ``gradescope``'s too (the bundle that grades that notebook)."""
     from . import assignment
 
     plan = _course_plan(args)
@@ -431,7 +435,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "gradescope":
             from . import gradescope
 
-            return gradescope.build_command(args, _exercise(args))
+            return gradescope.build_command(args, _what_to_write(args))  # what `notebook` writes, bundled
         if args.command == "gradescope-run":
             from . import gradescope
 

@@ -1,6 +1,7 @@
 """Gradescope: ``grader gradescope --exercise ID --out DIR`` writes ``DIR/autograder.zip``, the bundle Gradescope's
 "Configure Autograder" page takes; Gradescope then runs its ``run_autograder`` for every submission, which runs
-``grader gradescope-run``.
+``grader gradescope-run``. ``--assignment NAME`` (or ``--exercise a,b``) bundles every exercise of an assignment:
+each submission is graded as ``grader grade --assignment NAME`` grades it, one test per check named by exercise.
 
 The zip's root (Gradescope unpacks it into ``/autograder/source``)::
 
@@ -10,9 +11,11 @@ The zip's root (Gradescope unpacks it into ``/autograder/source``)::
     run_autograder    run as root for each submission (Gradescope copies it to /autograder/run_autograder):
                       grades $AUTOGRADER_ROOT/submission/* into $AUTOGRADER_ROOT/results/results.json
                       (AUTOGRADER_ROOT defaults to /autograder, so the bundle can be tried on any machine)
-    bundle.json       the exercise, the full-scale setting, the visibility, the grader version
-    grader-src/       the grader's source with this exercise only (what setup.sh installs)
-    solutions/<id>.py the reference, read by the grader alone
+    bundle.json       the exercise (or the assignment: its name, title, exercise ids and weights), the full-scale
+                      setting, the visibility, the grader version
+    grader-src/       the grader's source with this exercise only (an assignment's: each of its exercises and the
+                      course file, exercises/course.toml); what setup.sh installs
+    solutions/<id>.py the reference (one per exercise), read by the grader alone
     secret            the course secret (when one was set), read by the grader alone
 
 Security without namespaces: Gradescope's container may allow neither bubblewrap nor Landlock. Whatever mode the
@@ -39,7 +42,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from . import batch, escape, exercise as exercise_mod, gradescope_results, report, slots
-from .errors import UsageError
+from .assignment import COURSE_FILE, Assignment, Plan, combined_limits, load_assignment
+from .errors import GraderError, UsageError
 from .signing import NO_SECRET
 from .version import version
 from .exercise import Exercise
@@ -191,10 +195,11 @@ exit 0
 """
 
 
-def build(exercise: Exercise, out: Path, *, secret: str | None, full_scale: bool = True,
+def build(what: Exercise | Assignment, out: Path, *, secret: str | None, full_scale: bool = True,
           visibility: str = "visible") -> Path:
-    """Write ``out/autograder.zip``; return its path."""
-    if exercise.reference is None:
+    """Write ``out/autograder.zip`` for one exercise or every exercise of an assignment; return its path."""
+    exercises = _exercises(what)
+    if any(e.reference is None for e in exercises):
         raise UsageError("The Gradescope bundle needs the exercise's reference solution (--solutions-dir).")
     if visibility not in gradescope_results.VISIBILITIES:
         raise UsageError(f"--visibility takes one of {', '.join(gradescope_results.VISIBILITIES)}.")
@@ -212,8 +217,11 @@ def build(exercise: Exercise, out: Path, *, secret: str | None, full_scale: bool
         setup = setup.replace(token, str(value))
     add("setup.sh", setup.encode(), 0o755)
     add("run_autograder", RUN_AUTOGRADER.encode(), 0o755)
-    config = {"exercise": exercise.id, "full_scale": bool(full_scale), "visibility": visibility,
-              "grader": version(), "secret": bool(secret)}
+    config: dict = {"exercise": what.id} if isinstance(what, Exercise) else {"assignment": {
+        "name": what.plan.name, "title": what.plan.title, "exercises": list(what.plan.ids),
+        "weights": dict(what.plan.weights)}}
+    config.update({"full_scale": bool(full_scale), "visibility": visibility, "grader": version(),
+                   "secret": bool(secret)})
     add(BUNDLE, (json.dumps(config, indent=1) + "\n").encode())
     add(f"{SOURCE}/pyproject.toml", _pyproject(checkout, package))
     add(f"{SOURCE}/README.md", b"The grader, as bundled for a Gradescope autograder. See the course's repository.\n")
@@ -221,12 +229,17 @@ def build(exercise: Exercise, out: Path, *, secret: str | None, full_scale: bool
         if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc" \
                 and path.relative_to(package).parts[0] != "exercises":
             add(f"{SOURCE}/grader/{path.relative_to(package).as_posix()}", path.read_bytes())
-    for path in sorted(exercise.folder.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc" \
-                and path.relative_to(exercise.folder).parts[0] != "examples":
-            add(f"{SOURCE}/exercises/{exercise.id}/{path.relative_to(exercise.folder).as_posix()}", path.read_bytes())
-    reference = Path(sys.modules[exercise.reference.__module__].__file__)
-    add(f"solutions/{exercise.id}.py", reference.read_bytes(), 0o600)
+    for exercise in exercises:
+        for path in sorted(exercise.folder.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc" \
+                    and path.relative_to(exercise.folder).parts[0] != "examples":
+                add(f"{SOURCE}/exercises/{exercise.id}/{path.relative_to(exercise.folder).as_posix()}",
+                    path.read_bytes())
+        reference = Path(sys.modules[exercise.reference.__module__].__file__)
+        add(f"solutions/{exercise.id}.py", reference.read_bytes(), 0o600)
+    course = exercises[0].folder.parent / COURSE_FILE
+    if isinstance(what, Assignment) and course.is_file():  # what `grader check` reads in the installed grader
+        add(f"{SOURCE}/exercises/{COURSE_FILE}", course.read_bytes())
     if secret:
         add(SECRET, secret.encode() + b"\n", 0o600)
     out = Path(out)
@@ -247,6 +260,14 @@ def build(exercise: Exercise, out: Path, *, secret: str | None, full_scale: bool
     return target
 
 
+def _exercises(what: Exercise | Assignment) -> tuple[Exercise, ...]:
+    return what.exercises if isinstance(what, Assignment) else (what,)
+
+
+def _name(what: Exercise | Assignment) -> str:
+    return what.plan.name if isinstance(what, Assignment) else what.id
+
+
 def _pyproject(checkout: Path, package: Path) -> bytes:
     """The checkout's pyproject.toml (an installed grader: a minimal one with the same dependencies)."""
     path = checkout / "pyproject.toml"
@@ -264,21 +285,23 @@ def _pyproject(checkout: Path, package: Path) -> bytes:
             ).encode()
 
 
-def build_command(args: argparse.Namespace, exercise: Exercise) -> int:
+def build_command(args: argparse.Namespace, what: Exercise | Assignment) -> int:
     if not args.secret:
-
         print(f"grader: warning: {NO_SECRET} The bundle then seeds every student's hidden cases from the default.",
               file=sys.stderr)
-    target = build(exercise, args.out, secret=args.secret, full_scale=args.full_scale, visibility=args.visibility)
+    target = build(what, args.out, secret=args.secret, full_scale=args.full_scale, visibility=args.visibility)
     print(f"wrote: {escape.terminal(target)}")
+    functions = ", ".join(f"{e.function}()" for e in _exercises(what))
     print("Upload it on Gradescope: the assignment's Configure Autograder page, Zip file upload. Students submit "
-          f"{exercise.id}.ipynb or a .py file. It holds the solutions: keep it private.", file=sys.stderr)
+          f"{_name(what)}.ipynb or a .py file" + (f" defining {functions}" if isinstance(what, Assignment) else "")
+          + ". It holds the solutions: keep it private.", file=sys.stderr)
     return 0
 
 
 # -- running one submission -------------------------------------------------------------------------------------
-def find_submission(folder: Path, exercise: Exercise) -> tuple[Path | None, str]:
-    """The file to grade in Gradescope's submission folder, or (None, why not)."""
+def find_submission(folder: Path, what: Exercise | Assignment) -> tuple[Path | None, str]:
+    """The file to grade in Gradescope's submission folder, or (None, why not). Among several, the one named
+    after the exercise or its function (an assignment's: after the assignment, one of its exercises or functions)."""
     from .classfolder import _walk
 
     left: list[tuple[Path, str]] = []
@@ -290,15 +313,17 @@ def find_submission(folder: Path, exercise: Exercise) -> tuple[Path | None, str]
     if not usable:
         refused = [f"{escape.terminal(p.name)}: {problem[1]}" for p, problem in files if problem]
         return None, ("No .ipynb or .py file was found in your submission" + (f" ({'; '.join(refused)})" if refused
-                      else "") + f". Submit your notebook ({exercise.id}.ipynb) or a .py file.")
+                      else "") + f". Submit your notebook ({_name(what)}.ipynb) or a .py file.")
     if len(usable) == 1:
         return usable[0], ""
-    named = [p for p in usable if p.stem in (exercise.id, exercise.function)]
+    names = {_name(what), *(name for e in _exercises(what) for name in (e.id, e.function))}
+    named = [p for p in usable if p.stem in names]
     if len(named) == 1:
         return named[0], ""
     shown = ", ".join(escape.terminal(p.relative_to(folder)) for p in usable[:6])
-    return None, (f"Your submission holds {len(usable)} files that could be graded ({shown}). Submit only one, "
-                  f"or name the one to grade {exercise.id}.ipynb.")
+    every = " (one file with every function)" if isinstance(what, Assignment) else ""
+    return None, (f"Your submission holds {len(usable)} files that could be graded ({shown}). Submit only "
+                  f"one{every}, or name the one to grade {_name(what)}.ipynb.")
 
 
 def student_of(metadata_path: Path) -> str:
@@ -372,6 +397,20 @@ def _refusal(message: str) -> dict:
             "stdout_visibility": "hidden", "tests": []}
 
 
+def bundled(config: dict, bundle: Path) -> Exercise | Assignment:
+    """What ``bundle.json`` says to grade, loaded from the bundle: one exercise, or an assignment with the
+    exercises and weights it recorded when it was built (the bundle's own course, whatever the file says now)."""
+    exercises, solutions = bundle / SOURCE / "exercises", bundle / "solutions"
+    if "assignment" not in config:
+        return exercise_mod.load(config["exercise"], exercises, solutions)
+    spec = config["assignment"]
+    weights = tuple((str(i), float(spec["weights"][i])) for i in spec["exercises"])
+    if not weights:
+        raise ValueError("the bundle's assignment names no exercise")
+    return load_assignment(Plan(str(spec["name"]), str(spec.get("title") or spec["name"]), weights), exercises,
+                           solutions)
+
+
 def run_command(args: argparse.Namespace) -> int:
     """``grader gradescope-run --bundle SOURCE --root ROOT``: grade ROOT/submission into ROOT/results/results.json."""
     bundle, root = Path(args.bundle).resolve(), Path(args.root)
@@ -385,18 +424,24 @@ def run_command(args: argparse.Namespace) -> int:
         _secure_bundle(bundle)
     secret_file = bundle / SECRET
     secret = secret_file.read_text(encoding="utf-8").strip() if secret_file.is_file() else ""
-    from .grade import DEFAULT_SECRET, Session
+    from .grade import DEFAULT_SECRET, Session, grading
+    from .grade_assignment import AssignmentSession
 
     if not secret:
         print(f"warning: {NO_SECRET}")
-    exercise = exercise_mod.load(config["exercise"], bundle / SOURCE / "exercises", bundle / "solutions")
-    submission, why = find_submission(root / "submission", exercise)
+    try:
+        what = bundled(config, bundle)
+    except (GraderError, KeyError, TypeError, ValueError) as exc:
+        write_results(results, _refusal(f"The autograder is misconfigured ({escape.terminal(exc, 300)}). Please "
+                                        "tell the course staff."))
+        return 2
+    submission, why = find_submission(root / "submission", what)
     student = student_of(root / "submission_metadata.json")
     document: dict
     sandbox = None
     try:
         try:
-            sandbox = BundleSandbox(exercise.limits)
+            sandbox = BundleSandbox(what.limits if isinstance(what, Exercise) else combined_limits(what.exercises))
         except SandboxUnavailable as exc:
             print(f"refused to run the submission: {exc}")
             document = _refusal(f"This submission was not run: {exc}. This is a problem of the autograder's setup, "
@@ -406,13 +451,12 @@ def run_command(args: argparse.Namespace) -> int:
         print(f"isolation: {sandbox.mode} mode ({', '.join(sandbox.layers)})")
         for warning in sandbox.warnings:
             print(f"note: {warning}")
-        with Session(exercise, full_scale=bool(config.get("full_scale", True)), secret=secret or DEFAULT_SECRET,
-                     sandbox=sandbox) as session:
+        opened = Session if isinstance(what, Exercise) else AssignmentSession
+        with opened(what, full_scale=bool(config.get("full_scale", True)), secret=secret or DEFAULT_SECRET,
+                    sandbox=sandbox) as session:
             if submission is None:
-                from .grade import error_result
-
-                result = error_result(exercise, root / "submission", student, "no-submission", why,
-                                      time.perf_counter(), full_scale=session.full_scale)
+                result = grading(session).error(root / "submission", student, "no-submission", why,
+                                                time.perf_counter())
             else:
                 from .classfolder import Entry
 
