@@ -268,14 +268,45 @@ def _readable_notebook(path: Path) -> bool:
 
 
 def _what_to_grade(args: argparse.Namespace, plan):
-    """``grade``'s work: an assignment (``--assignment NAME`` of the course file, or ``--exercise a,b``), else
-    one exercise."""
+    """``grade``'s work: an assignment (``--assignment NAME`` of the course file, or ``--exercise a,b``, else the
+    one the submitted notebooks name in their metadata), else one exercise."""
     from . import assignment
 
     several = assignment.plan_for(args.exercise, getattr(args, "assignment", None), args.exercises_dir)
+    if several is None and not args.exercise:
+        several = _assignment_from_metadata(args, plan)
     if several is not None:
         return assignment.load_assignment(several, args.exercises_dir, args.solutions_dir)
     return _exercise_for_grading(args, plan)
+
+
+def _assignment_from_metadata(args: argparse.Namespace, plan):
+    """With no exercise named: the assignment the submitted notebooks name (``metadata.grader.assignment``), when
+    they name one, said on stderr. The notebooks are the students' files: a name counts only when it is an
+    assignment of the course file (the file is read only when a notebook names something)."""
+    from . import assignment
+    from .submission import named_assignment
+
+    named: set[str] = set()
+    for entry in [e for e in plan.entries if e.problem is None][:200]:
+        if _readable_notebook(Path(entry.path)):
+            try:
+                name, _ = named_assignment(Path(entry.path))
+            except (RecursionError, MemoryError):  # absurdly nested JSON: not a notebook, and load() will say so
+                continue
+            if name is not None:
+                named.add(name)
+    course = assignment.read_course(args.exercises_dir) if named else {}
+    named &= set(course)
+    if len(named) > 1:
+        raise UsageError(f"The submitted notebooks name {len(named)} assignments of the course file in their "
+                         f"metadata ({', '.join(sorted(named))}): give --assignment NAME to choose.")
+    if not named:
+        return None
+    name = named.pop()
+    print(f"grader: note: grading assignment '{name}', the one the submitted notebooks name (give --assignment "
+          "NAME or --exercise ID to choose)", file=sys.stderr)
+    return course[name]
 
 
 def _exercise_for_grading(args: argparse.Namespace, plan) -> exercise_mod.Exercise:
