@@ -2,7 +2,7 @@
 
 ``similarity`` compares; this module picks what to compare (this class's submissions, then the earlier terms' of
 ``--similarity-against``, read only), names the base code (the exercise's starter and its notebook's self-check
-cell), and renders. Every text a student chose (ids, paths, code) goes through the helper of ``escape`` for its
+cell, as its own notebook and an assignment's notebook give it), and renders. Every text a student chose (ids, paths, code) goes through the helper of ``escape`` for its
 format: the page is autoescaped, student code is shown as text in ``<pre>`` blocks, and the CSV neutralises
 formulas. The report never changes a score, and says so.
 """
@@ -66,18 +66,20 @@ def sources(plan: Plan, against: Sequence[Path] = ()) -> list[Source]:
 
 
 def base_code(exercise: Exercise) -> list[str]:
-    """Code every student was given: the starter, and the self-check cell of the exercise's notebook."""
+    """Code every student was given: the starter, and the self-check cell of the exercise's notebook, both as the
+    exercise's own notebook has it and as an assignment's notebook does (run inside a function of its own: the
+    lines around it are given code too, or every two students of an assignment would share them)."""
     base = []
     starter = exercise.folder / "starter.py"
     if starter.is_file():
         base.append(starter.read_text(encoding="utf-8"))
     try:
-        from .notebook import selfcheck_source
+        from .notebook import scoped_selfcheck_source, selfcheck_source
 
-        check = selfcheck_source(exercise)
+        checks = [selfcheck_source(exercise), scoped_selfcheck_source(exercise)]
     except Exception:  # noqa: BLE001  (an exercise without a self-check: nothing more to leave out)
-        check = None
-    return base + ([check] if check else [])
+        checks = []
+    return base + [check for check in checks if check]
 
 
 def prepare(args: argparse.Namespace, plan: Plan, exercises: Exercise | tuple[Exercise, ...]
