@@ -2,10 +2,15 @@
 
 The run either ended before the lookup (a crash, a time limit, a protocol breach), or the submission never
 defined the name: a syntax error, a cell that failed, a near-miss spelling, the code pasted into a markdown cell.
+
+A generated notebook's statement shows the function's signature in a code block of a markdown cell: that is the
+exercise's own text, not code a student pasted, so what the markdown says counts only where it is not a line or a
+code block of the exercise's ``statement.md``.
 """
 from __future__ import annotations
 
 import difflib
+import textwrap
 
 from . import submission as submission_mod
 from .errors import MissingFunction, SubmissionError, SyntaxProblem
@@ -37,10 +42,45 @@ def missing_function_error(
     close += [c for c in execution.candidates if c.lower().replace("_", "") == name.lower().replace("_", "")
               and c not in close]
     hint = f" Did you mean to name {close[0]!r} as {name!r}?" if close else ""
-    pasted = submission.prose_cells_mentioning(f"def {name}")
+    pasted = pasted_cells(submission, exercise)
     if pasted:
         hint += (f" Cell {pasted[0]} of the notebook contains 'def {name}', but it is a text (markdown) cell, "
                  "so it never runs: move the code into a code cell.")
     failed = (" Some cells raised errors before it could be defined; see the warnings."
               if execution.cell_errors else "")
     return MissingFunction(f"No function named '{name}' is defined in the submission.{hint}{failed}")
+
+
+def pasted_cells(submission: submission_mod.Submission, exercise: Exercise) -> list[int]:
+    """Numbers of the markdown (or raw) cells that hold ``def <function>`` in text of their own: outside every line
+    and code block they share with the exercise's statement (which the generated notebook copies)."""
+    needle = f"def {exercise.function}"
+    try:
+        given = set(_parts((exercise.folder / "statement.md").read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError):
+        given = set()
+    return [number for number, text in submission.prose
+            if needle in text and any(needle in part for part in _parts(text) if part not in given)]
+
+
+def _parts(markdown: str) -> list[str]:
+    """Markdown as its parts: each fenced code block (its code, dedented) and each other line, stripped."""
+    parts: list[str] = []
+    block: list[str] | None = None
+    fence = ""
+    for line in markdown.splitlines():
+        stripped = line.strip()
+        if block is not None:
+            if stripped.startswith(fence) and not stripped.strip(fence[0]):
+                parts.append("```" + textwrap.dedent("\n".join(block)).strip())
+                block = None
+            else:
+                block.append(line.rstrip())
+        elif stripped.startswith(("```", "~~~")):
+            fence = stripped[:len(stripped) - len(stripped.lstrip(stripped[0]))]
+            block = []
+        elif stripped:
+            parts.append(stripped)
+    if block is not None:  # a block left open runs to the end of the cell
+        parts.append("```" + textwrap.dedent("\n".join(block)).strip())
+    return parts
