@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from grader import cache as cache_mod
-from grader import cli, grade, largecase, sandbox
+from grader import cli, grade, largecase, sandbox, session as session_mod
 
 
 BUILDS: list[int] = []
@@ -353,7 +353,7 @@ def test_the_command_line_grades_from_the_cache(tmp_path):
     import tempfile
 
     source = Path(__file__).resolve().parent / "submissions" / "correct" / "matmul.py"
-    shm = grade._shared_memory_dir()  # a gigabyte: in memory when there is room
+    shm = session_mod._shared_memory_dir()  # a gigabyte: in memory when there is room
     root = Path(tempfile.mkdtemp(prefix="grader-test-cache-", dir=shm or tmp_path)) / "cache"
     command = [sys.executable, "-m", "grader", "grade", str(source), "--exercise", "vgg_classifier", "--json",
                "--cache-dir", str(root), "--secret", "test-cache"]

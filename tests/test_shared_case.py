@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from conftest import check
-from grader import grade, largecase, sandbox
+from grader import grade, largecase, sandbox, session as session_mod
 from grader.exercise import Case
 
 HERE = Path(__file__).resolve().parent
@@ -85,8 +85,8 @@ def test_without_personal_arguments_every_student_gets_the_shared_case(small_exe
 
 
 def _our_folders() -> list[Path]:
-    parent = Path(grade._shared_memory_dir() or "/tmp")
-    return sorted(parent.glob(f"{grade.SHARED_PREFIX}{os.getpid()}-*"))
+    parent = Path(session_mod._shared_memory_dir() or "/tmp")
+    return sorted(parent.glob(f"{session_mod.SHARED_PREFIX}{os.getpid()}-*"))
 
 
 # -- per student ------------------------------------------------------------------------------------------------
