@@ -276,3 +276,30 @@ def test_results_document_follows_the_spec_without_repeating_the_tests():
                                       for c in checks))
     doc = gradescope_results.document(broken)
     assert doc["output"].count("is not valid JSON") == 1 and all(t["output"] == "" for t in doc["tests"])
+
+
+@ROOT_ONLY
+def test_an_empty_submission_is_said_once_and_counts_every_check(bundle):
+    root = _unpack(bundle)
+    try:
+        proc = _run(root)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        results = json.loads((root / "results" / "results.json").read_text())
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    assert results["score"] == 0 and results["extra_data"]["error_kind"] == "no-submission"
+    assert results["output"].count("No .ipynb or .py file was found") == 1
+    assert "vgg_classifier.ipynb" in results["output"]
+    assert results["tests"] and all(t["status"] == "failed" and t["output"] == "" for t in results["tests"])
+
+
+def test_a_bundle_naming_an_exercise_it_lacks_says_it_is_misconfigured(tmp_path, bundle):
+    root = tmp_path / "ag"
+    with zipfile.ZipFile(bundle) as archive:
+        archive.extractall(root / "source")
+    config = json.loads((root / "source" / "bundle.json").read_text())
+    (root / "source" / "bundle.json").write_text(json.dumps({**config, "exercise": "nope"}))
+    (root / "submission").mkdir()
+    code = cli.main(["gradescope-run", "--bundle", str(root / "source"), "--root", str(root)])
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert code == 2 and results["score"] == 0 and "misconfigured" in results["output"]

@@ -168,6 +168,16 @@ def test_a_missing_function_costs_only_its_exercise_on_gradescope(bundle):
 
 
 @ROOT_ONLY
+def test_an_empty_submission_costs_every_exercise_and_is_said_once(bundle):
+    results = _grade(bundle, {})
+    assert results["score"] == 0 and results["extra_data"]["error_kind"] == "no-submission"
+    assert [s["error_kind"] for s in results["extra_data"]["sections"]] == ["no-submission"] * len(IDS)
+    assert results["output"].count("No .ipynb or .py file was found") == 1 and f"{NAME}.ipynb" in results["output"]
+    assert {t["name"].split(":")[0] for t in results["tests"]} == set(IDS)
+    assert sum(t["max_score"] for t in results["tests"]) == 70
+
+
+@ROOT_ONLY
 def test_the_weights_recorded_in_the_bundle_multiply_the_points(tmp_path_factory, tmp_path):
     exercises = tmp_path / "exercises"
     exercises.mkdir()
