@@ -148,3 +148,26 @@ def test_the_pool_is_usable_again_after_a_failure(session):
 
 if __name__ == "__main__":
     sys.exit(pytest.main([__file__, "-q"]))
+
+
+def test_fork_mode_works_from_a_checkout_under_tmp(session, tmp_path):
+    """The run's scratch /tmp is a fresh tmpfs: a grader whose own files lie under /tmp (a CI clone, a
+    temporary checkout) must still have its runner visible inside the sandbox, not fall back to another mode."""
+    import json
+    import shutil
+    import subprocess
+
+    root = HERE.parent
+    copy = tmp_path / "checkout"
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "examples", "course_examples")
+    for name in ("grader", "exercises", "solutions"):
+        shutil.copytree(root / name, copy / name, ignore=ignore)
+    assert str(copy).startswith("/tmp/") or not str(copy).startswith(str(root))
+    done = subprocess.run(
+        [sys.executable, "-m", "grader", "grade", str(CORRECT), "--exercise", "vgg_classifier", "--no-full-scale",
+         "--json", "--exercises-dir", str(copy / "exercises"), "--solutions-dir", str(copy / "solutions")],
+        cwd=copy, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "PYTHONPATH": str(copy), "GRADER_SANDBOX": "fork"})
+    result = json.loads(done.stdout)
+    assert result["status"] == "graded" and result["score"] == result["max_score"], done.stderr[-2000:]
+    assert "worker-uid" in result["isolation"] and "namespaces" in result["isolation"]

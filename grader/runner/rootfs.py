@@ -107,6 +107,11 @@ def prepare(binds: list, links: list, tmp_bytes: int, shm_bytes: int) -> None:
     os.chdir("/")
     mount("newroot", "newroot", None, MS_BIND | MS_REC)
     os.chmod("newroot", 0o755)
+    # the scratch tmpfs first: a bind whose path lies under /tmp (a checkout in /tmp) is then mounted inside it
+    # instead of being hidden by it
+    for path, size in (("/newroot/tmp", tmp_bytes), ("/newroot/dev/shm", shm_bytes)):
+        _make(path, True)
+        mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, f"mode=1777,size={int(size)}")
     for source, target in sorted(binds, key=lambda pair: pair[1]):
         _bind("/oldroot" + source, "/newroot" + target)
     for name in DEVICES:
@@ -116,9 +121,6 @@ def prepare(binds: list, links: list, tmp_bytes: int, shm_bytes: int) -> None:
         os.symlink(target, "/newroot/" + path.lstrip("/"))
     _make("/newroot/proc", True)
     mount("proc", "/newroot/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
-    for path, size in (("/newroot/tmp", tmp_bytes), ("/newroot/dev/shm", shm_bytes)):
-        _make(path, True)
-        mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, f"mode=1777,size={int(size)}")
 
 
 def finish(binds: list, hostname: str = "sandbox") -> None:
