@@ -35,7 +35,7 @@ from .text import clean
 STARTUP_SECONDS = 20.0
 #: the parent kills a cell or call only if the child's own alarm did not stop it within this grace
 GRACE_SECONDS = 2.0
-MAX_RESTARTS = 8
+MAX_RESTARTS = 8  # per function called: an assignment's run may restart for each of its exercises
 #: calls of one function in a row that end this way before its remaining calls are skipped
 MAX_IN_A_ROW = {"timeout": 2, "crashed": 3}
 #: a result may be this many times the expected array's size (at least RESULT_FLOOR) before only its shape is kept
@@ -186,7 +186,7 @@ class Run:
                     self._attempt()
                     break
                 except _Incident as incident:
-                    if not self._recover(incident) or restarts >= MAX_RESTARTS:
+                    if not self._recover(incident) or restarts >= MAX_RESTARTS * len(self.targets):
                         break
                     if time.monotonic() >= self.deadline:
                         self.incident_kind, self.incident = "timeout", self._submission_timeout()
