@@ -98,10 +98,6 @@ class Submission:
     def cell(self, code_number: int) -> Cell | None:
         return next((c for c in self.cells if c.code_number == code_number), None)
 
-    def prose_cells_mentioning(self, text: str) -> list[int]:
-        """Numbers of markdown or raw cells that contain ``text`` (code pasted where it never runs)."""
-        return [number for number, source in self.prose if text in source]
-
     def syntax_errors(self) -> list[str]:
         return [c.syntax_error for c in self.cells if c.syntax_error]
 

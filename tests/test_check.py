@@ -12,7 +12,7 @@ import time
 import pytest
 
 from conftest import ROOT, SUBMISSIONS
-from grader import cli, student_check
+from grader import choose, cli, student_check
 from grader.exercise import Exercise
 
 STARTER = ROOT / "exercises" / "vgg_classifier" / "starter.py"
@@ -136,13 +136,13 @@ def test_exercise_is_read_from_the_notebook_metadata(tmp_path, capsys, monkeypat
     copy = tmp_path / "mine.ipynb"
     shutil.copy(NOTEBOOK, copy)
     seen = []
-    real = cli._exercise
+    real = choose.exercise
 
     def spy(args, **kwargs):
         seen.append(args.exercise)
         return real(args, **kwargs)
 
-    monkeypatch.setattr(cli, "_exercise", spy)
+    monkeypatch.setattr(choose, "exercise", spy)
     check(capsys, copy)
     assert seen == ["vgg_classifier"]
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from grader import cli
+from grader import choose as choose_mod, cli
 from grader.assignment import Assignment
 from grader.classfolder import Entry, Plan
 from grader.errors import UsageError
@@ -39,7 +39,7 @@ def choose(*paths: Path, **given) -> Exercise | Assignment:
     for key, value in given.items():
         setattr(args, key, value)
     plan = Plan(tuple(Entry(p, p.stem) for p in paths))
-    return cli._what_to_grade(args, plan)
+    return choose_mod.what_to_grade(args, plan)
 
 
 def test_a_class_of_assignment_notebooks_is_graded_as_that_assignment(tmp_path, capsys):

@@ -11,7 +11,7 @@ from IPython.core import inputtransformer2
 from IPython.core.inputtransformer2 import TransformerManager
 
 from conftest import SUBMISSIONS, notebook
-from grader import cli, student_check
+from grader import choose, cli, student_check
 from grader import ipython as ipython_mod
 from grader import submission as submission_mod
 from grader.submission import load
@@ -131,7 +131,7 @@ def test_guessing_the_exercise_from_a_huge_file_parses_no_more_than_loading_does
     40 s and 3 GB to parse in full; past the loading limits a line scan names them instead."""
     path = tmp_path / "huge.py"
     path.write_text("x = 1\n" * (((8 << 20) - len(CORRECT)) // 6) + CORRECT)
-    names, seconds = timed(cli._defined_functions, path)
+    names, seconds = timed(choose.defined_functions, path)
     assert seconds < BOUND
     assert names == {"vgg_classifier"}
 

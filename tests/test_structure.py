@@ -26,7 +26,7 @@ RANKS = {
     "report": 8,
     "batch": 9, "classfolder": 9, "gradebook": 9, "progress": 9, "notebook": 9, "student_check": 9,
     "similarity": 9, "similarity_report": 9, "regrade": 9, "lms": 9, "gradescope_results": 9, "merge": 9.5, "gradescope": 9.5,
-    "commands": 10, "cli": 11, "__init__": 12, "__main__": 12,
+    "commands": 10, "choose": 10.5, "cli": 11, "__init__": 12, "__main__": 12,
     "__version__": 0,  # a constant of __init__ (the package's version), not a stage
 }
 MODULES = sorted(p for p in PACKAGE.glob("*.py"))
