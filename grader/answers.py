@@ -12,6 +12,14 @@ from .submission import Submission
 from .text import clean
 
 
+def _clean(value: object, limit: int) -> str:
+    """``clean``, with the usual answer (a short printable ASCII type name) passed as it is: ``clean`` returns such
+    text unchanged, one character at a time."""
+    if isinstance(value, str) and len(value) <= limit and value.isascii() and value.isprintable():
+        return value
+    return clean(value, limit)
+
+
 def text_field(message: dict, key: str) -> str:
     value = message.get(key, "")
     if not isinstance(value, str):
@@ -31,7 +39,7 @@ def function_info(message: dict) -> dict:
     if not isinstance(candidates, list):
         raise ProtocolError("the field 'candidates' is not a list")
     return {"found": bool_field(message, "found"), "callable": bool_field(message, "callable"),
-            "type": clean(text_field(message, "type"), 200), "candidates": [clean(c, 100) for c in candidates[:200]]}
+            "type": _clean(text_field(message, "type"), 200), "candidates": [_clean(c, 100) for c in candidates[:200]]}
 
 
 def call_error(error: object, submission: Submission) -> CallError:
@@ -81,7 +89,7 @@ def _returned(spec: dict, body: bytes, used: int, max_bytes: int, expect: str) -
     shape = wire.checked_shape({"shape": spec["shape"]}) if spec.get("shape") is not None else None
     if array is not None and shape != array.shape:
         raise ProtocolError("a result whose shape does not match its array")
-    return Returned(type_name=clean(text_field(spec, "type"), 200), exact_ndarray=bool_field(spec, "exact"),
+    return Returned(type_name=_clean(text_field(spec, "type"), 200), exact_ndarray=bool_field(spec, "exact"),
                     subclass=bool_field(spec, "subclass"), array=array, shape=shape,
                     note=note(spec, max_bytes, expect)), used
 

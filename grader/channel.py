@@ -66,9 +66,12 @@ class Channel:
         self.selector.close()
 
     def send(self, message: dict, payload: bytes = b"") -> None:
-        """Queue a command; it is written while the parent waits for the answer, never blocking on a full pipe."""
+        """Write a command, as much of it as the pipe takes now; the rest is written while the parent waits for the
+        answer, never blocking on a full pipe."""
         self.outbox += wire.encode_frame(message, payload)
-        self._want_write(True)
+        if not self.writing and self.stdin >= 0:
+            self._write_some()
+        self._want_write(bool(self.outbox))
 
     def _want_write(self, on: bool) -> None:
         if self.stdin < 0 or on == self.writing:

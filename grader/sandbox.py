@@ -31,6 +31,7 @@ that knows how a child is launched; ``execute`` only sees ``spawn``, ``kill`` an
 from __future__ import annotations
 
 import atexit
+import functools
 import os
 import shutil
 import signal
@@ -120,6 +121,17 @@ def landlock_abi() -> int:
 
 def _is_root() -> bool:
     return sys.platform.startswith("linux") and os.geteuid() == 0
+
+
+@functools.lru_cache(maxsize=4)
+def _numpy_dirs(site: str) -> tuple[str, ...]:
+    return tuple(str(Path(site) / name) for name in ("numpy", "numpy.libs") if (Path(site) / name).exists())
+
+
+@functools.lru_cache(maxsize=1)
+def _system_dirs() -> tuple[str, ...]:
+    return tuple(f"/{n}" for n in ("lib", "lib64", "lib32", "libx32", "bin", "sbin")
+                 if os.path.isdir(f"/{n}") and not os.path.islink(f"/{n}"))
 
 
 # -- the sandbox ------------------------------------------------------------------------------------------------
@@ -218,8 +230,7 @@ class Sandbox:
 
     def _numpy_dirs(self) -> list[str]:
         """numpy and the folder of its bundled libraries (wheels put OpenBLAS next to it)."""
-        site = Path(self.numpy_path)
-        return [str(site / name) for name in ("numpy", "numpy.libs") if (site / name).exists()]
+        return list(_numpy_dirs(self.numpy_path))
 
     def confine_settings(self, shared_bytes: int, readable: tuple[Path, ...] = ()) -> dict:
         """What the child applies to itself; the address-space cap leaves room for mapped shared inputs."""
@@ -252,8 +263,7 @@ class Sandbox:
 
     @staticmethod
     def _system_dirs() -> list[str]:
-        return [f"/{n}" for n in ("lib", "lib64", "lib32", "libx32", "bin", "sbin")
-                if os.path.isdir(f"/{n}") and not os.path.islink(f"/{n}")]
+        return list(_system_dirs())
 
     def environment(self, scratch: str) -> dict[str, str]:
         env = {
@@ -364,24 +374,8 @@ class Sandbox:
 
     def _enter_cgroup(self, slot: slots.Slot, readable: tuple[Path, ...]) -> tuple[list[str], int]:
         """Prepare the slot's cgroups; return the argv prefix that moves the child in before it starts."""
-        if not slot.cgroups:
-            slot.cgroups = slots.cgroup_dirs(slot)
-        memory, pids = slot.cgroups["memory"], slot.cgroups["pids"]
-        for folder in (memory, pids):
-            folder.mkdir(exist_ok=True)
         cap = (self.limits.memory_mib + MEMORY_SLACK_MIB) * MIB  # input files: charged to the grader that wrote them
-        swap = memory / "memory.memsw.limit_in_bytes"
-        if swap.exists():  # memory + swap may never be below memory: lift it, set memory, then lower it again
-            slots.write(swap, "-1", quiet=True)
-        slots.write(memory / "memory.limit_in_bytes", str(cap))
-        if swap.exists():
-            slots.write(swap, str(cap), quiet=True)
-        slots.write(pids / "pids.max", str(self.limits.processes + 8))
-        for counter in ("memory.max_usage_in_bytes", "memory.failcnt"):  # this run's peak and refusals only
-            slots.write(memory / counter, "0", quiet=True)
-        oom_kills = slots.read_counter(memory / "memory.oom_control", "oom_kill")
-        script = 'echo 0 > "$1" && echo 0 > "$2" && shift 2 && exec "$@"'
-        return ["/bin/sh", "-c", script, "sh", str(memory / "cgroup.procs"), str(pids / "cgroup.procs")], oom_kills
+        return slots.enter(slot, cap, self.limits.processes + 8)
 
     def kill(self, launched: Launched) -> None:
         """Kill the child and everything it started, reap it, free its slot; safe to call twice."""
@@ -425,11 +419,16 @@ class Sandbox:
         launched.killed = True
         slot = launched.slot
         if slot is not None:
+            # Every process of the run is in the slot's cgroups (its first process was moved in before it started,
+            # and none can leave: the cgroup files are root's), unless the cgroup layer could not be set up for it
+            tracked = bool(slot.cgroups) and not launched.degraded
             if slot.cgroups:  # in fork mode, the slot's template stays (it holds no run's anything)
                 for folder in (slot.cgroups["pids"], slot.cgroups["memory"]):
-                    template.empty_cgroup(folder, process) if self.mode == "fork" else slots.empty_cgroup(folder)
-            if self.mode in NAMESPACED or self.worker_uid:
-                slots.sweep_uid(slot.uid)  # the pid namespace is gone with bwrap; make sure the uid is free again
+                    emptied = (template.empty_cgroup(folder, process) if self.mode == "fork"
+                               else slots.empty_cgroup(folder))
+                    tracked = tracked and emptied
+            if (self.mode in NAMESPACED or self.worker_uid) and not tracked:
+                slots.sweep_uid(slot.uid)  # no cgroup saw the whole run: make sure the uid is free again
             slots.POOL.release(slot)
         if launched.scratch:
             shutil.rmtree(launched.scratch, ignore_errors=True)

@@ -189,6 +189,7 @@ class Forked:
         self.template, self.pid, self.pidfd, self.stdin, self.slot = template, pid, pidfd, stdin, slot
         self.returncode: int | None = None
         self.released = False
+        self.spared: dict[int, bool] = {}  # pid: whether the sweep after the run spares it (``empty_cgroup``)
 
     def poll(self) -> int | None:
         return self._collect(0)
@@ -339,9 +340,15 @@ def empty_cgroup(folder: Path, process: Forked, timeout: float = 5.0) -> bool:
     it prepared (its child and grandchild; the finished run's were reaped before the template reported its end, and
     the student's processes, in the run's pid namespace, can be neither)."""
     keep = process.template.process.pid
+    spared = process.spared  # what the first folder's sweep found, for the second (the same processes)
     deadline = time.monotonic() + timeout
     while True:
-        pids = [pid for pid in slots.cgroup_pids(folder) if pid != keep and not _descends(pid, keep)]
+        pids = []
+        for pid in slots.cgroup_pids(folder):
+            if pid not in spared:
+                spared[pid] = pid == keep or _descends(pid, keep)
+            if not spared[pid]:
+                pids.append(pid)
         if not pids:
             return True
         for pid in pids:
