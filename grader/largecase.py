@@ -18,11 +18,13 @@ that, and the session then builds the case again.
 from __future__ import annotations
 
 import errno
+import functools
 import hashlib
 import mmap
 import os
 import shutil
 import stat
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -157,11 +159,16 @@ class SharedArrays:
 
 class FileAllocator:
     """``alloc(shape)`` for case generators: arrays born as memory-mapped .npy files, so the large case is
-    generated straight into what the children map, with no copy and no second write."""
+    generated straight into what the children map, with no copy and no second write.
 
-    def __init__(self, folder: Path) -> None:
+    The first touch of new memory is most of a build's cost (the kernel allocates and clears each page; on a
+    virtual machine the host may have to back it first). So each large array's pages are faulted in on another
+    core while the generator fills it (``Prefault``), from its end backward while the generator goes forward."""
+
+    def __init__(self, folder: Path, prefault: bool = True) -> None:
         self.folder = folder
         self._files: list[tuple[np.ndarray, Path]] = []
+        self._prefault = Prefault() if prefault and Prefault.supported() else None
 
     def __call__(self, shape: tuple[int, ...], dtype=np.float64) -> np.ndarray:
         path = self.folder / f"array-{len(self._files)}.npy"
@@ -171,6 +178,8 @@ class FileAllocator:
             raise OSError(errno.ENOSPC, f"no room for {need >> 20} MiB in {self.folder}")
         array = np.lib.format.open_memmap(path, mode="w+", dtype=dtype, shape=tuple(shape))
         self._files.append((array, path))
+        if self._prefault is not None:
+            self._prefault.add(array)
         return array
 
     def path_of(self, array: np.ndarray) -> Path | None:
@@ -182,10 +191,86 @@ class FileAllocator:
 
     def discard(self, keep: set[Path]) -> None:
         """Delete the files not in ``keep`` and forget every writable map (the arrays stay readable)."""
+        self.close()
         for _, path in self._files:
             if path not in keep:
                 path.unlink(missing_ok=True)
         self._files.clear()
+
+    def close(self) -> None:
+        """Stop faulting pages in (what is left is done by the generator's own writes, if it still writes)."""
+        if self._prefault is not None:
+            self._prefault.close()
+
+
+class Prefault:
+    """A thread that faults in the pages of new memory-mapped arrays (``madvise(MADV_POPULATE_WRITE)``, Linux 5.14),
+    one array after another, each from its end backward in 32 MiB steps. It never writes a byte: it only has the
+    kernel allocate (and clear) the pages the generator will write anyway, on a core the generator does not use.
+    The part of an array the generator reached first costs the thread a page-table walk."""
+
+    MIN_BYTES = 16 << 20
+    STEP = 32 << 20
+    MADV_POPULATE_WRITE = 23
+
+    def __init__(self) -> None:
+        import queue
+        import threading
+
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._start = threading.Thread
+
+    @classmethod
+    def supported(cls) -> bool:
+        return sys.platform.startswith("linux") and _madvise() is not None
+
+    def add(self, array: np.ndarray) -> None:
+        if array.nbytes < self.MIN_BYTES:
+            return
+        self._queue.put(array)  # the thread holds the array, so its map stays while it works on it
+        if self._thread is None:
+            self._thread = self._start(target=self._run, name="grader-prefault", daemon=True)
+            self._thread.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._queue.put(None)
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+    def _run(self) -> None:
+        madvise, page = _madvise(), mmap.PAGESIZE
+        while not self._stop.is_set():
+            array = self._queue.get()
+            if array is None:
+                return
+            start = array.ctypes.data & ~(page - 1)  # the map starts at the file's first page (the .npy header)
+            end = array.ctypes.data + array.nbytes
+            while end > start and not self._stop.is_set():
+                low = max(start, end - self.STEP)
+                low &= ~(page - 1)
+                if madvise(low, end - low, self.MADV_POPULATE_WRITE) != 0:
+                    return  # an older kernel (EINVAL), or no room: the generator faults the pages itself
+                end = low
+            del array
+
+
+@functools.lru_cache(maxsize=1)
+def _madvise():
+    """libc's ``madvise`` (ctypes; it releases the GIL while the kernel works), or None."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        function = libc.madvise
+        function.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+        function.restype = ctypes.c_int
+        return function
+    except (OSError, AttributeError):
+        return None
 
 
 def digest_files(paths: list[Path]) -> dict[Path, str]:

@@ -255,6 +255,23 @@ def test_the_full_digest_sees_one_changed_byte(tmp_path):
     assert len(before) == 64 and largecase.digest_files([path])[path] != before
 
 
+def test_pages_faulted_in_ahead_never_change_what_the_generator_wrote(tmp_path):
+    """The allocator's prefault thread works on the arrays while the generator writes them: it must leave every
+    byte as the generator wrote it, whichever of the two reaches a page first."""
+    allocate = largecase.FileAllocator(tmp_path)
+    assert allocate._prefault is not None or not largecase.Prefault.supported()
+    made = [allocate((3 << 20,)), allocate((1 << 10,)), allocate((5 << 20,))]  # 24 MiB, 8 KiB, 40 MiB
+    expected = []
+    for seed, array in enumerate(made):  # the way the exercises fill them: in place, front to back
+        np.random.default_rng(seed).random(out=array)
+        array -= 0.5
+        expected.append(np.array(array))
+    paths = [allocate.path_of(array) for array in made]
+    allocate.discard(keep=set(paths))
+    for path, wanted in zip(paths, expected):
+        assert np.array_equal(np.load(path), wanted)
+
+
 # -- the session repairs a change and names who made it -------------------------------------------------------
 def test_a_swap_found_after_a_run_rebuilds_the_case_and_names_the_run(small_session):
     session = small_session
