@@ -91,6 +91,11 @@ MODELS: list[tuple[str, str, object]] = [
      lambda w, C, H, W: keras_rows(w, C, H, W).reshape(w.shape[0], -1)),
     ("rows-permuted", "the weight reordered as a Keras (in, out) kernel, then transposed",
      lambda w, C, H, W: keras_rows(w, C, H, W).T),
+    ("rows-mixed", "the right weight transposed to (H*W*C, out), then reshaped to (out, H*W*C) where it had to be "
+     "transposed back", lambda w, C, H, W: reference(w, C, H, W).T.reshape(w.shape[0], -1)),
+    ("rows-mixed", "the weight reshaped to (out, C, H, W), transposed without axes (which reverses all four, so the "
+     "outputs come last), then reshaped to (out, H*W*C)",
+     lambda w, C, H, W: w.reshape(w.shape[0], C, H, W).T.reshape(w.shape[0], -1)),
     ("precision-loss", "the right weight with every value rounded to float32",
      lambda w, C, H, W: reference(w, C, H, W).astype(np.float32).astype(np.float64)),
 ]
@@ -282,6 +287,131 @@ def _columns_shuffled(probes, rtol: float) -> Finding | None:
                                     "axis-order"))
 
 
+def _source_columns(run) -> np.ndarray | None:
+    """On a labelled probe, the weight column each column of the result was copied from, the same for every row;
+    None when the result is not such a gather (a value from another row, one that is no weight's...)."""
+    actual = _usable(run)
+    weight = run.case.args[0]
+    if actual is None or actual.shape != run.expected.shape or actual.shape[0] < 1:
+        return None
+    n = weight.shape[1]
+    flat = actual[0] - 1.0
+    if not np.all((flat >= 0) & (flat < n) & (flat == np.round(flat))):
+        return None
+    source = flat.astype(np.int64)
+    return source if np.array_equal(actual, weight[:, source]) else None
+
+
+def _columns_repeated(probes, runs) -> Finding | None:
+    """No model fits, and on every labelled probe that returned, each column of the result is a column of the
+    weight, the same for every row, but some are taken twice and others never: an index formula that is not a
+    permutation (a stride of H where W belongs, say)."""
+    sources = []
+    for run in probes:
+        if run.outcome.status == "raised":
+            continue
+        source = _source_columns(run)
+        if source is None:
+            return None
+        sources.append((run, source))
+    repeated = [(r, s) for r, s in sources if np.unique(s).size < s.size]
+    if not repeated:
+        return None
+    run, source = repeated[0]
+    weight, C, H, W = run.case.args
+    values, counts = np.unique(source, return_counts=True)
+    twice = int(values[np.argmax(counts > 1)])
+    columns = np.flatnonzero(source == twice)[:2]
+    missing = int(np.setdiff1d(np.arange(weight.shape[1]), source)[0])
+    text = (f"Each column of your result is a column of the weight, the same one in every row, but not each column "
+            f"once: on probe '{run.case.name}' ({run.case.description}), columns {columns[0]} and {columns[1]} of your "
+            f"result both hold the weight's column {twice}, ({_where(twice, C, H, W)}), and its column {missing}, "
+            f"({_where(missing, C, H, W)}), appears nowhere.")
+    graded = [r for r in runs if r.case.group != PROBE and r.outcome.status == "ok" and _usable(r) is not None]
+    right = {r.case.group: True for r in graded}
+    for r in graded:
+        right[r.case.group] &= _close(_usable(r), r.expected, 1e-9)
+    if right.get("square") and not all(right.values()):
+        text += (" Your result is right on square maps (H = W) and wrong on others: H and W are exchanged "
+                 "somewhere in the index arithmetic.")
+    return Finding("column-index", text)
+
+
+def _rows_mixed(probes) -> Finding | None:
+    """No model fits, and on every labelled probe the result holds every weight exactly once, in the right shape,
+    but some row of it holds weights of several outputs."""
+    mixed = None
+    for run in probes:
+        actual = _usable(run)
+        weight = run.case.args[0]
+        if actual is None or actual.shape != run.expected.shape:
+            return None
+        if not np.array_equal(np.sort(actual, axis=None), np.sort(weight, axis=None)):
+            return None
+        n = weight.shape[1]
+        origin = ((actual - 1) // n).astype(np.int64)  # the row of the weight each value comes from
+        for r in range(actual.shape[0]):
+            rows = np.unique(origin[r])
+            if rows.size > 1 and mixed is None:
+                mixed = (run, r, rows)
+    if mixed is None:
+        return None
+    run, r, rows = mixed
+    shown = ", ".join(map(str, rows[:6])) + (", ..." if rows.size > 6 else "")
+    return Finding("rows-mixed", f"Your result holds every weight once, but not in its own row: on probe "
+                                 f"'{run.case.name}' ({run.case.description}), row {r} of your result holds values "
+                                 f"of rows {shown} of the weight, so one output reads the weights of several.")
+
+
+def _left_unfilled(runs, rtol: float) -> Finding | None:
+    """No model fits, and wherever the result is wrong it still holds the value it was created with: 0 (a result
+    made with np.zeros) or the weight's own value at that place (a copy of the weight); elsewhere it is right."""
+    wrong_runs, moved = [], False
+    for run in runs:
+        actual = _usable(run)
+        if actual is None or actual.shape != run.expected.shape:
+            continue
+        weight = run.case.args[0]
+        expected = run.expected
+        with np.errstate(all="ignore"):
+            wrong = np.abs(actual - expected) > rtol * (np.abs(expected).max() + np.abs(expected))
+        if not np.all((actual[wrong] == 0) | (actual[wrong] == weight[wrong])):
+            return None
+        moved |= bool(np.any(~wrong & (expected != weight) & (expected != 0)))
+        if wrong.any():
+            wrong_runs.append((run, wrong))
+    if not wrong_runs or not moved:
+        return None
+    run, wrong = next(((r, w) for r, w in wrong_runs if r.case.group == PROBE), wrong_runs[0])
+    rows = np.flatnonzero(wrong.all(axis=1))
+    columns = np.flatnonzero(wrong.all(axis=0))
+    where = (f"on probe '{run.case.name}' ({run.case.description})" if run.case.group == PROBE
+             else "on a graded case")
+    text = (f"Your result is right wherever it was written, and the rest still holds what it was created with (0, "
+            f"or the weight's own value at that place): {where}, {int(wrong.sum())} of {wrong.size} entries were "
+            "never written")
+    if rows.size:
+        text += f", among them all of row{'s' if rows.size > 1 else ''} {', '.join(map(str, rows[:6]))}"
+    elif columns.size:
+        text += f", among them all of column{'s' if columns.size > 1 else ''} {', '.join(map(str, columns[:6]))}"
+    return Finding("left-unfilled", text + ".")
+
+
+def _out_of_memory(runs) -> Finding | None:
+    """A call ran out of memory: killed by the memory limit, or a MemoryError."""
+    for run in runs:
+        out = run.outcome
+        killed = out.status == "crashed" and "memory" in (out.incident or "")
+        raised = out.status == "raised" and out.exception is not None and out.exception.type == "MemoryError"
+        if killed or raised:
+            weight = run.case.args[0]
+            where = ("on VGG-16's fc6 weight" if getattr(run.case, "shared", False)
+                     else f"on a weight of shape {tuple(weight.shape)}")
+            what = f"raised {out.error}" if raised else out.error
+            return Finding("too-much-memory", f"{where[0].upper()}{where[1:]} your function {what}.")
+    return None
+
+
 # -- the diagnosis ------------------------------------------------------------------------------------------------
 def diagnose(runs, exercise) -> list[Finding]:
     rtol = max(exercise.tolerance.rtol, exercise.tolerance.atol_scale)
@@ -298,7 +428,14 @@ def diagnose(runs, exercise) -> list[Finding]:
             findings.append(Finding(finding_id, text))
             break  # the models are disjoint on the probes: the first that fits is the one
     if not findings:
-        shuffled = _columns_shuffled(probes, rtol)
-        if shuffled is not None:
-            findings.append(shuffled)
+        # a result partly left as a copy of the weight is a gather with repeated columns too: name what it is first
+        for structural in (lambda: _columns_shuffled(probes, rtol), lambda: _left_unfilled(small, rtol),
+                           lambda: _columns_repeated(probes, small), lambda: _rows_mixed(probes)):
+            found = structural()
+            if found is not None:
+                findings.append(found)
+                break
+    memory = _out_of_memory(runs)
+    if memory is not None:
+        findings.append(memory)
     return findings
