@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import atexit
 import functools
+import importlib.util
 import os
 import shutil
 import signal
@@ -42,8 +43,6 @@ import threading
 from dataclasses import dataclass, field
 from hashlib import sha1
 from pathlib import Path
-
-import numpy
 
 from . import bwrap
 from . import memory as memory_mod
@@ -123,6 +122,15 @@ def _is_root() -> bool:
     return sys.platform.startswith("linux") and os.geteuid() == 0
 
 
+def _locations() -> tuple[str, str, str]:
+    """The interpreter, its prefix and the folder numpy is installed in (found, not imported)."""
+    spec = importlib.util.find_spec("numpy")
+    if spec is None or not spec.origin:
+        raise SandboxUnavailable("numpy is not installed for this Python")
+    numpy_site = str(Path(spec.origin).resolve().parent.parent)
+    return os.path.realpath(sys.executable), os.path.realpath(sys.base_prefix), numpy_site
+
+
 @functools.lru_cache(maxsize=4)
 def _numpy_dirs(site: str) -> tuple[str, ...]:
     return tuple(str(Path(site) / name) for name in ("numpy", "numpy.libs") if (Path(site) / name).exists())
@@ -134,15 +142,26 @@ def _system_dirs() -> tuple[str, ...]:
                  if os.path.isdir(f"/{n}") and not os.path.islink(f"/{n}"))
 
 
+def prestart() -> None:
+    """Start the fork sandbox's first template now, in the background, if this process will likely use one (Linux,
+    root, ``GRADER_SANDBOX`` unset, ``auto`` or ``fork``): its Python and numpy start while the grader imports its own
+    modules, and the ``Sandbox`` made later takes it (same settings) instead of starting one. Call it first thing in
+    a process that is about to grade; it never raises, and a template nobody takes is stopped at exit."""
+    try:
+        wanted = (os.environ.get("GRADER_SANDBOX") or "auto").strip().lower() in ("auto", "fork")
+        if wanted and _is_root() and hasattr(os, "pidfd_open") and hasattr(signal, "pidfd_send_signal"):
+            template.POOL.prestart(Sandbox._located()._fork_config())
+    except Exception:  # noqa: BLE001  (an optimisation only: the sandbox decides, and says why, later)
+        pass
+
+
 # -- the sandbox ------------------------------------------------------------------------------------------------
 class Sandbox:
     """Launch children with the layers available here. One instance serves a whole batch, from many threads."""
 
     def __init__(self, limits: Limits, mode: str | None = None) -> None:
         self.limits = limits
-        self.python = os.path.realpath(sys.executable)
-        self.prefix = os.path.realpath(sys.base_prefix)
-        self.numpy_path = str(Path(numpy.__file__).resolve().parent.parent)
+        self.python, self.prefix, self.numpy_path = _locations()
         requested = (mode or os.environ.get("GRADER_SANDBOX") or "auto").strip().lower()
         if requested not in MODES:
             raise SandboxUnavailable(f"unknown sandbox mode {requested!r} (from --sandbox or $GRADER_SANDBOX); "
@@ -181,11 +200,22 @@ class Sandbox:
         if self.cgroups:
             _probe("atexit", lambda: atexit.register(slots.remove_own_cgroups))
 
+    @classmethod
+    def _located(cls) -> Sandbox:
+        """An instance that knows only where things are: enough for ``_fork_config`` (``prestart``)."""
+        box = cls.__new__(cls)
+        box.python, box.prefix, box.numpy_path = _locations()
+        return box
+
+    def _fork_config(self) -> template.Config:
+        """How this process's templates start (the same for every sandbox of the process)."""
+        return template.Config.of(self.python, self.environment("/tmp"), (self.numpy_path,),
+                                  self._fork_request(slots.FIRST_UID + slots.SLOTS, ()))
+
     # -- choosing the layers ------------------------------------------------------------------------------------
     def _choose(self, requested: str, warnings: list[str]) -> str:
         if requested in ("auto", "fork"):  # bwrap's layers, without a Python and numpy start per child
-            self.template_config = template.Config.of(self.python, self.environment("/tmp"), (self.numpy_path,),
-                                                      self._fork_request(slots.FIRST_UID + slots.SLOTS, ()))
+            self.template_config = self._fork_config()
             why = _probe("fork", lambda: template.usable(self.template_config))
             if not why:
                 return "fork"

@@ -59,7 +59,8 @@ class Template:
     #: the template's program (tests start misbehaving ones)
     script = RUNNER_DIR / "template.py"
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, wait: bool = True) -> None:
+        """Start the template and send it its probe; with ``wait``, wait until it is ready (else ``ready()`` does)."""
         self.config = config
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         env = dict(config.env)
@@ -75,20 +76,37 @@ class Template:
         self.broken = ""
         self.prepared = False  # whether its last run had been forked ahead
         self.cgroups: tuple[str, ...] = ()  # the cgroup.procs files it was moved into
+        self.pending = True  # started, not known to be ready yet
         try:
             self.sock.send(config.probe.encode())
+        except OSError as exc:
+            self._failed(exc)
+        if wait:
+            self.ready()
+
+    def ready(self) -> None:
+        """Wait for the template's ready message (once); TemplateError, and the template stopped, if it fails."""
+        if not self.pending:
+            return
+        self.pending = False
+        try:
             ready = self._receive(START_SECONDS)[0]
             if ready.get("t") != "ready" or ready.get("pid") != self.process.pid:
                 raise TemplateError(f"the template said {str(ready)[:100]} instead of being ready")
             if ready.get("probe") != 0:
                 raise TemplateError(f"its probe run failed (wait status {ready.get('probe')})")
         except (OSError, TemplateError) as exc:
-            why = self._stderr() or str(exc)
-            self.stop(why)
-            raise TemplateError(why) from None
+            self._failed(exc)
         finally:
             if self.process.stderr:
                 self.process.stderr.close()
+
+    def _failed(self, exc: Exception) -> None:
+        why = self._stderr() or str(exc)
+        self.stop(why)
+        if self.process.stderr:
+            self.process.stderr.close()
+        raise TemplateError(why) from None
 
     def _stderr(self) -> str:
         try:
@@ -246,12 +264,29 @@ class Pool:
             if template is None:
                 break
             if template.config == config and template.alive():
+                try:
+                    template.ready()  # one started ahead (``prestart``) may still be importing numpy
+                except TemplateError:
+                    continue
                 return template
             template.stop()
         template = Template(config)
         with self.lock:
             self.all = [t for t in self.all if t.alive()] + [template]
         return template
+
+    def prestart(self, config: Config) -> None:
+        """Start a template now, without waiting for it: the first ``acquire`` of the same settings takes it."""
+        with self.lock:
+            if any(t.config == config for t in self.free):
+                return
+        try:
+            template = Template(config, wait=False)
+        except (OSError, TemplateError):
+            return  # the sandbox finds out again, and says why, when it chooses its mode
+        with self.lock:
+            self.free.append(template)
+            self.all = [t for t in self.all if t.alive()] + [template]
 
     def release(self, template: Template, slot: int | None = None) -> None:
         if not template.alive():

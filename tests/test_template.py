@@ -171,3 +171,27 @@ def test_fork_mode_works_from_a_checkout_under_tmp(session, tmp_path):
     result = json.loads(done.stdout)
     assert result["status"] == "graded" and result["score"] == result["max_score"], done.stderr[-2000:]
     assert "worker-uid" in result["isolation"] and "namespaces" in result["isolation"]
+
+
+def test_a_template_started_ahead_is_the_one_the_sandbox_takes(session):
+    """``sandbox.prestart()`` (called first thing by a grader about to grade) starts the template in the
+    background; the sandbox made later takes that one, ready and probed, rather than starting another."""
+    import json
+    import subprocess
+
+    code = (
+        "import json\n"
+        "from grader import sandbox, template\n"
+        "sandbox.prestart()\n"
+        "ahead = [t.process.pid for t in template.POOL.free if t.pending]\n"
+        "box = sandbox.Sandbox(sandbox.Limits())\n"
+        "alive = [t for t in template.POOL.all if t.alive()]\n"
+        "print(json.dumps({'mode': box.mode, 'ahead': ahead, 'alive': [t.process.pid for t in alive],\n"
+        "                  'pending': [t.pending for t in alive]}))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "GRADER_SANDBOX"}
+    done = subprocess.run([sys.executable, "-c", code], cwd=HERE.parent, capture_output=True, text=True,
+                          timeout=120, env=env)
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found["mode"] == "fork", done.stderr[-2000:]
+    assert len(found["ahead"]) == 1 and found["alive"] == found["ahead"] and found["pending"] == [False]
