@@ -16,8 +16,13 @@ from grader.grade import grade_file
 EX = load("gap_head")
 D = EX.diagnosis_module
 HERE = SUBMISSIONS / "gap_head"
-CORRECT = sorted((HERE / "correct").glob("*.py"))
-BUGGY = sorted((HERE / "buggy").glob("*.py"))
+CORRECT = sorted([*(HERE / "correct").glob("*.py"), *(HERE / "correct").glob("*.ipynb")])
+BUGGY = sorted([*(HERE / "buggy").glob("*.py"), *(HERE / "buggy").glob("*.ipynb")])
+
+
+def mistake(path) -> str:
+    """The catalog id a buggy file makes: its name up to ``--`` (``bias-count--cam-no-bias.py`` makes bias-count)."""
+    return path.stem.split("--")[0]
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +34,7 @@ def session():
 
 # -- the catalog and its submissions ---------------------------------------------------------------------------
 def test_every_catalog_entry_has_an_explanation_and_a_buggy_submission_named_by_its_id():
-    assert {p.stem for p in BUGGY} == set(EX.catalog)
+    assert {mistake(p) for p in BUGGY} == set(EX.catalog)
     helpers.assert_each_mistake_is_explained_and_has_a_buggy_file(EX)
     assert {"sum-pooling", "bias-count", "channel-mean", "class-map-layout"} <= set(EX.catalog)
     assert EX.outputs == ("logits", "class_map")
@@ -43,11 +48,11 @@ def test_each_correct_style_gets_full_marks_and_no_diagnosis(session, path):
     assert result.diagnoses == ()
 
 
-@pytest.mark.parametrize("path", BUGGY, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", BUGGY, ids=lambda p: p.name)
 def test_each_mistake_loses_points_and_is_named(session, path):
     result = grade_file(path, session)
     assert result.score < result.max_score
-    assert path.stem in ids(result), helpers.findings(result)
+    assert mistake(path) in ids(result), helpers.findings(result)
 
 
 def test_a_mistake_in_one_output_costs_the_values_checks_and_the_messages_name_that_output(session):
@@ -73,7 +78,7 @@ def _load(path):
 
 def test_the_reference_and_the_correct_styles_get_no_finding():
     assert D.diagnose(make_runs(EX.reference), EX) == []
-    for path in CORRECT:
+    for path in [p for p in CORRECT if p.suffix == ".py"]:
         assert D.diagnose(make_runs(_load(path)), EX) == [], path.stem
 
 
@@ -115,6 +120,31 @@ def test_swapped_outputs_with_a_mistake_name_both():
 def test_anything_but_a_pair_is_named(value):
     findings = D.diagnose(make_runs(value), EX)
     assert "not-a-pair" in {f.id for f in findings}
+
+
+@pytest.mark.parametrize("stem, needles", [
+    ("wrong-divisor", ["divided by h*w*C"]),
+    ("wrong-divisor--channels", ["divided by C"]),
+    ("channels-first-reshape", ["reshaped to (C, h*w)"]),
+    ("partial-pooling", ["over the rows (axis 0) only", "shape (3, 3) instead of (3,)"]),
+    ("softmax-applied", ["Your logits are, on every case, turned into probabilities"]),
+    ("relu-applied", ["Your class map is, on every case, passed through a ReLU"]),
+    ("max-pooling--cam-max", ["the maximum of the class map"]),
+    ("not-a-pair--logits-twice", ["the logits again"]),
+])
+def test_blind_mistakes_are_named_alone_with_their_evidence(stem, needles):
+    findings = D.diagnose(make_runs(_load(HERE / "buggy" / f"{stem}.py")), EX)
+    assert [f.id for f in findings] == [mistake(HERE / f"{stem}.py")], findings
+    for needle in needles:
+        assert needle in findings[0].evidence, findings[0].evidence
+
+
+def test_a_softmax_with_the_bias_left_out_of_the_map_names_both():
+    def both(F, V, c):
+        z = V @ F.mean(axis=(0, 1)) + c
+        return np.exp(z) / np.exp(z).sum(), F @ V.T
+
+    assert {f.id for f in D.diagnose(make_runs(both), EX)} == {"softmax-applied", "bias-count"}
 
 
 def test_the_models_differ_on_the_probes():

@@ -56,8 +56,26 @@ def _positions(F) -> int:
     return F.shape[0] * F.shape[1]
 
 
+#: the class map of the arguments the table is evaluating, computed once for the models that start from it
+_LAST_MAP: list = []
+
+
 def _map(F, V, c):
-    return F @ V.T + c
+    if _LAST_MAP and all(a is b for a, b in zip(_LAST_MAP[0], (F, V, c))):
+        return _LAST_MAP[1]
+    value = F @ V.T + c
+    _LAST_MAP[:] = [(F, V, c), value]
+    return value
+
+
+def _softmax(z, axis=-1):
+    e = np.exp(z - z.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def _channels_first(F):
+    """The channels-last map's numbers read as a (C, h*w) array, as ``x.view(C, -1)`` reads a PyTorch map."""
+    return F.reshape(F.shape[2], -1)
 
 
 REF_LOGITS = ("", "", lambda F, V, c: V @ _p(F) + c)
@@ -73,6 +91,16 @@ LOGITS = [
     ("sum-pooling", "the sum of the class map over the positions, which counts the bias h*w times as well",
      lambda F, V, c: V @ F.sum(axis=(0, 1)) + _positions(F) * c),
     ("max-pooling", "computed from the maximum over the positions instead of their mean", lambda F, V, c: V @ F.max(axis=(0, 1)) + c),
+    ("max-pooling", "the maximum of the class map over the positions instead of its mean",
+     lambda F, V, c: _map(F, V, c).max(axis=(0, 1))),
+    ("wrong-divisor", "computed from the positions summed and divided by h*w*C, the size of the whole map, instead of h*w",
+     lambda F, V, c: V @ (F.sum(axis=(0, 1)) / F.size) + c),
+    ("wrong-divisor", "computed from the positions summed and divided by C, the number of channels, instead of h*w",
+     lambda F, V, c: V @ (F.sum(axis=(0, 1)) / F.shape[2]) + c),
+    ("wrong-divisor", "computed from the positions summed and divided by h, the number of rows, instead of h*w",
+     lambda F, V, c: V @ (F.sum(axis=(0, 1)) / F.shape[0]) + c),
+    ("wrong-divisor", "computed from the positions summed and divided by w, the number of columns, instead of h*w",
+     lambda F, V, c: V @ (F.sum(axis=(0, 1)) / F.shape[1]) + c),
     ("bias-count", "computed without the bias", lambda F, V, c: V @ _p(F)),
     ("bias-count", "computed with the bias added twice", lambda F, V, c: V @ _p(F) + 2 * c),
     ("bias-count", "computed with the bias added h*w times", lambda F, V, c: V @ _p(F) + _positions(F) * c),
@@ -83,6 +111,15 @@ LOGITS = [
     ("channel-mean", "computed from an average over axes 0 and 2 (the rows and the channels)",
      lambda F, V, c: V @ F.mean(axis=(0, 2)) + c),
     ("transposed-weights", "computed with V used as if it were (C, K)", lambda F, V, c: _p(F) @ V + c),
+    ("channels-first-reshape", "computed from the map reshaped to (C, h*w) as if it were channels first, each "
+     "'channel' then averaged", lambda F, V, c: V @ _channels_first(F).mean(axis=1) + c),
+    ("partial-pooling", "computed from the map averaged over the rows (axis 0) only, one score vector per column",
+     lambda F, V, c: F.mean(axis=0) @ V.T + c),
+    ("partial-pooling", "computed from the map averaged over the columns (axis 1) only, one score vector per row",
+     lambda F, V, c: F.mean(axis=1) @ V.T + c),
+    ("softmax-applied", "turned into probabilities by a softmax", lambda F, V, c: _softmax(V @ _p(F) + c)),
+    ("relu-applied", "passed through a ReLU, every negative score set to 0",
+     lambda F, V, c: np.maximum(V @ _p(F) + c, 0.0)),
 ]
 MAPS = [
     REF_MAP,
@@ -98,6 +135,13 @@ MAPS = [
     ("class-map-layout", "laid out (w, h, K), rows and columns swapped",
      lambda F, V, c: _map(F, V, c).transpose(1, 0, 2)),
     ("transposed-weights", "computed with V used as if it were (C, K)", lambda F, V, c: F @ V + c),
+    ("channels-first-reshape", "computed on the map reshaped to (C, h*w) as if it were channels first",
+     lambda F, V, c: (_channels_first(F).T @ V.T + c).reshape(F.shape[0], F.shape[1], -1)),
+    ("softmax-applied", "turned into probabilities by a softmax over the classes at each position",
+     lambda F, V, c: _softmax(_map(F, V, c), axis=-1)),
+    ("relu-applied", "passed through a ReLU, every negative score set to 0, as Grad-CAM does for display",
+     lambda F, V, c: np.maximum(_map(F, V, c), 0.0)),
+    ("not-a-pair", "the logits again, shape (K,), instead of a class map", lambda F, V, c: V @ _p(F) + c),
 ]
 
 
@@ -143,8 +187,10 @@ class _Table:
 
     def __init__(self, runs) -> None:
         self.runs = runs
-        self.values = {(o, m): [_evaluate(fn, r.case) for r in runs]
-                       for o, models in enumerate((LOGITS, MAPS)) for m, (_, _, fn) in enumerate(models)}
+        columns = [[_evaluate(fn, r.case) for _, _, fn in LOGITS + MAPS] for r in runs]  # one run at a time
+        _LAST_MAP.clear()
+        models = [(o, m) for o, group in enumerate((LOGITS, MAPS)) for m in range(len(group))]
+        self.values = {key: [column[k] for column in columns] for k, key in enumerate(models)}
 
     def candidates(self, output: int, rtol: float, swapped: bool) -> list[int] | None:
         """Models of ``output`` that reproduce it wherever the student returned it; None: it never came back."""

@@ -1,0 +1,4 @@
+import numpy as np
+def gap_head(fmap, V, c):
+    pooled = fmap.mean(axis=(1, 2))
+    return V @ pooled + c, fmap @ V.T + c
