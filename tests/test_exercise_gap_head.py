@@ -127,8 +127,14 @@ def test_anything_but_a_pair_is_named(value):
     ("wrong-divisor--channels", ["divided by C"]),
     ("channels-first-reshape", ["reshaped to (C, h*w)"]),
     ("partial-pooling", ["over the rows (axis 0) only", "shape (3, 3) instead of (3,)"]),
-    ("softmax-applied", ["Your logits are, on every case, turned into probabilities"]),
-    ("relu-applied", ["Your class map is, on every case, passed through a ReLU"]),
+    ("activation-applied", ["Your logits are, on every case, turned into probabilities"]),
+    ("activation-applied--relu-cam", ["Your class map is, on every case, passed through a ReLU"]),
+    ("activation-applied--sigmoid-logits", ["Your logits are, on every case, passed through a sigmoid"]),
+    ("activation-applied--spatial-softmax", ["a softmax over the positions"]),
+    ("channel-mean--last-axis", ["an average over the channels (axis 2)"]),
+    ("normalised-map", ["the right one rescaled", "probe 'cube'"]),
+    ("normalised-map--minmax-eps", ["runs from 0 to 1"]),
+    ("bias-count--cam-bias-twice", ["shifted by a constant for each class", "the bias c counted 2 times"]),
     ("max-pooling--cam-max", ["the maximum of the class map"]),
     ("not-a-pair--logits-twice", ["the logits again"]),
 ])
@@ -144,7 +150,24 @@ def test_a_softmax_with_the_bias_left_out_of_the_map_names_both():
         z = V @ F.mean(axis=(0, 1)) + c
         return np.exp(z) / np.exp(z).sum(), F @ V.T
 
-    assert {f.id for f in D.diagnose(make_runs(both), EX)} == {"softmax-applied", "bias-count"}
+    assert {f.id for f in D.diagnose(make_runs(both), EX)} == {"activation-applied", "bias-count"}
+
+
+@pytest.mark.parametrize("scaled", [
+    lambda m: (m - m.mean(axis=(0, 1))) / m.std(axis=(0, 1)),  # standardised per class
+    lambda m: m / np.abs(m).max(),  # one factor for the whole map
+    lambda m: (m - m.min()) / (m.max() - m.min() + 1e-6),  # min-max over the whole map, with an epsilon
+], ids=["z-score", "abs-max", "global-min-max"])
+def test_a_class_map_rescaled_in_any_way_is_named_normalised(scaled):
+    findings = D.diagnose(make_runs(lambda F, V, c: (V @ F.mean(axis=(0, 1)) + c, scaled(F @ V.T + c))), EX)
+    assert [f.id for f in findings] == ["normalised-map"], findings
+
+
+@pytest.mark.parametrize("off", [lambda m: m.astype(np.float32).astype(np.float64), lambda m: np.round(m, 5),
+                                 lambda m: m * (1 + 1e-8)], ids=["float32", "rounded", "relative-1e-8"])
+def test_a_class_map_off_by_rounding_only_is_not_called_rescaled(off):
+    findings = D.diagnose(make_runs(lambda F, V, c: (V @ F.mean(axis=(0, 1)) + c, off(F @ V.T + c))), EX)
+    assert "normalised-map" not in {f.id for f in findings} and "bias-count" not in {f.id for f in findings}
 
 
 def test_the_models_differ_on_the_probes():

@@ -73,6 +73,11 @@ def _softmax(z, axis=-1):
     return e / e.sum(axis=axis, keepdims=True)
 
 
+def _sigmoid(z):
+    with np.errstate(over="ignore"):
+        return 1.0 / (1.0 + np.exp(-z))
+
+
 def _channels_first(F):
     """The channels-last map's numbers read as a (C, h*w) array, as ``x.view(C, -1)`` reads a PyTorch map."""
     return F.reshape(F.shape[2], -1)
@@ -117,8 +122,11 @@ LOGITS = [
      lambda F, V, c: F.mean(axis=0) @ V.T + c),
     ("partial-pooling", "computed from the map averaged over the columns (axis 1) only, one score vector per row",
      lambda F, V, c: F.mean(axis=1) @ V.T + c),
-    ("softmax-applied", "turned into probabilities by a softmax", lambda F, V, c: _softmax(V @ _p(F) + c)),
-    ("relu-applied", "passed through a ReLU, every negative score set to 0",
+    ("channel-mean", "computed from an average over the channels (axis 2), one value per position, multiplied by V",
+     lambda F, V, c: V @ F.mean(axis=2) + c),
+    ("activation-applied", "turned into probabilities by a softmax", lambda F, V, c: _softmax(V @ _p(F) + c)),
+    ("activation-applied", "passed through a sigmoid", lambda F, V, c: _sigmoid(V @ _p(F) + c)),
+    ("activation-applied", "passed through a ReLU, every negative score set to 0",
      lambda F, V, c: np.maximum(V @ _p(F) + c, 0.0)),
 ]
 MAPS = [
@@ -137,9 +145,12 @@ MAPS = [
     ("transposed-weights", "computed with V used as if it were (C, K)", lambda F, V, c: F @ V + c),
     ("channels-first-reshape", "computed on the map reshaped to (C, h*w) as if it were channels first",
      lambda F, V, c: (_channels_first(F).T @ V.T + c).reshape(F.shape[0], F.shape[1], -1)),
-    ("softmax-applied", "turned into probabilities by a softmax over the classes at each position",
+    ("activation-applied", "turned into probabilities by a softmax over the classes at each position",
      lambda F, V, c: _softmax(_map(F, V, c), axis=-1)),
-    ("relu-applied", "passed through a ReLU, every negative score set to 0, as Grad-CAM does for display",
+    ("activation-applied", "turned into a softmax over the positions, one distribution per class",
+     lambda F, V, c: _softmax(_map(F, V, c).reshape(_positions(F), -1), axis=0).reshape(_map(F, V, c).shape)),
+    ("activation-applied", "passed through a sigmoid", lambda F, V, c: _sigmoid(_map(F, V, c))),
+    ("activation-applied", "passed through a ReLU, every negative score set to 0, as Grad-CAM does for display",
      lambda F, V, c: np.maximum(_map(F, V, c), 0.0)),
     ("not-a-pair", "the logits again, shape (K,), instead of a class map", lambda F, V, c: V @ _p(F) + c),
 ]
@@ -280,6 +291,54 @@ def _not_a_pair(runs) -> Finding | None:
     return None
 
 
+def _affine_map(table: _Table, swapped: bool) -> Finding | None:
+    """No model explains the class map, but on every case it is the right one with each class's scores multiplied
+    by a number and shifted by another: rescaled for display (to [0, 1], by its maximum...), or shifted by a
+    constant per class, a bias counted wrong. Maps of a single position say nothing (any two numbers are affine)."""
+    fitted = []
+    for run in table.runs:
+        mine, right = _part(run, 1, swapped), run.expected[1]
+        if mine is None:
+            continue
+        if mine.shape != right.shape:
+            return None
+        if right.shape[0] * right.shape[1] < 2 or not np.all(np.isfinite(mine)):
+            continue
+        x, y = right.reshape(-1, right.shape[-1]), mine.reshape(-1, mine.shape[-1]).astype(np.float64)
+        dx, dy = x - x.mean(axis=0), y - y.mean(axis=0)
+        spread = (dx ** 2).sum(axis=0)
+        if np.any(spread <= 1e-24 * (np.abs(x).max(axis=0) ** 2 + 1e-300)):
+            return None  # a class whose right scores are the same everywhere: any shift fits it
+        scale = (dx * dy).sum(axis=0) / spread  # least squares, one line per class
+        shift = y.mean(axis=0) - scale * x.mean(axis=0)
+        error = np.abs(y - (scale * x + shift)).max(axis=0)
+        if not np.all(error <= 1e-9 * (np.abs(y).max(axis=0) + np.abs(shift) + 1e-300)):
+            return None  # float32 arithmetic or rounding: not an exact line
+        fitted.append((run, scale, shift, y))
+    # a departure far above rounding somewhere (float32 arithmetic would fit a line with a slope of 1 + 1e-8)
+    if not any(np.abs(a - 1.0).max() > 1e-6 or np.abs(b).max() > 1e-6 * (1.0 + float(np.abs(r.expected[1]).max()))
+               for r, a, b, _ in fitted):
+        return None
+    run, scale, shift, mine = next(((r, a, b, y) for r, a, b, y in fitted if r.case.group == PROBE), fitted[0])
+    where = (f"on probe '{run.case.name}' ({run.case.description})" if run.case.group == PROBE
+             else "on a graded case")
+    if all(np.allclose(a, 1.0, rtol=0, atol=1e-6) for _, a, _, _ in fitted):
+        text = (f"Your class map is, on every case, the right one shifted by a constant for each class: {where}, "
+                f"class 0's scores are off by {shift[0]:.4g}")
+        c = run.case.args[2]
+        if run.case.group == PROBE and np.all(c != 0):
+            times = shift / c
+            if np.allclose(times, np.round(times[0]), rtol=0, atol=1e-6) and round(times[0]) != 0:
+                text += f", the bias c counted {1 + int(round(times[0]))} times instead of once"
+        return Finding("bias-count", text + ".")
+    text = (f"Your class map is, on every case, the right one rescaled: each class's scores multiplied by a number "
+            f"and shifted by another; {where}, class 0's by {scale[0]:.4g} and {shift[0]:.4g}")
+    lows, highs = mine.min(axis=0), mine.max(axis=0)
+    if np.allclose(lows, 0.0, atol=1e-6) and np.allclose(highs, 1.0, atol=1e-6):
+        text += ", so that every class's map runs from 0 to 1, as a heat map is normalised for display"
+    return Finding("normalised-map", text + ".")
+
+
 # -- the diagnosis ----------------------------------------------------------------------------------------------------
 def diagnose(runs, exercise) -> list[Finding]:
     rtol = max(exercise.tolerance.rtol, exercise.tolerance.atol_scale)
@@ -303,6 +362,10 @@ def diagnose(runs, exercise) -> list[Finding]:
                                                        "second: read the other way round, both outputs "
                                                        + ("are right." if again == (0, 0) else
                                                           "match what the findings below describe.")))
+    if fit is None or fit[1] is None:
+        rescaled = _affine_map(table, swapped)
+        if rescaled is not None:
+            findings.append(rescaled)
     if fit is None:
         return findings
     grouped: dict[str, list[str]] = {}
