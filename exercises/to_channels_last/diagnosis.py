@@ -365,7 +365,8 @@ def _rows_mixed(probes) -> Finding | None:
 
 def _left_unfilled(runs, rtol: float) -> Finding | None:
     """No model fits, and wherever the result is wrong it still holds the value it was created with: 0 (a result
-    made with np.zeros) or the weight's own value at that place (a copy of the weight); elsewhere it is right."""
+    made with np.zeros), NaN (np.full(..., np.nan)) or the weight's own value at that place (a copy of the weight);
+    elsewhere it is right."""
     wrong_runs, moved = [], False
     for run in runs:
         actual = _usable(run)
@@ -374,8 +375,9 @@ def _left_unfilled(runs, rtol: float) -> Finding | None:
         weight = run.case.args[0]
         expected = run.expected
         with np.errstate(all="ignore"):
-            wrong = np.abs(actual - expected) > rtol * (np.abs(expected).max() + np.abs(expected))
-        if not np.all((actual[wrong] == 0) | (actual[wrong] == weight[wrong])):
+            wrong = ~(np.abs(actual - expected) <= rtol * (np.abs(expected).max() + np.abs(expected)))
+        left = actual[wrong]
+        if not np.all((left == 0) | (left == weight[wrong]) | np.isnan(left)):
             return None
         moved |= bool(np.any(~wrong & (expected != weight) & (expected != 0)))
         if wrong.any():
@@ -388,7 +390,7 @@ def _left_unfilled(runs, rtol: float) -> Finding | None:
     where = (f"on probe '{run.case.name}' ({run.case.description})" if run.case.group == PROBE
              else "on a graded case")
     text = (f"Your result is right wherever it was written, and the rest still holds what it was created with (0, "
-            f"or the weight's own value at that place): {where}, {int(wrong.sum())} of {wrong.size} entries were "
+            f"NaN, or the weight's own value at that place): {where}, {int(wrong.sum())} of {wrong.size} entries were "
             "never written")
     if rows.size:
         text += f", among them all of row{'s' if rows.size > 1 else ''} {', '.join(map(str, rows[:6]))}"
