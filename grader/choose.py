@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from . import exercise as exercise_mod
+from . import pysource
 from .errors import UsageError
 from .submission import MAX_BYTES, MAX_CHECKED_CELL, MAX_CHECKED_TOTAL, MAX_JSON_CONTAINERS
 
@@ -238,7 +239,7 @@ def defined_functions(path: Path) -> set[str]:
         if len(source) <= MAX_CHECKED_CELL and parsed <= MAX_CHECKED_TOTAL:
             lines = [line for line in source.splitlines() if not line.lstrip().startswith(("%", "!"))]
             try:
-                tree = ast.parse("\n".join(lines))
+                tree = pysource.parse("\n".join(lines))
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 pass
             else:

@@ -14,6 +14,8 @@ import types
 import warnings
 from dataclasses import dataclass
 
+from . import pysource
+
 #: IPython stops translating a cell after 500 transformations (``TRANSFORM_LOOP_LIMIT``): Jupyter refuses it.
 IPYTHON_CELL_LIMIT = 500
 #: Lines of IPython syntax (magics, !shell, ?help) translated in one submission.
@@ -27,7 +29,7 @@ IPYTHON_READ_BUDGET = 200_000
 
 def compile_error(source: str) -> tuple[str, int | None, str] | None:
     try:
-        compile(source, "<submission>", "exec", dont_inherit=True, flags=0x400)  # PyCF_ONLY_AST
+        pysource.compile_source(source, flags=ast.PyCF_ONLY_AST)
     except SyntaxError as exc:  # IndentationError and TabError are subclasses
         text = exc.msg
         if exc.text and exc.text.strip():
@@ -166,8 +168,7 @@ class Translator:
             text = "".join(candidate)
             self._charge(text)
             try:
-                code = compile(text, "<submission>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True,
-                               optimize=0)  # top-level await: valid in a notebook
+                code = pysource.compile_source(text, flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)  # await: valid in a notebook
             except Exception:  # a syntax error of its own, or syntax left that only IPython's loop can judge
                 return None
             names = _code_names(code)

@@ -48,7 +48,7 @@ from typing import Iterable, Sequence
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from . import escape
+from . import escape, pysource
 from .submission import CELL_MARKER, MAX_BYTES, SUFFIXES, decode_python
 
 #: Characters of code compared per submission (the rest of a huge file is left out, and the page says so).
@@ -197,7 +197,7 @@ def cell_code(source: str) -> str:
     A cell the loader rewrote as ``get_ipython().run_cell_magic(...)`` is read as the body it carries."""
     if source.lstrip().startswith(_CELL_MAGIC):
         try:
-            tree = ast.parse(source)
+            tree = pysource.parse(source)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return source
         call = tree.body[0].value if len(tree.body) == 1 and isinstance(tree.body[0], ast.Expr) else None

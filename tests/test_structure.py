@@ -10,7 +10,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "grader"
 #: Stages in the order data flows; a module may import only from its own rank or earlier ones.
 RANKS = {
-    "errors": 0, "results": 0, "outfolder": 0.5, "slots": 0, "runner": 0, "text": 0, "escape": 0, "version": 0,
+    "errors": 0, "results": 0, "outfolder": 0.5, "pysource": 0.5, "slots": 0, "runner": 0, "text": 0, "escape": 0, "version": 0,
     "sandbox": 1, "memory": 1, "bwrap": 0, "template": 0,
     "largecase": 2.5, "cacheentry": 2.55, "cache": 2.6,
     "exercisepackage": 1.9, "exercise": 2, "submission": 2, "ipython": 1.5, "signing": 1,
@@ -94,3 +94,16 @@ def test_the_harness_holds_no_exercise_wording():
             continue
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             assert not pattern.search(line), f"{path.relative_to(PACKAGE)}:{number}: {line.strip()[:100]}"
+
+
+def test_the_grader_parses_python_only_through_its_lock():
+    """Threads of a batch parsing at once can break CPython 3.11's AST constructor (gh-106905): every parse or
+    compile of source in the grader's process goes through ``pysource``'s lock."""
+    import re
+
+    call = re.compile(r"(?<![\w.])(ast\.parse|compile)\(")
+    for path in MODULES:
+        if path.stem == "pysource":
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            assert not call.search(line.split("#")[0]), f"{path.name}:{number}: {line.strip()[:100]}"
