@@ -2,19 +2,27 @@
 
 The diagnosis is a search over a model of the layer with a few switches, one per kind of mistake:
 
-* ``weight``: ``x @ weight.T`` (right) or ``x @ weight`` (not transposed: a shape mismatch when out != in, other
-  numbers when out == in);
-* ``bias``: added along the output axis (right), not added, or added along a leading axis (``bias[:, None]``, or
-  ``bias`` reshaped to the first axis), which numpy broadcasts to other shapes or refuses;
-* ``shape``: how x's leading axes are treated: kept (right), merged into one (``x.reshape(-1, in)``), a single
-  vector turned into a (1, in) row, or some number of axes refused (a code path written only for 2-D input);
-* ``none``: a missing or None bias handled (right) or refused.
+* ``weight``: ``x @ weight.T`` (right), ``x @ weight`` (not transposed: a shape mismatch when out != in, other
+  numbers when out == in), ``x @ weight`` only where the weight is square (a transpose added only when the shapes
+  refuse to line up), ``x @ weight.reshape(in, out)`` (a reshape taken for a transpose: it runs on every shape),
+  or ``(x * weight).sum(-1)`` (the one-vector formula, which broadcasts a batch against the weight's rows);
+* ``reduce``: the sum over the inputs (right), their mean, or a sum that leaves out the last or the first input
+  (a loop over ``range(n - 1)`` or ``range(1, n)``);
+* ``bias``: added along the output axis (right), not added, added along a leading axis (``bias[:, None]``, or
+  ``bias`` reshaped to the first axis, or the first axis only for inputs with two or more leading axes), added
+  twice, added to x before the product, or tested with ``if bias:`` (``if bias == None:``), which numpy refuses
+  for an array of more than one value;
+* ``shape``: x's leading axes kept (right), merged into one (``x.reshape(-1, in)``), a vector made a (1, in)
+  row, some ranks refused (code written for 2-D input), a vector made a row and more axes refused, the result
+  reshaped to ``(x.shape[0], -1)``, or an output allocated like x (``np.zeros_like(x)``);
+* ``none``: no bias handled (right), refused both ways, or only as None (``bias=0``) or only left out;
+* ``activation``: the result as it is (right), or passed through ReLU, a sigmoid, tanh or a softmax.
 
 Each combination is run in the grader on the same inputs (trusted code, tiny arrays) and compared with what the
 student's function did on every case: where it returned an array, the model must return the same shape and the
 same values (to 1e-6 of the largest value, so float32 arithmetic does not hide a mistake); where it raised, the
 model must raise too. The combination with the fewest departures that explains every call is taken, and each of
-its departures is a finding, with a case where that departure changes the result as evidence. Four square
+its departures is a finding, with a case where that departure changes the result as evidence. Five square
 probes (out == in == N == 4) let an untransposed weight and a misplaced bias run instead of raising.
 """
 from __future__ import annotations
@@ -32,24 +40,39 @@ MAX_DEPARTURES = 3
 
 @dataclass(frozen=True)
 class Spec:
-    weight: str = "ok"  # ok | untransposed
-    bias: str = "ok"  # ok | missing | first-axis | row-axis
-    shape: str = "ok"  # ok | merged | vector-as-row | needs-2d | no-vector | no-3d
-    none: str = "ok"  # ok | refused
+    weight: str = "ok"  # ok | untransposed | square-untransposed | reshaped | elementwise
+    reduce: str = "ok"  # ok | mean | skips-last | skips-first
+    bias: str = "ok"  # ok | missing | first-axis | row-axis | first-axis-nd | twice | input | truth-test
+    shape: str = "ok"  # ok | merged | vector-as-row | needs-2d | no-vector | no-3d | row-no-3d | first-kept | like-x
+    none: str = "ok"  # ok | refused | none-refused | omitted-refused
+    activation: str = "ok"  # ok | relu | sigmoid | tanh | softmax
 
     def departures(self) -> list[str]:
-        return [name for name in ("weight", "bias", "shape", "none") if getattr(self, name) != "ok"]
+        return [name for name in OPTIONS if getattr(self, name) != "ok"]
 
 
 OPTIONS = {
-    "weight": ("ok", "untransposed"),
-    "bias": ("ok", "missing", "first-axis", "row-axis"),
-    "shape": ("ok", "merged", "vector-as-row", "needs-2d", "no-vector", "no-3d"),
-    "none": ("ok", "refused"),
+    "weight": ("ok", "untransposed", "square-untransposed", "reshaped", "elementwise"),
+    "reduce": ("ok", "mean", "skips-last", "skips-first"),
+    "bias": ("ok", "missing", "first-axis", "row-axis", "first-axis-nd", "twice", "input", "truth-test"),
+    "shape": ("ok", "merged", "vector-as-row", "needs-2d", "no-vector", "no-3d", "row-no-3d", "first-kept",
+              "like-x"),
+    "none": ("ok", "refused", "none-refused", "omitted-refused"),
+    "activation": ("ok", "relu", "sigmoid", "tanh", "softmax"),
 }
-FINDING = {"weight": "weight-not-transposed", "none": "bias-none-refused", "shape": "only-2d-input",
-           "missing": "missing-bias", "first-axis": "bias-wrong-axis", "row-axis": "bias-wrong-axis"}
+#: the catalog id of each departure, by option (where one flag holds several mistakes) or else by flag
+FINDING = {"weight": "weight-not-transposed", "reshaped": "weight-reshaped-not-transposed",
+           "elementwise": "elementwise-product", "mean": "mean-not-sum", "skips-last": "sum-skips-an-input",
+           "skips-first": "sum-skips-an-input", "none": "bias-none-refused", "shape": "only-2d-input",
+           "like-x": "output-shaped-like-input", "missing": "missing-bias", "first-axis": "bias-wrong-axis",
+           "row-axis": "bias-wrong-axis", "first-axis-nd": "bias-wrong-axis", "twice": "bias-added-twice",
+           "input": "bias-added-to-input", "truth-test": "bias-truth-value", "activation": "activation-applied"}
 REFERENCE = Spec()
+
+
+def finding_id(spec: Spec, flag: str) -> str:
+    option = getattr(spec, flag)
+    return FINDING[option] if option in FINDING else FINDING[flag]
 
 
 def _specs() -> list[Spec]:
@@ -69,29 +92,79 @@ def bias_of(args):
     return args[2] if len(args) > 2 else None
 
 
+def _refused(args, spec: Spec) -> bool:
+    """Does a function with this way of handling a missing bias fail on ``args``?"""
+    if bias_of(args) is not None or spec.none == "ok":
+        return False
+    omitted = len(args) < 3
+    return spec.none == "refused" or (spec.none == "none-refused") != omitted
+
+
+def _product(x, weight, spec: Spec, einsum: bool) -> np.ndarray:
+    """The product over the inputs, with the departures of ``spec.weight`` and ``spec.reduce``."""
+    n = weight.shape[1]
+    if spec.reduce == "skips-last":
+        x, weight = x[..., :-1], weight[:, :-1]
+    elif spec.reduce == "skips-first":
+        x, weight = x[..., 1:], weight[:, 1:]
+    if spec.weight == "untransposed" and einsum:
+        y = np.einsum("...i,ij->...j", x, weight)  # einsum broadcasts a size-1 axis where @ refuses it
+    elif spec.weight == "untransposed" or (spec.weight == "square-untransposed" and n == weight.shape[0]):
+        y = x @ weight
+    elif spec.weight == "reshaped":
+        y = x @ weight.reshape(weight.shape[1], weight.shape[0])
+    elif spec.weight == "elementwise":
+        y = (x * weight).sum(axis=-1)  # x (..., in) against weight (out, in): numpy lines x's last axes up
+    else:
+        y = x @ weight.T
+    return y / n if spec.reduce == "mean" else y
+
+
+def _softmax(y: np.ndarray) -> np.ndarray:
+    e = np.exp(y - y.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+ACTIVATIONS = {"ok": lambda y: y, "relu": lambda y: np.maximum(y, 0.0), "sigmoid": lambda y: 1.0 / (1.0 + np.exp(-y)),
+               "tanh": np.tanh, "softmax": _softmax}
+
+
 def model(args, spec: Spec, einsum: bool = False) -> np.ndarray:
     """What a function with the departures of ``spec`` returns on ``args`` (raises where it would raise)."""
     x, weight, bias = args[0], args[1], bias_of(args)
-    if spec.none == "refused" and bias is None:
+    given = x
+    if _refused(args, spec):
         raise Raised("bias refused")
-    if spec.shape == "merged":
+    if bias is not None and spec.bias == "truth-test" and bias.size != 1:
+        raise Raised("the truth value of an array of several values is ambiguous")
+    if spec.shape in ("merged", "first-kept"):
         x = x.reshape(-1, x.shape[-1])
-    elif spec.shape == "vector-as-row" and x.ndim == 1:
+    elif spec.shape in ("vector-as-row", "row-no-3d") and x.ndim == 1:
         x = x[None, :]
     elif (spec.shape == "needs-2d" and x.ndim != 2) or (spec.shape == "no-vector" and x.ndim == 1) or (
-            spec.shape == "no-3d" and x.ndim > 2):
+            spec.shape == "no-3d" and x.ndim > 2) or (spec.shape == "row-no-3d" and x.ndim > 2):
         raise Raised("rank refused")
-    if spec.weight == "untransposed" and einsum:
-        y = np.einsum("...i,ij->...j", x, weight)  # einsum broadcasts a size-1 axis where @ refuses it
-    else:
-        y = x @ (weight if spec.weight == "untransposed" else weight.T)
-    if bias is None or spec.bias == "missing":
-        return y
-    if spec.bias == "first-axis":
-        return y + bias.reshape((-1,) + (1,) * (y.ndim - 1))
-    if spec.bias == "row-axis":
-        return y + bias[:, None]
-    return y + bias
+    if bias is not None and spec.bias == "input":
+        x = x + bias
+    y = _product(x, weight, spec, einsum)
+    if bias is not None and spec.bias not in ("missing", "input"):
+        if spec.bias == "first-axis" or (spec.bias == "first-axis-nd" and y.ndim > 2):
+            y = y + bias.reshape((-1,) + (1,) * (y.ndim - 1))
+        elif spec.bias == "row-axis":
+            y = y + bias[:, None]
+        elif spec.bias == "twice":
+            y = y + bias + bias
+        else:
+            y = y + bias
+    if spec.shape == "first-kept":
+        y = y.reshape(given.shape[0], -1)
+    elif spec.shape == "like-x":
+        if y.shape[-1] > given.shape[-1]:
+            raise Raised("index out of bounds")
+        out = np.zeros(given.shape)
+        out[..., :y.shape[-1]] = y
+        y = out
+    return ACTIVATIONS[spec.activation](y)
 
 
 def _run_model(args, spec: Spec):
@@ -102,7 +175,7 @@ def _run_model(args, spec: Spec):
         try:
             with np.errstate(all="ignore"):
                 found.append(model(args, spec, einsum))
-        except (Raised, ValueError, IndexError, TypeError):
+        except (Raised, ValueError, IndexError, TypeError, ZeroDivisionError):
             found.append(None)  # None: the model raises
     return found
 
@@ -128,9 +201,10 @@ B = np.array([0.5, -1.0, 1.5, -2.0])
 
 
 def probe_cases() -> list[Case]:
-    """Four square probes (in == out == 4, and 4 samples along the first axis): an untransposed weight and a bias
-    added along a leading axis run there, so their numbers can be read instead of an error; the last one has no
-    bias, so refusing a missing bias shows even when the weight is used untransposed."""
+    """Five square probes (in == out == 4, and 4 samples along the first axis): an untransposed weight and a bias
+    added along a leading axis run there, so their numbers can be read instead of an error; the last two have no
+    bias, left out and passed as None, so refusing a missing bias shows even when the weight is used
+    untransposed, and so does refusing only one of the two ways."""
     x3 = np.stack([X2[:3], X2[1:] * 2, X2[::-1][:3], -X2[1:]])  # (4, 3, 4): a row loop's W @ row cannot run
     return [
         Case("probe-square", PROBE, (X2.copy(), W.copy(), B.copy()),
@@ -140,6 +214,7 @@ def probe_cases() -> list[Case]:
         Case("probe-vector", PROBE, (X2[0].copy(), W.copy(), B.copy()),
              "x (4,), weight (4, 4), bias (4,): a single vector"),
         Case("probe-no-bias", PROBE, (X2[:3].copy(), W.copy()), "x (3, 4), weight (4, 4), bias left out"),
+        Case("probe-bias-none", PROBE, (X2[1:].copy(), W.copy(), None), "x (3, 4), weight (4, 4), bias=None"),
     ]
 
 
@@ -225,14 +300,52 @@ def _shape(run) -> tuple:
     return tuple(run.outcome.array.shape)
 
 
+def _plus(run, spec: Spec) -> str:
+    return " + bias" if bias_of(run.case.args) is not None and spec.bias == "ok" else ""
+
+
+def _right_elsewhere(runs, spec: Spec, flag: str, keep) -> str:
+    """A returned call the departure leaves right, among those ``keep`` selects, as a clause, or ""."""
+    base = replace(spec, **{flag: "ok"})
+    for run in _ranked(runs):
+        if run.outcome.status == "ok" and keep(run) and not _differs(run.case.args, spec, base) and _same(
+                run.outcome.array, run.expected):
+            return f"on {_where(run)} your output is right"
+    return ""
+
+
 def _weight_evidence(runs, spec: Spec) -> str:
     ran = _witness(runs, spec, "weight", "ok")
     failed = _witness(runs, spec, "weight", "raised")
     parts = []
+    if spec.weight == "reshaped":
+        if ran is not None:
+            out, inp = ran.case.args[1].shape
+            parts.append(f"On {_where(ran)} your output equals x @ weight.reshape({inp}, {out}){_plus(ran, spec)}, "
+                         f"not x @ weight.T{_plus(ran, spec)}: the reshape gives the shape (in, out) of the transpose "
+                         "but keeps the values in their stored order, so they land in other places")
+        return _sentences(parts)
+    if spec.weight == "elementwise":
+        if ran is not None:
+            parts.append(f"On {_where(ran)} your output has shape {_shape(ran)} where "
+                         f"{tuple(ran.expected.shape)} is expected, and equals (x * weight).sum(axis=-1)"
+                         f"{_plus(ran, spec)}")
+        if failed is not None:
+            parts.append(f"on {_where(failed)} your function raised {_error(failed)}: x * weight lines the "
+                         "leading axis of x up with the rows of weight")
+        right = _right_elsewhere(runs, spec, "weight", lambda r: r.case.args[0].ndim == 1)
+        if right and parts:
+            parts.append(right + ", a single vector being the one case where x * weight pairs each row of the "
+                         "weight with the whole input")
+        return _sentences(parts)
     if ran is not None:
-        plus = " + bias" if bias_of(ran.case.args) is not None and spec.bias == "ok" else ""
         parts.append(f"On {_where(ran)}, where the weight is square so every shape fits, your output equals "
-                     f"x @ weight{plus}, not x @ weight.T{plus}")
+                     f"x @ weight{_plus(ran, spec)}, not x @ weight.T{_plus(ran, spec)}")
+    if spec.weight == "square-untransposed":
+        right = _right_elsewhere(runs, spec, "weight", lambda r: r.case.args[1].shape[0] != r.case.args[1].shape[1])
+        if right:
+            parts.append(right + ", where out != in: the weight seems to be transposed only when x @ weight "
+                                 "would not line up, but a square weight needs its transpose too")
     if failed is not None:
         out, inp = failed.case.args[1].shape
         parts.append(f"on {_where(failed)} your function raised {_error(failed)}: weight is stored "
@@ -240,16 +353,48 @@ def _weight_evidence(runs, spec: Spec) -> str:
     return _sentences(parts)
 
 
+def _reduce_evidence(runs, spec: Spec) -> str:
+    ran = _witness(runs, spec, "reduce", "ok")
+    if ran is None:
+        return ""
+    inp = ran.case.args[1].shape[1]
+    if spec.reduce == "mean":
+        return _sentences([f"On {_where(ran)} your output equals the layer with the sum over the {inp} inputs "
+                           f"replaced by their mean: x @ weight.T divided by {inp}"])
+    which = "last" if spec.reduce == "skips-last" else "first"
+    return _sentences([f"On {_where(ran)} your output equals the layer computed without the {which} input: the "
+                       f"sum runs over {inp - 1} of the {inp} products x[..., i] * weight[j, i]"])
+
+
 def _bias_evidence(runs, spec: Spec) -> str:
-    if spec.bias == "missing":
-        run = _witness(runs, spec, "bias", "ok")
-        if run is None:
-            return ""
-        return (f"On {_where(run)} your output equals x @ weight.T with no bias added: changing the bias would "
-                "not change it.")
-    axis = "the first axis of the result" if spec.bias == "first-axis" else "the second-to-last axis (bias[:, None])"
     ran = _witness(runs, spec, "bias", "ok")
     failed = _witness(runs, spec, "bias", "raised")
+    if spec.bias == "missing":
+        if ran is None:
+            return ""
+        return (f"On {_where(ran)} your output equals x @ weight.T with no bias added: changing the bias would "
+                "not change it.")
+    if spec.bias == "twice":
+        if ran is None:
+            return ""
+        return f"On {_where(ran)} your output equals x @ weight.T + 2 * bias: the bias was added twice."
+    if spec.bias == "input":
+        parts = []
+        if ran is not None:
+            parts.append(f"On {_where(ran)}, where in == out so the shapes fit, your output equals "
+                         "(x + bias) @ weight.T: the bias was added to the input before the product")
+        if failed is not None:
+            parts.append(f"on {_where(failed)} your function raised {_error(failed)}: the bias has out_features "
+                         "values and x has in_features along its last axis")
+        return _sentences(parts)
+    if spec.bias == "truth-test":
+        if failed is None:
+            return ""
+        return _sentences([f"On {_where(failed)}, called with a bias, your function raised {_error(failed)}; "
+                           "the calls without a bias returned. Python's if asks numpy for one True or False, and "
+                           "an array of several values (or the array that bias == None gives) has none"])
+    axis = ("the first axis of the result" if spec.bias in ("first-axis", "first-axis-nd")
+            else "the second-to-last axis (bias[:, None])")
     parts = []
     if ran is not None:
         expected = ran.expected.shape
@@ -262,6 +407,11 @@ def _bias_evidence(runs, spec: Spec) -> str:
     if failed is not None:
         parts.append(f"on {_where(failed)} your function raised {_error(failed)}, numpy refusing to line "
                      "up the bias with that axis")
+    if spec.bias == "first-axis-nd" and parts:
+        right = _right_elsewhere(runs, spec, "bias", lambda r: r.case.args[0].ndim <= 2 and bias_of(r.case.args)
+                                 is not None)
+        parts.append((right or "with a single vector or a 2-D batch the bias is added right") +
+                     ": only the code path for inputs with two or more leading axes misplaces it")
     return _sentences(parts)
 
 
@@ -270,15 +420,26 @@ def _shape_evidence(runs, spec: Spec) -> str:
     failed = _witness(runs, spec, "shape", "raised")
     two_d = [r for r in runs if r.case.args[0].ndim == 2 and r.outcome.status == "ok"]
     parts = []
+    got = "" if run is None else f"On {_where(run)} your output has shape {_shape(run)} instead of " \
+                                 f"{tuple(run.expected.shape)}"
     if spec.shape == "merged" and run is not None:
         lead = run.case.args[0].shape[:-1]
         what = ("a single vector x came back as a row, with an axis added" if not lead else
                 f"the leading axes {lead} were merged into one axis of {int(np.prod(lead))}")
-        parts.append(f"On {_where(run)} your output has shape {_shape(run)} instead of {tuple(run.expected.shape)}"
-                     f" and the right values in it: {what}")
-    elif spec.shape == "vector-as-row" and run is not None:
-        parts.append(f"On {_where(run)} your output has shape {_shape(run)} instead of {tuple(run.expected.shape)}:"
-                     " a single vector x of shape (in,) came back as a (1, out) row")
+        parts.append(f"{got} and the right values in it: {what}")
+    elif spec.shape in ("vector-as-row", "row-no-3d") and run is not None:
+        parts.append(f"{got}: a single vector x of shape (in,) came back as a (1, out) row")
+    elif spec.shape == "first-kept" and run is not None:
+        parts.append(f"{got}, the right values in another shape: the result was reshaped to (x.shape[0], -1), "
+                     "which keeps only the first leading axis and folds the others into the last")
+    elif spec.shape == "like-x" and run is not None:
+        parts.append(f"{got}: the output has the shape of x, one entry per input where there should be one per "
+                     "output, the first out entries of its last axis right and the rest left at 0")
+    if spec.shape == "like-x":
+        if failed is not None:
+            parts.append(f"on {_where(failed)}, with more outputs than inputs, your function raised "
+                         f"{_error(failed)}")
+        return _sentences(parts)
     failures = [failed] if failed is not None else []
     if spec.shape == "needs-2d" and failed is not None:  # one call without a leading axis, one with several
         other = [r for r in _ranked(runs) if r.outcome.status == "raised" and r.case.args[0].ndim != 2
@@ -298,18 +459,34 @@ def _none_evidence(runs, spec: Spec) -> str:
     if failed is None:
         return ""
     how = "as linear(x, weight), the bias left out" if len(failed.case.args) == 2 else "with bias=None"
-    return (f"Called {how}, on {_where(failed)}, your function raised {_error(failed)}. A call without a bias "
+    text = (f"Called {how}, on {_where(failed)}, your function raised {_error(failed)}. A call without a bias "
             "must work and give x @ weight.T.")
+    if spec.none == "none-refused":
+        text += " Left out of the call, the bias was handled; passed as None, it was not."
+    elif spec.none == "omitted-refused":
+        text += " Passed as None, the bias was handled; left out of the call, it was not."
+    return text
+
+
+def _activation_evidence(runs, spec: Spec) -> str:
+    ran = _witness(runs, spec, "activation", "ok")
+    if ran is None:
+        return ""
+    name = {"relu": "ReLU, max(0, y), its negative values set to 0", "sigmoid": "a sigmoid, 1 / (1 + exp(-y))",
+            "tanh": "tanh", "softmax": "a softmax over the last axis"}[spec.activation]
+    return _sentences([f"On {_where(ran)} your output equals the layer's output y = x @ weight.T{_plus(ran, spec)} "
+                       f"passed through {name}"])
 
 
 def _sentences(parts: list[str]) -> str:
     if not parts:
         return ""
     text = "; ".join(parts)
-    return text[0].upper() + text[1:] + "."
+    return text[0].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
-EVIDENCE = {"weight": _weight_evidence, "bias": _bias_evidence, "shape": _shape_evidence, "none": _none_evidence}
+EVIDENCE = {"weight": _weight_evidence, "reduce": _reduce_evidence, "bias": _bias_evidence, "shape": _shape_evidence,
+            "none": _none_evidence, "activation": _activation_evidence}
 
 
 def diagnose(runs, exercise) -> list[Finding]:
@@ -319,6 +496,5 @@ def diagnose(runs, exercise) -> list[Finding]:
         return []
     findings = []
     for flag in spec.departures():
-        finding_id = FINDING[flag] if flag != "bias" else FINDING[spec.bias]
-        findings.append(Finding(finding_id, EVIDENCE[flag](usable, spec)))
+        findings.append(Finding(finding_id(spec, flag), EVIDENCE[flag](usable, spec)))
     return findings
