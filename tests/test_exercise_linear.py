@@ -47,7 +47,16 @@ def linear_quick(ex):
 REQUIRED = {"weight-not-transposed", "only-2d-input", "bias-none-refused", "bias-wrong-axis", "precision-loss",
             "wrong-dtype", "mutates-input", "missing-bias"}
 #: the mistakes the exercise's own diagnosis names, each alone and with evidence
-SPECIFIC = {"weight-not-transposed", "only-2d-input", "bias-none-refused", "bias-wrong-axis", "missing-bias"}
+SPECIFIC = {"weight-not-transposed", "only-2d-input", "bias-none-refused", "bias-wrong-axis", "missing-bias",
+            "weight-reshaped-not-transposed", "elementwise-product", "mean-not-sum", "sum-skips-an-input",
+            "output-shaped-like-input", "bias-added-twice", "bias-added-to-input", "bias-truth-value",
+            "activation-applied"}
+#: submissions graded in the sandbox: scripts and notebooks
+SUFFIXES = (".py", ".ipynb")
+
+
+def submissions(folder):
+    return sorted(p for p in folder.iterdir() if p.suffix in SUFFIXES)
 
 
 def test_catalog_has_the_required_mistakes_each_with_an_explanation_and_a_buggy_file(ex):
@@ -55,7 +64,12 @@ def test_catalog_has_the_required_mistakes_each_with_an_explanation_and_a_buggy_
     helpers.assert_each_mistake_is_explained_and_has_a_buggy_file(ex)
 
 
-@pytest.mark.parametrize("path", sorted(BUGGY.glob("*.py")), ids=lambda p: p.stem)
+def test_every_buggy_notebook_is_named_after_a_catalog_entry(ex):
+    stems = {p.stem.split("--")[0] for p in BUGGY.glob("*.ipynb")}
+    assert stems and stems <= set(ex.catalog), stems - set(ex.catalog)
+
+
+@pytest.mark.parametrize("path", submissions(BUGGY), ids=lambda p: p.name)
 def test_each_mistake_loses_points_and_is_named(linear_session, linear_quick, path):
     result = grade_file(path, linear_quick if path.stem.startswith("too-slow") else linear_session)
     mistake = path.stem.split("--")[0]
@@ -66,7 +80,7 @@ def test_each_mistake_loses_points_and_is_named(linear_session, linear_quick, pa
         assert len(result.diagnoses) == 1, helpers.findings(result)
 
 
-@pytest.mark.parametrize("path", sorted(CORRECT.glob("*.py")), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", submissions(CORRECT), ids=lambda p: p.name)
 def test_each_correct_style_gets_full_marks_and_no_diagnosis(linear_session, path):
     result = grade_file(path, linear_session)
     assert result.status == "graded", result.error
@@ -202,6 +216,10 @@ def test_selfcheck_messages(selfcheck_code, name, needles):
     helpers.assert_selfcheck_says(output, needles)
 
 
+def test_selfcheck_passes_every_correct_style_and_greets_the_starter(ex, selfcheck_code):
+    helpers.assert_selfcheck_passes_every_correct_style_and_greets_the_starter(ex, selfcheck_code)
+
+
 def test_selfcheck_gives_the_reference_no_hint(selfcheck_code):
     output = helpers.run_selfcheck(selfcheck_code, SOLUTION.read_text(encoding="utf-8"))
     assert output.count("✓") == 5 and "✗" not in output and "Hint" not in output
@@ -225,6 +243,12 @@ TWO_MISTAKES = {
     "bias required, untransposed": (lambda x, w, b: x @ w + b, {"bias-none-refused", "weight-not-transposed"}),
     "float32 and no bias": (lambda x, w, b=None: (x.astype(np.float32) @ w.T.astype(np.float32)).astype(float),
                             {"missing-bias"}),
+    "reshaped weight, ReLU": (lambda x, w, b=None: np.maximum(_with_bias(x @ w.reshape(w.shape[1], -1), b), 0),
+                              {"weight-reshaped-not-transposed", "activation-applied"}),
+    "mean, bias twice": (lambda x, w, b=None: _with_bias(_with_bias(x @ w.T / w.shape[1], b), b),
+                         {"mean-not-sum", "bias-added-twice"}),
+    "rows only, None refused": (lambda x, w, b=0.0: x.reshape(-1, x.shape[-1]) @ w.T + b,
+                                {"only-2d-input", "bias-none-refused"}),
 }
 
 

@@ -1,0 +1,5 @@
+import numpy as np
+
+def linear(x, weight, bias=None):
+    y = np.tensordot(x, weight, axes=([x.ndim - 1], [1]))
+    return y if bias is None else y + bias
