@@ -3,21 +3,31 @@
 As for the linear layer, the diagnosis searches a model of the computation with one switch per kind of mistake:
 
 * ``window``: each window flattened channels-last, (k, k, C) (right), channels-first, (C, k, k), the PyTorch
-  habit, or in column-major order (``order="F"``), which also puts the channel slowest;
+  habit, in column-major order (``order="F"``), which also puts the channel slowest, with its rows and columns
+  swapped, (k_col, k_row, C), the channel still fastest, flipped top to bottom and left to right (the kernel of a
+  true convolution, as ``np.convolve`` and ``scipy.signal.convolve`` flip it), or read as k*k*C consecutive
+  values of the flattened map, starting at the window's corner (as if a window were contiguous in memory);
 * ``stride``: windows at every position (right) or side by side, k apart, without overlap;
 * ``grid``: (H-k+1, W-k+1) positions (right), one fewer along each axis (a loop over ``range(H - k)``) or along
-  one of them, or one more (an output allocated one too large, its last row and column never filled);
-* ``axes``: the grid's axes in order (right) or swapped, (W', H', out);
-* ``bias``: added (right) or not;
-* ``weight``: used as ``window @ weight.T`` (right) or without its transpose;
-* ``layout``: scores last, (H', W', out) (right), or first, (out, H', W'), as a PyTorch convolution returns them.
+  one of them, or one more (an output allocated one too large, its last row and column never filled), an output
+  of the right size whose last row and column (or one of them) a short loop never fills, or a map padded with
+  zeros so the grid keeps the map's size (``same`` padding, centred or at the end);
+* ``axes``: the grid's axes in order (right), swapped, (W', H', out), or swapped in the reads (the window at
+  row j and column i stored at [i, j] of an (H', W') grid: a transpose on a square map, a window past the edge on
+  any other);
+* ``bias``: added (right), not added, or added twice;
+* ``weight``: used as ``window @ weight.T`` (right), without its transpose, or reshaped to (k*k*C, out) where it
+  should be transposed (also what reading it as a (k, k, C, out) kernel does);
+* ``layout``: scores last, (H', W', out) (right), or first, (out, H', W'), as a PyTorch convolution returns them;
+* ``activation``: the scores as they are (right), or passed through ReLU, a sigmoid, tanh or a softmax.
 
 Each combination is run in the grader on the same inputs and compared with every call: where the student's
-function returned an array the model must give the same shape and values (to 1e-6 of the largest value), where it
-raised the model must raise. The simplest combination that explains every call gives the findings. A grid one
-too large that makes every call fail (a loop one window past the edge) is read from the errors instead: the
-cut-off window's size, or an index one past the map's edge, is in each message. One probe with out == k*k*C lets
-an untransposed weight run.
+function returned an array the model must give the same shape and values (to 1e-6 of the largest value; an
+empty result matches an empty prediction whatever its shape, as a list of no rows gives), where it raised the
+model must raise. The simplest combination that explains every call gives the findings. A grid one too large
+that makes every call fail (a loop one window past the edge) is read from the errors instead: the cut-off
+window's size, or an index one past the map's edge, is in each message. One probe with out == k*k*C lets an
+untransposed weight run.
 """
 from __future__ import annotations
 
@@ -36,32 +46,48 @@ MAX_DEPARTURES = 3
 
 @dataclass(frozen=True)
 class Spec:
-    window: str = "ok"  # ok | channels-first | column-major
+    window: str = "ok"  # ok | channels-first | column-major | transposed | flipped | flat-slice
     stride: str = "ok"  # ok | k
-    grid: str = "ok"  # ok | smaller | larger | fewer-rows | fewer-columns
-    axes: str = "ok"  # ok | swapped
-    bias: str = "ok"  # ok | missing
-    weight: str = "ok"  # ok | untransposed
+    grid: str = "ok"  # ok | smaller | larger | fewer-rows | fewer-columns | unfilled... | same | same-late | pad-end
+    axes: str = "ok"  # ok | swapped | swapped-reads
+    bias: str = "ok"  # ok | missing | twice
+    weight: str = "ok"  # ok | untransposed | reshaped
     layout: str = "ok"  # ok | scores-first
+    activation: str = "ok"  # ok | relu | sigmoid | tanh | softmax
 
     def departures(self) -> list[str]:
         return [name for name in FLAGS if getattr(self, name) != "ok"]
 
 
 OPTIONS = {
-    "window": ("ok", "channels-first", "column-major"),
+    "window": ("ok", "channels-first", "column-major", "transposed", "flipped", "flat-slice"),
     "stride": ("ok", "k"),
-    "grid": ("ok", "smaller", "larger", "fewer-rows", "fewer-columns"),
-    "axes": ("ok", "swapped"),
-    "bias": ("ok", "missing"),
-    "weight": ("ok", "untransposed"),
+    "grid": ("ok", "smaller", "larger", "fewer-rows", "fewer-columns", "unfilled", "unfilled-rows",
+             "unfilled-columns", "same", "same-late", "pad-end"),
+    "axes": ("ok", "swapped", "swapped-reads"),
+    "bias": ("ok", "missing", "twice"),
+    "weight": ("ok", "untransposed", "reshaped"),
     "layout": ("ok", "scores-first"),
+    "activation": ("ok", "relu", "sigmoid", "tanh", "softmax"),
 }
 FLAGS = tuple(OPTIONS)
-FINDING = {"window": "window-channels-first", "stride": "non-overlapping-windows", "grid": "grid-off-by-one",
-           "axes": "grid-axes-swapped", "bias": "missing-bias", "weight": "weight-not-transposed",
-           "layout": "scores-first"}
+#: the catalog id of each departure, by option (where one flag holds several mistakes) or else by flag
+FINDING = {"window": "window-channels-first", "transposed": "window-transposed", "flipped": "kernel-flipped",
+           "flat-slice": "window-read-as-flat-slice", "stride": "non-overlapping-windows",
+           "grid": "grid-off-by-one", "same": "same-padding", "same-late": "same-padding",
+           "pad-end": "same-padding", "axes": "grid-axes-swapped", "bias": "missing-bias",
+           "twice": "bias-added-twice", "weight": "weight-not-transposed",
+           "reshaped": "weight-reshaped-not-transposed", "layout": "scores-first",
+           "activation": "activation-applied"}
 REFERENCE = Spec()
+#: the zero padding (before, after) of each padded option, for a window of size k
+PADDING = {"same": lambda k: ((k - 1) // 2, k // 2), "same-late": lambda k: (k // 2, (k - 1) // 2),
+           "pad-end": lambda k: (0, k - 1)}
+
+
+def finding_id(spec: Spec, flag: str) -> str:
+    option = getattr(spec, flag)
+    return FINDING[option] if option in FINDING else FINDING[flag]
 
 
 def _specs() -> list[Spec]:
@@ -75,21 +101,52 @@ SPECS = _specs()
 
 def windows(fmap: np.ndarray, k: int, order: str = "ok", step: int = 1) -> np.ndarray:
     """(H', W', k*k*C): every k x k window (``step`` apart), flattened in the given order."""
+    if order == "flat-slice":
+        H, W, C = fmap.shape
+        flat = fmap.reshape(-1)
+        starts = ((np.arange(0, H - k + 1, step)[:, None] * W + np.arange(0, W - k + 1, step)) * C)
+        index = starts[..., None] + np.arange(k * k * C)
+        if index.size and index.max() >= flat.size:
+            raise ValueError("a window runs past the end of the flattened map")
+        return flat[index]
     view = sliding_window_view(fmap, (k, k), axis=(0, 1))[::step, ::step]  # (H', W', C, k, k)
-    axes = {"ok": (0, 1, 3, 4, 2), "channels-first": (0, 1, 2, 3, 4), "column-major": (0, 1, 2, 4, 3)}[order]
+    if order == "flipped":
+        view = view[..., ::-1, ::-1]
+    axes = {"channels-first": (0, 1, 2, 3, 4), "column-major": (0, 1, 2, 4, 3),
+            "transposed": (0, 1, 4, 3, 2)}.get(order, (0, 1, 3, 4, 2))
     view = view.transpose(axes)
     return view.reshape(view.shape[0], view.shape[1], -1)
+
+
+def _softmax(y: np.ndarray) -> np.ndarray:
+    e = np.exp(y - y.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+ACTIVATIONS = {"ok": lambda y: y, "relu": lambda y: np.maximum(y, 0.0), "sigmoid": lambda y: 1.0 / (1.0 + np.exp(-y)),
+               "tanh": np.tanh, "softmax": _softmax}
+
+
+def _activate(y: np.ndarray, how: str) -> np.ndarray:
+    return ACTIVATIONS[how](y)
 
 
 def _base(args, spec: Spec, einsum: bool) -> np.ndarray:
     fmap, weight, bias, k = args
     k = int(k)
+    if spec.grid in PADDING:
+        before, after = PADDING[spec.grid](k)
+        fmap = np.pad(fmap, ((before, after), (before, after), (0, 0)))
     flat = windows(fmap, k, spec.window, k if spec.stride == "k" else 1)
     if spec.weight == "untransposed":
         y = np.einsum("hwp,po->hwo", flat, weight) if einsum else flat @ weight
+    elif spec.weight == "reshaped":
+        y = flat @ weight.reshape(weight.shape[1], weight.shape[0])
     else:
         y = flat @ weight.T
-    return y if spec.bias == "missing" else y + bias
+    if spec.bias == "missing":
+        return y
+    return y + bias + bias if spec.bias == "twice" else y + bias
 
 
 def model(args, spec: Spec, einsum: bool = False) -> np.ndarray:
@@ -102,11 +159,21 @@ def model(args, spec: Spec, einsum: bool = False) -> np.ndarray:
         y = y[:, :-1]
     elif spec.grid == "larger":
         y = np.pad(y, ((0, 1), (0, 1), (0, 0)))
+    elif spec.grid.startswith("unfilled"):
+        y = y.copy()
+        if spec.grid != "unfilled-columns":
+            y[-1] = 0.0
+        if spec.grid != "unfilled-rows":
+            y[:, -1] = 0.0
     if spec.axes == "swapped":
+        y = y.transpose(1, 0, 2)
+    elif spec.axes == "swapped-reads":
+        if y.shape[0] != y.shape[1]:
+            raise ValueError("a window read past the edge of a map that is not square")
         y = y.transpose(1, 0, 2)
     if spec.layout == "scores-first":
         y = np.moveaxis(y, -1, 0)
-    return y
+    return _activate(y, spec.activation)
 
 
 def _run_model(args, spec: Spec) -> list:
@@ -126,10 +193,10 @@ def _first(args, spec: Spec):
 
 
 def _same(actual: np.ndarray, predicted: np.ndarray | None) -> bool:
+    if predicted is not None and not predicted.size and not actual.size:
+        return True  # no window at all: np.array([]) of a list of no rows is as empty as the model's grid
     if predicted is None or actual.shape != predicted.shape:
         return False
-    if not predicted.size:
-        return True
     with np.errstate(all="ignore"):
         actual = actual.astype(np.float64)
         scale = float(np.max(np.abs(predicted)))
@@ -265,6 +332,48 @@ def _got(run) -> str:
     return f"your output has shape {tuple(run.outcome.array.shape)} where {tuple(run.expected.shape)} is expected"
 
 
+def _window_text(spec: Spec, k: int) -> str:
+    if spec.window in ("channels-first", "column-major"):
+        order = "as (C, k, k)" if spec.window == "channels-first" else "in column-major order"
+        return (f"those of the layer applied to each window flattened {order}, the channel slowest, instead of "
+                "channels-last, as (k, k, C)")
+    if spec.window == "transposed":
+        return ("those of the layer applied to each window flattened with its rows and columns swapped, column "
+                "by column, (k, k, C) read as [column, row, channel], instead of row by row")
+    if spec.window == "flipped":
+        return (f"those of the layer applied to each window flipped top to bottom and left to right: the weight "
+                f"of row u and column v meets the value at row {k - 1} - u and column {k - 1} - v, the kernel of a "
+                "true convolution, where the layer is a cross-correlation")
+    return (f"those of the layer applied to {k * k} x C consecutive values of the flattened map, starting at each "
+            "window's top-left corner, instead of the k x k x C values of the window: a window's rows are not "
+            "next to each other in memory")
+
+
+def _grid_text(ran, spec: Spec) -> str:
+    fmap, _, _, k = ran.case.args
+    H, W, _ = fmap.shape
+    k = int(k)
+    if spec.grid == "smaller":
+        return (f"the grid stops one position short along each axis, its last row and column of windows (starting "
+                f"at row {H - k} and column {W - k}) missing")
+    if spec.grid == "larger":
+        return "the grid has one position too many along each axis, and its last row and column hold no scores"
+    if spec.grid in ("fewer-rows", "fewer-columns"):
+        axis, last = (("rows", f"row {H - k}") if spec.grid == "fewer-rows" else ("columns", f"column {W - k}"))
+        return f"the grid has one position too few along its {axis}, the windows starting at {last} missing"
+    if spec.grid in PADDING:
+        before, after = PADDING[spec.grid](k)
+        return (f"the grid has the map's own size, {H} x {W}: the map was padded with zeros ({before} before and "
+                f"{after} after, along the rows and the columns) so that windows also start where they run past "
+                f"its edge, where only {H - k + 1} x {W - k + 1} positions fit inside it")
+    where = {"unfilled": f"its last row and its last column (the windows starting at row {H - k} and at column "
+                         f"{W - k})",
+             "unfilled-rows": f"its last row (the windows starting at row {H - k})",
+             "unfilled-columns": f"its last column (the windows starting at column {W - k})"}[spec.grid]
+    return (f"the grid has the right size, but {where} hold zeros where scores should be: the loop that fills it "
+            "stops one position short")
+
+
 def _evidence(runs, spec: Spec, flag: str) -> str:
     ran = _witness(runs, spec, flag, "ok")
     failed = _witness(runs, spec, flag, "raised")
@@ -275,48 +384,56 @@ def _evidence(runs, spec: Spec, flag: str) -> str:
         k = int(k)
         h, w = _grid(ran)
         if flag == "window":
-            order = "as (C, k, k)" if spec.window == "channels-first" else "in column-major order"
-            parts.append(f"On {_where(ran)} your scores are those of the layer applied to each window flattened "
-                         f"{order}, the channel slowest, instead of channels-last, as (k, k, C)")
+            parts.append(f"On {_where(ran)} your scores are {_window_text(spec, k)}")
         elif flag == "stride":
             parts.append(f"On {_where(ran)} {_got(ran)}: the scores are those of {k} x {k} windows placed side by "
                          f"side, {k} apart ({(H - k) // k + 1} x {(W - k) // k + 1} of them), instead of one at "
                          f"every position ({h} x {w})")
         elif flag == "grid":
-            if spec.grid == "smaller":
-                parts.append(f"On {_where(ran)} {_got(ran)}: the grid stops one position short along each axis, "
-                             f"its last row and column of windows (starting at row {H - k} and column {W - k}) "
-                             "missing")
-            elif spec.grid == "larger":
-                parts.append(f"On {_where(ran)} {_got(ran)}: the grid has one position too many along each axis, "
-                             "and its last row and column hold no scores")
-            else:
-                axis, last = (("rows", f"row {H - k}") if spec.grid == "fewer-rows"
-                              else ("columns", f"column {W - k}"))
-                parts.append(f"On {_where(ran)} {_got(ran)}: the grid has one position too few along its {axis}, "
-                             f"the windows starting at {last} missing")
+            same = tuple(ran.outcome.array.shape) == tuple(ran.expected.shape)
+            parts.append(f"On {_where(ran)} {'' if same else _got(ran) + ': '}{_grid_text(ran, spec)}")
         elif flag == "axes":
             parts.append(f"On {_where(ran)} {_got(ran)}: the score of the window at row i and column j is at "
                          "[j, i], the grid's two axes swapped")
+            if tuple(ran.outcome.array.shape) == tuple(ran.expected.shape):
+                parts[-1] = (f"On {_where(ran)}, a square map, the score of the window at row i and column j is "
+                             "at [j, i], the grid's two axes swapped")
         elif flag == "bias":
-            parts.append(f"On {_where(ran)} your scores are the layer's without its bias: changing the bias would "
-                         "not change them")
+            if spec.bias == "twice":
+                parts.append(f"On {_where(ran)} your scores equal the layer's with its bias added twice, "
+                             "window @ weight.T + 2 * bias")
+            else:
+                parts.append(f"On {_where(ran)} your scores are the layer's without its bias: changing the bias "
+                             "would not change them")
         elif flag == "weight":
-            parts.append(f"On {_where(ran)}, where the weight is square so every shape fits, your scores equal "
-                         "window @ weight instead of window @ weight.T")
+            if spec.weight == "reshaped":
+                out, p = ran.case.args[1].shape
+                parts.append(f"On {_where(ran)} your scores equal window @ weight.reshape({p}, {out}) (what "
+                             "reading the weight as a (k, k, C, out) kernel also gives), not window @ weight.T: a "
+                             "reshape keeps the values in their stored order, a transpose turns rows into columns")
+            else:
+                parts.append(f"On {_where(ran)}, where the weight is square so every shape fits, your scores equal "
+                             "window @ weight instead of window @ weight.T")
         elif flag == "layout":
             parts.append(f"On {_where(ran)} {_got(ran)}: the scores are in front of the grid's axes, (out, H', W') "
                          "as a PyTorch convolution returns them, instead of last")
+        elif flag == "activation":
+            name = {"relu": "ReLU, max(0, s), its negative scores set to 0", "sigmoid": "a sigmoid",
+                    "tanh": "tanh", "softmax": "a softmax over the scores of each window"}[spec.activation]
+            parts.append(f"On {_where(ran)} your scores equal the layer's passed through {name}")
     if failed is not None:
         text = f"on {_where(failed)} your function raised {_error(failed)}"
-        if flag == "weight":
+        if flag == "weight" and spec.weight == "untransposed":
             out, p = failed.case.args[1].shape
             text += f": the weight is stored (out, k*k*C) = ({out}, {p}), so window @ weight only fits when they are equal"
+        elif flag == "axes" and spec.axes == "swapped-reads":
+            text += (": on a map that is not square, reading the window of row i and column j at row j and column "
+                     "i runs past the edge of the map")
         parts.append(text)
     if not parts:
         return ""
     text = "; ".join(parts)
-    return text[0].upper() + text[1:] + "."
+    return text[0].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
 def diagnose(runs, exercise) -> list[Finding]:
@@ -327,4 +444,4 @@ def diagnose(runs, exercise) -> list[Finding]:
         return [found] if found else []
     if spec == REFERENCE:
         return []
-    return [Finding(FINDING[flag], _evidence(usable, spec, flag)) for flag in spec.departures()]
+    return [Finding(finding_id(spec, flag), _evidence(usable, spec, flag)) for flag in spec.departures()]
