@@ -1,17 +1,15 @@
 """Misconception diagnosis for the linear layer, y = x W^T + b.
 
-The diagnosis is a search over a model of the layer with a few switches, one per kind of mistake:
+The diagnosis is a search over a model of the layer (``model.py``) with a few switches, one per kind of mistake:
 
-* ``weight``: ``x @ weight.T`` (right), ``x @ weight`` (not transposed: a shape mismatch when out != in, other
-  numbers when out == in), ``x @ weight`` only where the weight is square (a transpose added only when the shapes
-  refuse to line up), ``x @ weight.reshape(in, out)`` (a reshape taken for a transpose: it runs on every shape),
-  or ``(x * weight).sum(-1)`` (the one-vector formula, which broadcasts a batch against the weight's rows);
-* ``reduce``: the sum over the inputs (right), their mean, or a sum that leaves out the last or the first input
-  (a loop over ``range(n - 1)`` or ``range(1, n)``);
-* ``bias``: added along the output axis (right), not added, added along a leading axis (``bias[:, None]``, or
-  ``bias`` reshaped to the first axis, or the first axis only for inputs with two or more leading axes), added
-  twice, added to x before the product, or tested with ``if bias:`` (``if bias == None:``), which numpy refuses
-  for an array of more than one value;
+* ``weight``: ``x @ weight.T`` (right), ``x @ weight`` (an error when out != in, other numbers when out == in),
+  ``x @ weight`` only for a square weight (transposed only when the shapes refuse), ``weight.reshape(in, out)``
+  (runs on every shape), ``(x * weight).sum(-1)`` or the column form ``weight @ x`` (right for one vector only);
+* ``reduce``: the sum over the inputs (right), their mean, or a sum without the last or the first input;
+* ``bias``: added along the output axis (right), not added (or not for a single vector), along a leading axis
+  (``bias[:, None]``, the first axis, or the first axis only from two leading axes on), as a (1, out) row (a
+  vector comes back as a row), twice, multiplied or subtracted, added to x before the product, or tested with
+  ``if bias:`` or ``if bias == None:``, which numpy refuses for an array of several values;
 * ``shape``: x's leading axes kept (right), merged into one (``x.reshape(-1, in)``), a vector made a (1, in)
   row, some ranks refused (code written for 2-D input), a vector made a row and more axes refused, the result
   reshaped to ``(x.shape[0], -1)``, or an output allocated like x (``np.zeros_like(x)``);
@@ -27,170 +25,14 @@ probes (out == in == N == 4) let an untransposed weight and a misplaced bias run
 """
 from __future__ import annotations
 
-import itertools
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import numpy as np
 
 from grader.authoring import PROBE, Case, Finding
 
-MATCH = 1e-6  # relative to the largest expected magnitude: float32 and float64 formulations match, mistakes do not
-MAX_DEPARTURES = 3
-
-
-@dataclass(frozen=True)
-class Spec:
-    weight: str = "ok"  # ok | untransposed | square-untransposed | reshaped | elementwise
-    reduce: str = "ok"  # ok | mean | skips-last | skips-first
-    bias: str = "ok"  # ok | missing | first-axis | row-axis | first-axis-nd | twice | input | truth-test
-    shape: str = "ok"  # ok | merged | vector-as-row | needs-2d | no-vector | no-3d | row-no-3d | first-kept | like-x
-    none: str = "ok"  # ok | refused | none-refused | omitted-refused
-    activation: str = "ok"  # ok | relu | sigmoid | tanh | softmax
-
-    def departures(self) -> list[str]:
-        return [name for name in OPTIONS if getattr(self, name) != "ok"]
-
-
-OPTIONS = {
-    "weight": ("ok", "untransposed", "square-untransposed", "reshaped", "elementwise"),
-    "reduce": ("ok", "mean", "skips-last", "skips-first"),
-    "bias": ("ok", "missing", "first-axis", "row-axis", "first-axis-nd", "twice", "input", "truth-test"),
-    "shape": ("ok", "merged", "vector-as-row", "needs-2d", "no-vector", "no-3d", "row-no-3d", "first-kept",
-              "like-x"),
-    "none": ("ok", "refused", "none-refused", "omitted-refused"),
-    "activation": ("ok", "relu", "sigmoid", "tanh", "softmax"),
-}
-#: the catalog id of each departure, by option (where one flag holds several mistakes) or else by flag
-FINDING = {"weight": "weight-not-transposed", "reshaped": "weight-reshaped-not-transposed",
-           "elementwise": "elementwise-product", "mean": "mean-not-sum", "skips-last": "sum-skips-an-input",
-           "skips-first": "sum-skips-an-input", "none": "bias-none-refused", "shape": "only-2d-input",
-           "like-x": "output-shaped-like-input", "missing": "missing-bias", "first-axis": "bias-wrong-axis",
-           "row-axis": "bias-wrong-axis", "first-axis-nd": "bias-wrong-axis", "twice": "bias-added-twice",
-           "input": "bias-added-to-input", "truth-test": "bias-truth-value", "activation": "activation-applied"}
-REFERENCE = Spec()
-
-
-def finding_id(spec: Spec, flag: str) -> str:
-    option = getattr(spec, flag)
-    return FINDING[option] if option in FINDING else FINDING[flag]
-
-
-def _specs() -> list[Spec]:
-    specs = [Spec(*values) for values in itertools.product(*OPTIONS.values())]
-    specs = [s for s in specs if len(s.departures()) <= MAX_DEPARTURES]
-    return sorted(specs, key=lambda s: len(s.departures()))  # stable: option order breaks ties
-
-
-SPECS = _specs()
-
-
-class Raised(Exception):
-    """The model of a mistake that makes the call fail."""
-
-
-def bias_of(args):
-    return args[2] if len(args) > 2 else None
-
-
-def _refused(args, spec: Spec) -> bool:
-    """Does a function with this way of handling a missing bias fail on ``args``?"""
-    if bias_of(args) is not None or spec.none == "ok":
-        return False
-    omitted = len(args) < 3
-    return spec.none == "refused" or (spec.none == "none-refused") != omitted
-
-
-def _product(x, weight, spec: Spec, einsum: bool) -> np.ndarray:
-    """The product over the inputs, with the departures of ``spec.weight`` and ``spec.reduce``."""
-    n = weight.shape[1]
-    if spec.reduce == "skips-last":
-        x, weight = x[..., :-1], weight[:, :-1]
-    elif spec.reduce == "skips-first":
-        x, weight = x[..., 1:], weight[:, 1:]
-    if spec.weight == "untransposed" and einsum:
-        y = np.einsum("...i,ij->...j", x, weight)  # einsum broadcasts a size-1 axis where @ refuses it
-    elif spec.weight == "untransposed" or (spec.weight == "square-untransposed" and n == weight.shape[0]):
-        y = x @ weight
-    elif spec.weight == "reshaped":
-        y = x @ weight.reshape(weight.shape[1], weight.shape[0])
-    elif spec.weight == "elementwise":
-        y = (x * weight).sum(axis=-1)  # x (..., in) against weight (out, in): numpy lines x's last axes up
-    else:
-        y = x @ weight.T
-    return y / n if spec.reduce == "mean" else y
-
-
-def _softmax(y: np.ndarray) -> np.ndarray:
-    e = np.exp(y - y.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-
-
-ACTIVATIONS = {"ok": lambda y: y, "relu": lambda y: np.maximum(y, 0.0), "sigmoid": lambda y: 1.0 / (1.0 + np.exp(-y)),
-               "tanh": np.tanh, "softmax": _softmax}
-
-
-def model(args, spec: Spec, einsum: bool = False) -> np.ndarray:
-    """What a function with the departures of ``spec`` returns on ``args`` (raises where it would raise)."""
-    x, weight, bias = args[0], args[1], bias_of(args)
-    given = x
-    if _refused(args, spec):
-        raise Raised("bias refused")
-    if bias is not None and spec.bias == "truth-test" and bias.size != 1:
-        raise Raised("the truth value of an array of several values is ambiguous")
-    if spec.shape in ("merged", "first-kept"):
-        x = x.reshape(-1, x.shape[-1])
-    elif spec.shape in ("vector-as-row", "row-no-3d") and x.ndim == 1:
-        x = x[None, :]
-    elif (spec.shape == "needs-2d" and x.ndim != 2) or (spec.shape == "no-vector" and x.ndim == 1) or (
-            spec.shape == "no-3d" and x.ndim > 2) or (spec.shape == "row-no-3d" and x.ndim > 2):
-        raise Raised("rank refused")
-    if bias is not None and spec.bias == "input":
-        x = x + bias
-    y = _product(x, weight, spec, einsum)
-    if bias is not None and spec.bias not in ("missing", "input"):
-        if spec.bias == "first-axis" or (spec.bias == "first-axis-nd" and y.ndim > 2):
-            y = y + bias.reshape((-1,) + (1,) * (y.ndim - 1))
-        elif spec.bias == "row-axis":
-            y = y + bias[:, None]
-        elif spec.bias == "twice":
-            y = y + bias + bias
-        else:
-            y = y + bias
-    if spec.shape == "first-kept":
-        y = y.reshape(given.shape[0], -1)
-    elif spec.shape == "like-x":
-        if y.shape[-1] > given.shape[-1]:
-            raise Raised("index out of bounds")
-        out = np.zeros(given.shape)
-        out[..., :y.shape[-1]] = y
-        y = out
-    return ACTIVATIONS[spec.activation](y)
-
-
-def _run_model(args, spec: Spec):
-    """The model's possible results on ``args``: arrays, or None where it raises. An untransposed weight has two,
-    the product's and einsum's, which differ only when a size-1 axis meets a larger one."""
-    found = []
-    for einsum in ((False, True) if spec.weight == "untransposed" else (False,)):
-        try:
-            with np.errstate(all="ignore"):
-                found.append(model(args, spec, einsum))
-        except (Raised, ValueError, IndexError, TypeError, ZeroDivisionError):
-            found.append(None)  # None: the model raises
-    return found
-
-
-def _first(args, spec: Spec):
-    return _run_model(args, spec)[0]
-
-
-def _same(actual: np.ndarray, predicted: np.ndarray | None) -> bool:
-    if predicted is None or actual.shape != predicted.shape:
-        return False
-    with np.errstate(all="ignore"):
-        actual = actual.astype(np.float64)
-        scale = float(np.max(np.abs(predicted))) if predicted.size else 0.0
-        return bool(np.all(np.abs(actual - predicted) <= MATCH * max(scale, 1e-300)))
+from .model import (FINDING, MATCH, OPTIONS, REFERENCE, SPECS, Raised, Spec, _first, _run_model, _same,  # noqa: F401
+                    bias_of, finding_id, model)
 
 
 # -- probes ------------------------------------------------------------------------------------------------------
@@ -338,6 +180,17 @@ def _weight_evidence(runs, spec: Spec) -> str:
             parts.append(right + ", a single vector being the one case where x * weight pairs each row of the "
                          "weight with the whole input")
         return _sentences(parts)
+    if spec.weight == "column-form":
+        if ran is not None:
+            parts.append(f"On {_where(ran)} your output equals weight @ x{_plus(ran, spec)}, the textbook's W x for "
+                         "a column vector x, which here pairs the weight with the wrong axis of x")
+        if failed is not None:
+            parts.append(f"on {_where(failed)} your function raised {_error(failed)}")
+        right = _right_elsewhere(runs, spec, "weight", lambda r: r.case.args[0].ndim == 1)
+        if right and parts:
+            parts.append(right + ": for a single vector W x is the layer, but the samples of x lie along its "
+                                 "leading axes, one vector per row")
+        return _sentences(parts)
     if ran is not None:
         parts.append(f"On {_where(ran)}, where the weight is square so every shape fits, your output equals "
                      f"x @ weight{_plus(ran, spec)}, not x @ weight.T{_plus(ran, spec)}")
@@ -378,6 +231,22 @@ def _bias_evidence(runs, spec: Spec) -> str:
         if ran is None:
             return ""
         return f"On {_where(ran)} your output equals x @ weight.T + 2 * bias: the bias was added twice."
+    if spec.bias == "missing-vector":
+        if ran is None:
+            return ""
+        return (f"On {_where(ran)} your output equals weight @ x with no bias added, while with a leading axis the "
+                "bias is added: the code path for a single vector leaves it out.")
+    if spec.bias in ("multiplied", "subtracted"):
+        if ran is None:
+            return ""
+        how = "x @ weight.T times the bias, value by value" if spec.bias == "multiplied" else "x @ weight.T - bias"
+        return f"On {_where(ran)} your output equals {how}: the bias must be added."
+    if spec.bias == "as-row":
+        if ran is None:
+            return ""
+        return (f"On {_where(ran)} your output has shape {_shape(ran)} instead of {tuple(ran.expected.shape)}: the "
+                "bias was added as a (1, out) row, which turns the result for a single vector x into a row too; "
+                "without a bias the shape is right.")
     if spec.bias == "input":
         parts = []
         if ran is not None:

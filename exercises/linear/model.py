@@ -1,0 +1,181 @@
+"""The model of the linear layer that the diagnosis searches (see ``diagnosis.py``): one switch per kind of
+mistake, each combination a function of the same arguments as the student's, that returns what a submission
+making those mistakes returns, or raises where it would raise."""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+
+
+MATCH = 1e-6  # relative to the largest expected magnitude: float32 and float64 formulations match, mistakes do not
+MAX_DEPARTURES = 3
+
+
+@dataclass(frozen=True)
+class Spec:
+    weight: str = "ok"  # ok | untransposed | square-untransposed | reshaped | elementwise | column-form
+    reduce: str = "ok"  # ok | mean | skips-last | skips-first
+    bias: str = "ok"  # ok | missing | first-axis | row-axis | first-axis-nd | twice | input | truth-test | ...
+    shape: str = "ok"  # ok | merged | vector-as-row | needs-2d | no-vector | no-3d | row-no-3d | first-kept | like-x
+    none: str = "ok"  # ok | refused | none-refused | omitted-refused
+    activation: str = "ok"  # ok | relu | sigmoid | tanh | softmax
+
+    def departures(self) -> list[str]:
+        return [name for name in OPTIONS if getattr(self, name) != "ok"]
+
+
+OPTIONS = {
+    "weight": ("ok", "untransposed", "square-untransposed", "reshaped", "elementwise", "column-form"),
+    "reduce": ("ok", "mean", "skips-last", "skips-first"),
+    "bias": ("ok", "missing", "first-axis", "row-axis", "first-axis-nd", "twice", "input", "truth-test",
+             "missing-vector", "as-row", "multiplied", "subtracted"),
+    "shape": ("ok", "merged", "vector-as-row", "needs-2d", "no-vector", "no-3d", "row-no-3d", "first-kept",
+              "like-x"),
+    "none": ("ok", "refused", "none-refused", "omitted-refused"),
+    "activation": ("ok", "relu", "sigmoid", "tanh", "softmax"),
+}
+#: the catalog id of each departure, by option (where one flag holds several mistakes) or else by flag
+FINDING = {"weight": "weight-not-transposed", "reshaped": "weight-reshaped-not-transposed",
+           "elementwise": "elementwise-product", "column-form": "column-vector-formula",
+           "missing-vector": "missing-bias", "as-row": "only-2d-input", "multiplied": "bias-wrong-operation",
+           "subtracted": "bias-wrong-operation", "mean": "mean-not-sum", "skips-last": "sum-skips-an-input",
+           "skips-first": "sum-skips-an-input", "none": "bias-none-refused", "shape": "only-2d-input",
+           "like-x": "output-shaped-like-input", "missing": "missing-bias", "first-axis": "bias-wrong-axis",
+           "row-axis": "bias-wrong-axis", "first-axis-nd": "bias-wrong-axis", "twice": "bias-added-twice",
+           "input": "bias-added-to-input", "truth-test": "bias-truth-value", "activation": "activation-applied"}
+REFERENCE = Spec()
+
+
+def finding_id(spec: Spec, flag: str) -> str:
+    option = getattr(spec, flag)
+    return FINDING[option] if option in FINDING else FINDING[flag]
+
+
+def _specs() -> list[Spec]:
+    specs = [Spec(*values) for values in itertools.product(*OPTIONS.values())]
+    specs = [s for s in specs if len(s.departures()) <= MAX_DEPARTURES]
+    return sorted(specs, key=lambda s: len(s.departures()))  # stable: option order breaks ties
+
+
+SPECS = _specs()
+
+
+class Raised(Exception):
+    """The model of a mistake that makes the call fail."""
+
+
+def bias_of(args):
+    return args[2] if len(args) > 2 else None
+
+
+def _refused(args, spec: Spec) -> bool:
+    """Does a function with this way of handling a missing bias fail on ``args``?"""
+    if bias_of(args) is not None or spec.none == "ok":
+        return False
+    omitted = len(args) < 3
+    return spec.none == "refused" or (spec.none == "none-refused") != omitted
+
+
+def _product(x, weight, spec: Spec, einsum: bool) -> np.ndarray:
+    """The product over the inputs, with the departures of ``spec.weight`` and ``spec.reduce``."""
+    n = weight.shape[1]
+    if spec.reduce == "skips-last":
+        x, weight = x[..., :-1], weight[:, :-1]
+    elif spec.reduce == "skips-first":
+        x, weight = x[..., 1:], weight[:, 1:]
+    if spec.weight == "untransposed" and einsum:
+        y = np.einsum("...i,ij->...j", x, weight)  # einsum broadcasts a size-1 axis where @ refuses it
+    elif spec.weight == "column-form":
+        y = np.dot(weight, x) if einsum else weight @ x  # y = W x: right for one vector only
+    elif spec.weight == "untransposed" or (spec.weight == "square-untransposed" and n == weight.shape[0]):
+        y = x @ weight
+    elif spec.weight == "reshaped":
+        y = x @ weight.reshape(weight.shape[1], weight.shape[0])
+    elif spec.weight == "elementwise":
+        y = (x * weight).sum(axis=-1)  # x (..., in) against weight (out, in): numpy lines x's last axes up
+    else:
+        y = x @ weight.T
+    return y / n if spec.reduce == "mean" else y
+
+
+def _softmax(y: np.ndarray) -> np.ndarray:
+    e = np.exp(y - y.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+ACTIVATIONS = {"ok": lambda y: y, "relu": lambda y: np.maximum(y, 0.0), "sigmoid": lambda y: 1.0 / (1.0 + np.exp(-y)),
+               "tanh": np.tanh, "softmax": _softmax}
+
+
+def model(args, spec: Spec, einsum: bool = False) -> np.ndarray:
+    """What a function with the departures of ``spec`` returns on ``args`` (raises where it would raise)."""
+    x, weight, bias = args[0], args[1], bias_of(args)
+    given = x
+    if _refused(args, spec):
+        raise Raised("bias refused")
+    if bias is not None and spec.bias == "truth-test" and bias.size != 1:
+        raise Raised("the truth value of an array of several values is ambiguous")
+    if spec.shape in ("merged", "first-kept"):
+        x = x.reshape(-1, x.shape[-1])
+    elif spec.shape in ("vector-as-row", "row-no-3d") and x.ndim == 1:
+        x = x[None, :]
+    elif (spec.shape == "needs-2d" and x.ndim != 2) or (spec.shape == "no-vector" and x.ndim == 1) or (
+            spec.shape == "no-3d" and x.ndim > 2) or (spec.shape == "row-no-3d" and x.ndim > 2):
+        raise Raised("rank refused")
+    if bias is not None and spec.bias == "input":
+        x = x + bias
+    y = _product(x, weight, spec, einsum)
+    if bias is not None and spec.bias not in ("missing", "input") and not (
+            spec.bias == "missing-vector" and given.ndim == 1):
+        if spec.bias == "first-axis" or (spec.bias == "first-axis-nd" and y.ndim > 2):
+            y = y + bias.reshape((-1,) + (1,) * (y.ndim - 1))
+        elif spec.bias == "row-axis":
+            y = y + bias[:, None]
+        elif spec.bias == "twice":
+            y = y + bias + bias
+        elif spec.bias == "as-row":
+            y = y + bias.reshape(1, -1)
+        elif spec.bias == "multiplied":
+            y = y * bias
+        elif spec.bias == "subtracted":
+            y = y - bias
+        else:
+            y = y + bias
+    if spec.shape == "first-kept":
+        y = y.reshape(given.shape[0], -1)
+    elif spec.shape == "like-x":
+        if y.shape[-1] > given.shape[-1]:
+            raise Raised("index out of bounds")
+        out = np.zeros(given.shape)
+        out[..., :y.shape[-1]] = y
+        y = out
+    return ACTIVATIONS[spec.activation](y)
+
+
+def _run_model(args, spec: Spec):
+    """The model's possible results on ``args``: arrays, or None where it raises. An untransposed weight has two,
+    the product's and einsum's, which differ only when a size-1 axis meets a larger one; the column form has
+    ``weight @ x`` and ``np.dot(weight, x)``, which pair different axes of a 3-D x."""
+    found = []
+    for einsum in ((False, True) if spec.weight in ("untransposed", "column-form") else (False,)):
+        try:
+            with np.errstate(all="ignore"):
+                found.append(model(args, spec, einsum))
+        except (Raised, ValueError, IndexError, TypeError, ZeroDivisionError):
+            found.append(None)  # None: the model raises
+    return found
+
+
+def _first(args, spec: Spec):
+    return _run_model(args, spec)[0]
+
+
+def _same(actual: np.ndarray, predicted: np.ndarray | None) -> bool:
+    if predicted is None or actual.shape != predicted.shape:
+        return False
+    with np.errstate(all="ignore"):
+        actual = actual.astype(np.float64)
+        scale = float(np.max(np.abs(predicted))) if predicted.size else 0.0
+        return bool(np.all(np.abs(actual - predicted) <= MATCH * max(scale, 1e-300)))
