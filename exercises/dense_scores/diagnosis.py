@@ -1,206 +1,51 @@
 """Misconception diagnosis for dense_scores: a fully connected layer evaluated at every k x k window.
 
-As for the linear layer, the diagnosis searches a model of the computation with one switch per kind of mistake:
+As for the linear layer, the diagnosis searches a model of the computation (``model.py``) with one switch per kind
+of mistake:
 
 * ``window``: each window flattened channels-last, (k, k, C) (right), channels-first, (C, k, k), the PyTorch
   habit, in column-major order (``order="F"``), which also puts the channel slowest, with its rows and columns
   swapped, (k_col, k_row, C), the channel still fastest, flipped top to bottom and left to right (the kernel of a
   true convolution, as ``np.convolve`` and ``scipy.signal.convolve`` flip it), or read as k*k*C consecutive
-  values of the flattened map, starting at the window's corner (as if a window were contiguous in memory);
-* ``stride``: windows at every position (right) or side by side, k apart, without overlap;
+  values of the flattened map, starting at the window's corner (as if a window were contiguous in memory), or
+  sliced ``fmap[i:i + k][j:j + k]`` (the rows twice: right only where the map is k wide);
+* ``stride``: windows at every position (right) or side by side, k apart, without overlap (in a grid of their
+  own, or at their places in a full-size grid left at 0 between them);
 * ``grid``: (H-k+1, W-k+1) positions (right), one fewer along each axis (a loop over ``range(H - k)``) or along
   one of them, or one more (an output allocated one too large, its last row and column never filled), an output
   of the right size whose last row and column (or one of them) a short loop never fills, or a map padded with
-  zeros so the grid keeps the map's size (``same`` padding, centred or at the end);
+  zeros so the grid keeps the map's size (``same`` padding, centred or at the end), or one axis's count used for
+  both (a square map assumed);
 * ``axes``: the grid's axes in order (right), swapped, (W', H', out), or swapped in the reads (the window at
   row j and column i stored at [i, j] of an (H', W') grid: a transpose on a square map, a window past the edge on
-  any other);
+  any other), or an output allocated (W', H', out) and indexed [row, column] (right only on a square map);
 * ``bias``: added (right), not added, or added twice;
 * ``weight``: used as ``window @ weight.T`` (right), without its transpose, or reshaped to (k*k*C, out) where it
-  should be transposed (also what reading it as a (k, k, C, out) kernel does);
+  should be transposed (also what reading it as a (k, k, C, out) kernel does), or the mean of a window's
+  products taken for their sum;
 * ``layout``: scores last, (H', W', out) (right), or first, (out, H', W'), as a PyTorch convolution returns them;
 * ``activation``: the scores as they are (right), or passed through ReLU, a sigmoid, tanh or a softmax.
 
 Each combination is run in the grader on the same inputs and compared with every call: where the student's
 function returned an array the model must give the same shape and values (to 1e-6 of the largest value; an
 empty result matches an empty prediction whatever its shape, as a list of no rows gives), where it raised the
-model must raise. The simplest combination that explains every call gives the findings. A grid one too large
+model must raise (and, for two departures that only ever raise, raise their own error). The simplest
+combination that explains every call gives the findings. A grid one too large
 that makes every call fail (a loop one window past the edge) is read from the errors instead: the cut-off
 window's size, or an index one past the map's edge, is in each message. One probe with out == k*k*C lets an
 untransposed weight run.
 """
 from __future__ import annotations
 
-import itertools
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
 from grader.authoring import PROBE, Case, Finding
 
-MATCH = 1e-6
-MAX_DEPARTURES = 3
-
-
-@dataclass(frozen=True)
-class Spec:
-    window: str = "ok"  # ok | channels-first | column-major | transposed | flipped | flat-slice
-    stride: str = "ok"  # ok | k
-    grid: str = "ok"  # ok | smaller | larger | fewer-rows | fewer-columns | unfilled... | same | same-late | pad-end
-    axes: str = "ok"  # ok | swapped | swapped-reads
-    bias: str = "ok"  # ok | missing | twice
-    weight: str = "ok"  # ok | untransposed | reshaped
-    layout: str = "ok"  # ok | scores-first
-    activation: str = "ok"  # ok | relu | sigmoid | tanh | softmax
-
-    def departures(self) -> list[str]:
-        return [name for name in FLAGS if getattr(self, name) != "ok"]
-
-
-OPTIONS = {
-    "window": ("ok", "channels-first", "column-major", "transposed", "flipped", "flat-slice"),
-    "stride": ("ok", "k"),
-    "grid": ("ok", "smaller", "larger", "fewer-rows", "fewer-columns", "unfilled", "unfilled-rows",
-             "unfilled-columns", "same", "same-late", "pad-end"),
-    "axes": ("ok", "swapped", "swapped-reads"),
-    "bias": ("ok", "missing", "twice"),
-    "weight": ("ok", "untransposed", "reshaped"),
-    "layout": ("ok", "scores-first"),
-    "activation": ("ok", "relu", "sigmoid", "tanh", "softmax"),
-}
-FLAGS = tuple(OPTIONS)
-#: the catalog id of each departure, by option (where one flag holds several mistakes) or else by flag
-FINDING = {"window": "window-channels-first", "transposed": "window-transposed", "flipped": "kernel-flipped",
-           "flat-slice": "window-read-as-flat-slice", "stride": "non-overlapping-windows",
-           "grid": "grid-off-by-one", "same": "same-padding", "same-late": "same-padding",
-           "pad-end": "same-padding", "axes": "grid-axes-swapped", "bias": "missing-bias",
-           "twice": "bias-added-twice", "weight": "weight-not-transposed",
-           "reshaped": "weight-reshaped-not-transposed", "layout": "scores-first",
-           "activation": "activation-applied"}
-REFERENCE = Spec()
-#: the zero padding (before, after) of each padded option, for a window of size k
-PADDING = {"same": lambda k: ((k - 1) // 2, k // 2), "same-late": lambda k: (k // 2, (k - 1) // 2),
-           "pad-end": lambda k: (0, k - 1)}
-
-
-def finding_id(spec: Spec, flag: str) -> str:
-    option = getattr(spec, flag)
-    return FINDING[option] if option in FINDING else FINDING[flag]
-
-
-def _specs() -> list[Spec]:
-    specs = [Spec(*values) for values in itertools.product(*OPTIONS.values())]
-    specs = [s for s in specs if len(s.departures()) <= MAX_DEPARTURES]
-    return sorted(specs, key=lambda s: len(s.departures()))
-
-
-SPECS = _specs()
-
-
-def windows(fmap: np.ndarray, k: int, order: str = "ok", step: int = 1) -> np.ndarray:
-    """(H', W', k*k*C): every k x k window (``step`` apart), flattened in the given order."""
-    if order == "flat-slice":
-        H, W, C = fmap.shape
-        flat = fmap.reshape(-1)
-        starts = ((np.arange(0, H - k + 1, step)[:, None] * W + np.arange(0, W - k + 1, step)) * C)
-        index = starts[..., None] + np.arange(k * k * C)
-        if index.size and index.max() >= flat.size:
-            raise ValueError("a window runs past the end of the flattened map")
-        return flat[index]
-    view = sliding_window_view(fmap, (k, k), axis=(0, 1))[::step, ::step]  # (H', W', C, k, k)
-    if order == "flipped":
-        view = view[..., ::-1, ::-1]
-    axes = {"channels-first": (0, 1, 2, 3, 4), "column-major": (0, 1, 2, 4, 3),
-            "transposed": (0, 1, 4, 3, 2)}.get(order, (0, 1, 3, 4, 2))
-    view = view.transpose(axes)
-    return view.reshape(view.shape[0], view.shape[1], -1)
-
-
-def _softmax(y: np.ndarray) -> np.ndarray:
-    e = np.exp(y - y.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-
-
-ACTIVATIONS = {"ok": lambda y: y, "relu": lambda y: np.maximum(y, 0.0), "sigmoid": lambda y: 1.0 / (1.0 + np.exp(-y)),
-               "tanh": np.tanh, "softmax": _softmax}
-
-
-def _activate(y: np.ndarray, how: str) -> np.ndarray:
-    return ACTIVATIONS[how](y)
-
-
-def _base(args, spec: Spec, einsum: bool) -> np.ndarray:
-    fmap, weight, bias, k = args
-    k = int(k)
-    if spec.grid in PADDING:
-        before, after = PADDING[spec.grid](k)
-        fmap = np.pad(fmap, ((before, after), (before, after), (0, 0)))
-    flat = windows(fmap, k, spec.window, k if spec.stride == "k" else 1)
-    if spec.weight == "untransposed":
-        y = np.einsum("hwp,po->hwo", flat, weight) if einsum else flat @ weight
-    elif spec.weight == "reshaped":
-        y = flat @ weight.reshape(weight.shape[1], weight.shape[0])
-    else:
-        y = flat @ weight.T
-    if spec.bias == "missing":
-        return y
-    return y + bias + bias if spec.bias == "twice" else y + bias
-
-
-def model(args, spec: Spec, einsum: bool = False) -> np.ndarray:
-    y = _base(args, spec, einsum)
-    if spec.grid == "smaller":
-        y = y[:-1, :-1]
-    elif spec.grid == "fewer-rows":
-        y = y[:-1]
-    elif spec.grid == "fewer-columns":
-        y = y[:, :-1]
-    elif spec.grid == "larger":
-        y = np.pad(y, ((0, 1), (0, 1), (0, 0)))
-    elif spec.grid.startswith("unfilled"):
-        y = y.copy()
-        if spec.grid != "unfilled-columns":
-            y[-1] = 0.0
-        if spec.grid != "unfilled-rows":
-            y[:, -1] = 0.0
-    if spec.axes == "swapped":
-        y = y.transpose(1, 0, 2)
-    elif spec.axes == "swapped-reads":
-        if y.shape[0] != y.shape[1]:
-            raise ValueError("a window read past the edge of a map that is not square")
-        y = y.transpose(1, 0, 2)
-    if spec.layout == "scores-first":
-        y = np.moveaxis(y, -1, 0)
-    return _activate(y, spec.activation)
-
-
-def _run_model(args, spec: Spec) -> list:
-    """The model's possible results (None where it raises); an untransposed weight has @'s and einsum's."""
-    found = []
-    for einsum in ((False, True) if spec.weight == "untransposed" else (False,)):
-        try:
-            with np.errstate(all="ignore"):
-                found.append(model(args, spec, einsum))
-        except (ValueError, IndexError, TypeError):
-            found.append(None)
-    return found
-
-
-def _first(args, spec: Spec):
-    return _run_model(args, spec)[0]
-
-
-def _same(actual: np.ndarray, predicted: np.ndarray | None) -> bool:
-    if predicted is not None and not predicted.size and not actual.size:
-        return True  # no window at all: np.array([]) of a list of no rows is as empty as the model's grid
-    if predicted is None or actual.shape != predicted.shape:
-        return False
-    with np.errstate(all="ignore"):
-        actual = actual.astype(np.float64)
-        scale = float(np.max(np.abs(predicted)))
-        return bool(np.all(np.abs(actual - predicted) <= MATCH * max(scale, 1e-300)))
+from .model import (FINDING, FLAGS, MATCH, OPTIONS, PADDING, REFERENCE, SPECS, Spec, _first,  # noqa: F401
+                    _run_model, _same, finding_id, model, windows)
 
 
 # -- probes ------------------------------------------------------------------------------------------------------
@@ -247,9 +92,27 @@ def search(runs) -> Spec | None:
         return None
     cache: dict = {}
     for spec in SPECS:
-        if _explains(spec, usable, cache):
+        if _explains(spec, usable, cache) and _plausible(spec, usable):
             return spec
     return None
+
+
+def _plausible(spec: Spec, runs) -> bool:
+    """Departures that the model can only reproduce as "it raised" must also raise the error they raise: a
+    chained slice fails on a window of k whole rows, (k, W, C); an output allocated (W', H') on an index."""
+    for run in runs:
+        error = run.outcome.exception if run.outcome.status == "raised" else None
+        if error is None:
+            continue
+        if spec.axes == "swapped-allocation" and error.type != "IndexError":
+            return False
+        if spec.window == "chained":
+            fmap, _, _, k = run.case.args
+            H, W, C = fmap.shape
+            numbers = {int(n) for n in re.findall(r"(?<![\d.])\d+(?![\d.])", error.message)}
+            if int(k) * W * C not in numbers and f"({int(k)},{W},{C})" not in error.message.replace(" ", ""):
+                return False
+    return True
 
 
 # -- a grid one too large, read from the errors ----------------------------------------------------------------------
@@ -264,9 +127,9 @@ def _edge_error(run) -> bool:
     k = int(k)
     message = error.message
     numbers = {int(n) for n in re.findall(r"(?<![\d.])\d+(?![\d.])", message)}
-    cut = {(k - 1) * k * C, (k - 1) * (k - 1) * C}
-    shapes = {f"({k - 1},{k},{C})", f"({k},{k - 1},{C})", f"({k - 1},{k - 1},{C})", f"({k - 1}, {k}, {C})",
-              f"({k}, {k - 1}, {C})", f"({k - 1}, {k - 1}, {C})"}
+    cut = {(k - 1) * k * C}  # a loop one window too far fails first on a window one row or column short, never
+    # on the corner one short both ways: an error about (k-1) x (k-1) windows everywhere is a window too small
+    shapes = {f"({k - 1},{k},{C})", f"({k},{k - 1},{C})", f"({k - 1}, {k}, {C})", f"({k}, {k - 1}, {C})"}
     if error.type == "IndexError":
         found = re.search(r"index (\d+) is out of bounds for axis (\d) with size (\d+)", message)
         return bool(found) and found.group(1) == found.group(3) and int(found.group(3)) in (H, W)
@@ -344,6 +207,10 @@ def _window_text(spec: Spec, k: int) -> str:
         return (f"those of the layer applied to each window flipped top to bottom and left to right: the weight "
                 f"of row u and column v meets the value at row {k - 1} - u and column {k - 1} - v, the kernel of a "
                 "true convolution, where the layer is a cross-correlation")
+    if spec.window == "chained":
+        return ("those of the layer applied to fmap[i:i + k][j:j + k], which slices the rows twice: the second "
+                "[j:j + k] takes rows of the first slice, not columns, so a window is right only where the map is "
+                "as wide as k")
     return (f"those of the layer applied to {k * k} x C consecutive values of the flattened map, starting at each "
             "window's top-left corner, instead of the k x k x C values of the window: a window's rows are not "
             "next to each other in memory")
@@ -361,6 +228,10 @@ def _grid_text(ran, spec: Spec) -> str:
     if spec.grid in ("fewer-rows", "fewer-columns"):
         axis, last = (("rows", f"row {H - k}") if spec.grid == "fewer-rows" else ("columns", f"column {W - k}"))
         return f"the grid has one position too few along its {axis}, the windows starting at {last} missing"
+    if spec.grid in ("square-rows", "square-columns"):
+        n, axis = (H - k + 1, "rows") if spec.grid == "square-rows" else (W - k + 1, "columns")
+        return (f"the grid is {n} x {n}: the number of positions along the {axis} was used for both axes, as if "
+                "the map were square")
     if spec.grid in PADDING:
         before, after = PADDING[spec.grid](k)
         return (f"the grid has the map's own size, {H} x {W}: the map was padded with zeros ({before} before and "
@@ -385,6 +256,10 @@ def _evidence(runs, spec: Spec, flag: str) -> str:
         h, w = _grid(ran)
         if flag == "window":
             parts.append(f"On {_where(ran)} your scores are {_window_text(spec, k)}")
+        elif flag == "stride" and spec.stride == "k-in-place":
+            parts.append(f"On {_where(ran)} only the windows {k} apart are scored, one position in {k} along each "
+                         "axis of the grid, and the positions between them are left at 0: a window starts at every "
+                         "position")
         elif flag == "stride":
             parts.append(f"On {_where(ran)} {_got(ran)}: the scores are those of {k} x {k} windows placed side by "
                          f"side, {k} apart ({(H - k) // k + 1} x {(W - k) // k + 1} of them), instead of one at "
@@ -392,6 +267,8 @@ def _evidence(runs, spec: Spec, flag: str) -> str:
         elif flag == "grid":
             same = tuple(ran.outcome.array.shape) == tuple(ran.expected.shape)
             parts.append(f"On {_where(ran)} {'' if same else _got(ran) + ': '}{_grid_text(ran, spec)}")
+        elif flag == "axes" and spec.axes == "swapped-allocation":
+            parts.append(f"On {_where(ran)}, a square map, your scores are right")
         elif flag == "axes":
             parts.append(f"On {_where(ran)} {_got(ran)}: the score of the window at row i and column j is at "
                          "[j, i], the grid's two axes swapped")
@@ -406,7 +283,10 @@ def _evidence(runs, spec: Spec, flag: str) -> str:
                 parts.append(f"On {_where(ran)} your scores are the layer's without its bias: changing the bias "
                              "would not change them")
         elif flag == "weight":
-            if spec.weight == "reshaped":
+            if spec.weight == "mean":
+                parts.append(f"On {_where(ran)} your scores equal the layer's with the sum over the k*k*C products "
+                             "of a window replaced by their mean: window @ weight.T divided by k*k*C, plus the bias")
+            elif spec.weight == "reshaped":
                 out, p = ran.case.args[1].shape
                 parts.append(f"On {_where(ran)} your scores equal window @ weight.reshape({p}, {out}) (what "
                              "reading the weight as a (k, k, C, out) kernel also gives), not window @ weight.T: a "
@@ -429,6 +309,14 @@ def _evidence(runs, spec: Spec, flag: str) -> str:
         elif flag == "axes" and spec.axes == "swapped-reads":
             text += (": on a map that is not square, reading the window of row i and column j at row j and column "
                      "i runs past the edge of the map")
+        elif flag == "axes" and spec.axes == "swapped-allocation":
+            text += (": an output allocated with the grid's axes swapped, (W - k + 1, H - k + 1, out), and indexed "
+                     "[row, column] only fits a square map, where your scores are right")
+        elif flag == "grid" and spec.grid in ("square-rows", "square-columns"):
+            text += ": with the same count for both axes, windows run past the edge of the narrower side"
+        elif flag == "window" and spec.window == "chained":
+            text += (": fmap[i:i + k][j:j + k] is (k, W, C) at j = 0, the rows i to i + k with every column, "
+                     "where the window has k columns")
         parts.append(text)
     if not parts:
         return ""
