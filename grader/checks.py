@@ -193,11 +193,12 @@ def run_checks(exercise: Exercise, runs: list[CaseRun], execution: Execution,
     for spec in exercise.checks:
         if not applicable(spec, groups):
             continue
+        judged = graded if not spec.output else [r for r in graded if r.part == exercise.outputs.index(spec.output)]
         try:
             if spec.kind == "values":
-                verdict = check_values([r for r in graded if r.case.group == spec.group], execution, facts)
+                verdict = check_values([r for r in judged if r.case.group == spec.group], execution, facts)
             elif spec.kind in PROPERTY_CHECKS:
-                verdict = PROPERTY_CHECKS[spec.kind](graded, execution, facts)
+                verdict = PROPERTY_CHECKS[spec.kind](judged, execution, facts)
             else:
                 verdict = Verdict(False, f"Unknown check kind '{spec.kind}' in the exercise settings.", "error")
         except Exception as exc:  # a bug in a check must not lose the rest of the grade

@@ -93,6 +93,7 @@ class CheckSpec:
     kind: str  # completes, returns, type, shape, dtype, finite, values, unmodified, deterministic
     group: str = ""  # case group, for kind == "values"
     full_scale: bool = False  # judges the large case: dropped, points and all, under --no-full-scale
+    output: str = ""  # a function with several outputs: this check judges only the output of that name
 
 
 @dataclass(frozen=True)
@@ -411,10 +412,15 @@ def _build(exercise_id: str, folder: Path, settings: dict, catalog_data: dict, s
     checks = tuple(
         CheckSpec(
             id=c["id"], title=c["title"], points=float(c["points"]), kind=c.get("kind", c["id"]),
-            group=c.get("group", ""), full_scale=bool(c.get("full_scale", False)),
+            group=c.get("group", ""), full_scale=bool(c.get("full_scale", False)), output=str(c.get("output", "")),
         )
         for c in settings["check"]
     )
+    outputs = tuple(str(o) for o in settings.get("outputs", ()))
+    unknown = [f"{c.id} ({c.output!r})" for c in checks if c.output and c.output not in outputs]
+    if unknown:
+        raise ExerciseError(f"The checks {', '.join(unknown)} of exercise '{exercise_id}' name an output that is not "
+                            f"in its `outputs` ({', '.join(outputs) or 'none declared'}).")
     catalog = {
         m["id"]: Mistake(
             id=m["id"], title=m["title"], explanation=m["explanation"].strip(),
@@ -430,7 +436,7 @@ def _build(exercise_id: str, folder: Path, settings: dict, catalog_data: dict, s
         version=str(settings.get("version", "1")),
         function=function,
         parameters=tuple(settings.get("parameters", ())),
-        outputs=tuple(str(o) for o in settings.get("outputs", ())),
+        outputs=outputs,
         folder=folder,
         checks=checks,
         tolerance=tolerance,

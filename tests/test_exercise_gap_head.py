@@ -55,11 +55,31 @@ def test_each_mistake_loses_points_and_is_named(session, path):
     assert mistake(path) in ids(result), helpers.findings(result)
 
 
-def test_a_mistake_in_one_output_costs_the_values_checks_and_the_messages_name_that_output(session):
+def test_a_mistake_in_one_output_costs_only_that_outputs_values_checks_and_names_it(session):
+    """The values checks name their output (``output = ...`` in exercise.toml): right logits keep their points
+    when only the class map is wrong."""
     result = grade_file(HERE / "buggy" / "bias-count.py", session)
     failed = [c for c in result.checks if c.status != "passed"]
-    assert {c.id for c in failed} == {"values-square", "values-non-square", "values-edge", "values-googlenet"}
+    assert {c.id for c in failed} == {"values-square-map", "values-non-square-map", "values-edge-map",
+                                      "values-googlenet-map"}
     assert all("output 'class_map'" in c.message for c in failed), [c.message for c in failed]
+    logits = [c for c in result.checks if c.id in {"values-square", "values-non-square", "values-edge",
+                                                   "values-googlenet"}]
+    assert len(logits) == 4 and all(c.status == "passed" for c in logits)
+
+
+def test_a_check_naming_an_unknown_output_is_an_exercise_error(tmp_path):
+    import shutil
+
+    from grader import exercise as exercise_mod
+    from grader.errors import ExerciseError
+
+    copy = tmp_path / "exercises" / "gap_head"
+    shutil.copytree(HERE.parent.parent.parent / "exercises" / "gap_head", copy)
+    settings = copy / "exercise.toml"
+    settings.write_text(settings.read_text().replace('output = "logits"', 'output = "scores"', 1))
+    with pytest.raises(ExerciseError, match="scores"):
+        exercise_mod.load("gap_head", tmp_path / "exercises", HERE.parent.parent.parent / "solutions")
 
 
 # -- the diagnosis, in-process ----------------------------------------------------------------------------------------
