@@ -212,6 +212,11 @@ class Sandbox:
         return template.Config.of(self.python, self.environment("/tmp"), (self.numpy_path,),
                                   self._fork_request(slots.FIRST_UID + slots.SLOTS, ()))
 
+    def warm(self, workers: int) -> None:
+        """Fork mode: start ``workers`` templates now, in the background, so no worker's first run waits for one."""
+        if self.mode == "fork":
+            template.POOL.prestart(self.template_config, count=workers)
+
     # -- choosing the layers ------------------------------------------------------------------------------------
     def _choose(self, requested: str, warnings: list[str]) -> str:
         if requested in ("auto", "fork"):  # bwrap's layers, without a Python and numpy start per child
@@ -281,19 +286,15 @@ class Sandbox:
             return settings
         devices = ["/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"]
         if self.mode == "bwrap":
-            read = ["/usr", *self._system_dirs(), *ETC_FILES, self.prefix, CHILD_ROOT]
+            read = ["/usr", *_system_dirs(), *ETC_FILES, self.prefix, CHILD_ROOT]
             write = ["/tmp", "/dev/shm", "/dev/null"]
         else:
-            read = ["/usr", *self._system_dirs(), *ETC_FILES, self.prefix, str(RUNNER_DIR), *self._numpy_dirs(),
+            read = ["/usr", *_system_dirs(), *ETC_FILES, self.prefix, str(RUNNER_DIR), *self._numpy_dirs(),
                     *(str(self.visible_path(p)) for p in readable)]
             read.append(self.numpy_path)  # listing only matters: the import system scans the folder
             write = ["/tmp", "/dev/shm", "/dev/null"] if self.mode == "fork" else ["/dev/null"]
         settings["landlock"] = {"read": read + devices, "write": write, "write_cwd": True, "required": True}
         return settings
-
-    @staticmethod
-    def _system_dirs() -> list[str]:
-        return list(_system_dirs())
 
     def environment(self, scratch: str) -> dict[str, str]:
         env = {

@@ -275,18 +275,19 @@ class Pool:
             self.all = [t for t in self.all if t.alive()] + [template]
         return template
 
-    def prestart(self, config: Config) -> None:
-        """Start a template now, without waiting for it: the first ``acquire`` of the same settings takes it."""
+    def prestart(self, config: Config, count: int = 1) -> None:
+        """Start templates now, without waiting for them, until ``count`` of these settings are idle or starting
+        (those serving a worker slot included): the next ``acquire`` calls take them."""
         with self.lock:
-            if any(t.config == config for t in self.free):
-                return
-        try:
-            template = Template(config, wait=False)
-        except (OSError, TemplateError):
-            return  # the sandbox finds out again, and says why, when it chooses its mode
-        with self.lock:
-            self.free.append(template)
-            self.all = [t for t in self.all if t.alive()] + [template]
+            have = sum(t.config == config for t in [*self.free, *self.slots.values()])
+        for _ in range(count - have):
+            try:
+                template = Template(config, wait=False)
+            except (OSError, TemplateError):
+                return  # the sandbox finds out again, and says why, when it chooses its mode
+            with self.lock:
+                self.free.append(template)
+                self.all = [t for t in self.all if t.alive()] + [template]
 
     def release(self, template: Template, slot: int | None = None) -> None:
         if not template.alive():

@@ -195,3 +195,16 @@ def test_a_template_started_ahead_is_the_one_the_sandbox_takes(session):
     found = json.loads(done.stdout.strip().splitlines()[-1])
     assert found["mode"] == "fork", done.stderr[-2000:]
     assert len(found["ahead"]) == 1 and found["alive"] == found["ahead"] and found["pending"] == [False]
+
+
+def test_warm_starts_one_template_per_worker_and_the_runs_use_them(session):
+    box = session.sandbox
+    box.warm(2)
+    with template.POOL.lock:
+        ready = [t for t in [*template.POOL.free, *template.POOL.slots.values()] if t.config == box.template_config]
+    assert len(ready) >= 2
+    box.warm(2)  # already there: nothing more is started
+    with template.POOL.lock:
+        again = [t for t in [*template.POOL.free, *template.POOL.slots.values()] if t.config == box.template_config]
+    assert len(again) == len(ready)
+    assert _full(grade.grade_file(CORRECT, session))
