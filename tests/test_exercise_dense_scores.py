@@ -149,6 +149,16 @@ def test_each_specific_mistake_is_named_whatever_the_student_s_cases(ex, path):
     helpers.assert_named_alone_whatever_the_student_s_cases(ex, path, diagnose)
 
 
+@pytest.mark.parametrize("path", sorted(p for p in BUGGY.glob("*.py") if not p.stem.startswith(
+    ("too-slow", "missing-function"))), ids=lambda p: p.stem)
+def test_grader_check_s_cases_alone_never_name_another_mistake(ex, path):
+    """``grader check`` sees the public cases and the probes only: what it names must be the file's mistake or
+    nothing (a wrong name is worse than none)."""
+    fn = helpers.load_function(path, ex.function)
+    found = {f.id for f in diagnose(ex, fn, ex.public_cases() + ex.probe_cases())}
+    assert found <= {path.stem.split("--")[0]}, found
+
+
 def test_case_names_are_unique_across_hidden_public_and_probe_cases(ex):
     helpers.assert_case_names_are_unique(ex)
 
@@ -307,6 +317,27 @@ def test_a_correct_or_unexplained_submission_gets_no_exercise_finding_quickly(ex
     assert time.perf_counter() - started < 1.0
     # every call failing for another reason is not a grid one too large
     assert diagnose(ex, lambda f, w, b, k: f.reshape(7, -1), cases) == []
+
+
+UNMODELLED = {
+    "doubled": lambda f, w, b, k: 2 * _layer(f, w, b, k),
+    "map centred": lambda f, w, b, k: _layer(f - f.mean(), w, b, k),
+    "outputs reversed": lambda f, w, b, k: _layer(f, w, b, k)[..., ::-1],
+    "grid upside down": lambda f, w, b, k: _layer(f, w, b, k)[::-1],
+    "channels reversed": lambda f, w, b, k: _layer(f[..., ::-1], w, b, k),
+    "leaky ReLU": lambda f, w, b, k: (lambda y: np.where(y > 0, y, 0.1 * y))(_layer(f, w, b, k)),
+    "map upside down": lambda f, w, b, k: _layer(f[::-1], w, b, k),
+    "first row everywhere": lambda f, w, b, k: np.broadcast_to(_layer(f, w, b, k)[:1],
+                                                               _layer(f, w, b, k).shape).copy(),
+}
+
+
+@pytest.mark.parametrize("label", sorted(UNMODELLED))
+def test_a_mistake_the_model_does_not_hold_is_not_given_a_name(ex, label):
+    """With many switches, some combination of up to three could happen to fit a mistake of another kind: none
+    does for these, so no catalog entry is named for them."""
+    for seed in range(3):
+        assert diagnose(ex, UNMODELLED[label], ex.hidden_cases(seed) + ex.probe_cases()) == []
 
 
 def check_drawn(case):

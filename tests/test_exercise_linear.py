@@ -142,6 +142,16 @@ def test_each_specific_mistake_is_named_whatever_the_student_s_cases(ex, path):
     helpers.assert_named_alone_whatever_the_student_s_cases(ex, path, diagnose)
 
 
+@pytest.mark.parametrize("path", sorted(p for p in BUGGY.glob("*.py") if not p.stem.startswith(
+    ("too-slow", "missing-function"))), ids=lambda p: p.stem)
+def test_grader_check_s_cases_alone_never_name_another_mistake(ex, path):
+    """``grader check`` sees the public cases and the probes only: what it names must be the file's mistake or
+    nothing (a wrong name is worse than none)."""
+    fn = helpers.load_function(path, ex.function)
+    found = {f.id for f in diagnose(ex, fn, ex.public_cases() + ex.probe_cases())}
+    assert found <= {path.stem.split("--")[0]}, found
+
+
 def test_case_names_are_unique_across_hidden_public_and_probe_cases(ex):
     helpers.assert_case_names_are_unique(ex)
 
@@ -274,6 +284,26 @@ def test_a_correct_or_unexplained_submission_gets_no_exercise_finding_quickly(ex
     started = time.perf_counter()
     assert diagnose(ex, lambda x, w, b=None: np.zeros(x.shape[:-1] + (w.shape[0],)) + 0.25, cases) == []
     assert time.perf_counter() - started < 1.0
+
+
+UNMODELLED = {
+    "doubled": lambda x, w, b=None: 2 * _with_bias(x @ w.T, b),
+    "outputs reversed": lambda x, w, b=None: _with_bias(x @ w.T, b)[..., ::-1],
+    "inputs reversed": lambda x, w, b=None: _with_bias(x[..., ::-1] @ w.T, b),
+    "bias rolled": lambda x, w, b=None: _with_bias(x @ w.T, None if b is None else np.roll(b, 1)),
+    "leaky ReLU": lambda x, w, b=None: (lambda y: np.where(y > 0, y, 0.1 * y))(_with_bias(x @ w.T, b)),
+    "clipped": lambda x, w, b=None: np.clip(_with_bias(x @ w.T, b), -1, 1),
+    "rows normalised": lambda x, w, b=None: _with_bias(x @ (w / np.linalg.norm(w, axis=1, keepdims=True)).T, b),
+    "x centred": lambda x, w, b=None: _with_bias((x - x.mean(-1, keepdims=True)) @ w.T, b),
+}
+
+
+@pytest.mark.parametrize("label", sorted(UNMODELLED))
+def test_a_mistake_the_model_does_not_hold_is_not_given_a_name(ex, label):
+    """With a dozen switches, some combination of up to three could happen to fit a mistake of another kind: none
+    does for these, so no catalog entry is named for them."""
+    for seed in range(3):
+        assert diagnose(ex, UNMODELLED[label], ex.hidden_cases(seed) + ex.probe_cases()) == []
 
 
 def check_drawn(case):

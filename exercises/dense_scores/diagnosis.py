@@ -97,9 +97,19 @@ def search(runs) -> Spec | None:
     return None
 
 
+#: departures that raise on some maps and must also be seen returning a result they change: raising alone (on
+#: every map that is not square, say) is what many other mistakes do too
+SEEN_RETURNING = {("axes", "swapped-reads"), ("grid", "square-rows"), ("grid", "square-columns")}
+
+
 def _plausible(spec: Spec, runs) -> bool:
     """Departures that the model can only reproduce as "it raised" must also raise the error they raise: a
-    chained slice fails on a window of k whole rows, (k, W, C); an output allocated (W', H') on an index."""
+    chained slice fails on a window of k whole rows, (k, W, C); an output allocated (W', H') on an index. Those of
+    ``SEEN_RETURNING`` need a returned result that they explain and the right computation does not."""
+    for flag in spec.departures():
+        if (flag, getattr(spec, flag)) in SEEN_RETURNING and not any(
+                r.outcome.status == "ok" and _differs(r.case.args, spec, replace(spec, **{flag: "ok"})) for r in runs):
+            return False
     for run in runs:
         error = run.outcome.exception if run.outcome.status == "raised" else None
         if error is None:
