@@ -340,7 +340,7 @@ class Run:
         case = self._case(call).name
         outputs = self.targets[call.target].outputs
         status = message.get("status")
-        mutated = self._mutated(call)
+        mutated = self._mutated(call, message.get("reshaped"))
         if status == "timeout":
             return CallOutcome(case=case, status="timeout", repeat=call.repeat, seconds=seconds, mutated=mutated,
                                incident=_limit_text(("call",), self._call_seconds(call.target)))
@@ -373,13 +373,14 @@ class Run:
             seconds=seconds, repeat=call.repeat, parts=tuple(parts) if len(outputs) > 1 else (), count=count,
         )
 
-    def _mutated(self, call: Call) -> tuple[str, ...]:
-        """Names of the arguments whose bytes in the shared memory differ from what the parent wrote there."""
-        names = []
+    def _mutated(self, call: Call, reshaped=None) -> tuple[str, ...]:
+        """Names of the arguments whose bytes in the shared memory differ from what the parent wrote there, and of
+        those the child says had their shape or dtype reassigned (a claim that can only cost the submission)."""
         parameters = self.targets[call.target].parameters
-        for position, offset, original in call.inline:
-            if self.memory[offset: offset + len(original)] != original:
-                names.append(parameters[position] if position < len(parameters) else f"argument {position + 1}")
+        changed = [p for p, offset, original in call.inline if self.memory[offset: offset + len(original)] != original]
+        if isinstance(reshaped, list):
+            changed += [i for i in reshaped[:len(call.specs)] if type(i) is int and 0 <= i < len(call.specs)]
+        names = [parameters[p] if p < len(parameters) else f"argument {p + 1}" for p in sorted(set(changed))]
         return tuple(names) if not call.repeat else ()
 
     def _record(self, call: Call, outcome: CallOutcome) -> bool:

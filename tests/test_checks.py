@@ -136,6 +136,15 @@ def test_mutating_an_input_names_it(grade_source):
     assert any("W2" in d.evidence for d in result.diagnoses if d.id == "mutates-input")
 
 
+def test_reassigning_an_inputs_shape_is_a_mutation_though_no_byte_changes(grade_source):
+    """``b3.shape = (1, -1)`` changes the caller's array without writing to it: the bytes compare equal, so the
+    child's report of each argument's shape, strides and dtype after the call says it (a report that can only
+    cost the submission points, never earn them)."""
+    result = grade_source(returning("y", "    b3.shape = (1, b3.size)\n    y = y.reshape(len(y), -1)\n"))
+    assert check(result, "unmodified").status == "failed" and "b3" in check(result, "unmodified").message
+    assert "mutates-input" in diagnosis_ids(result)
+
+
 def test_mutation_is_seen_under_renamed_parameters(grade_source):
     source = ("import numpy as np\n\ndef vgg_classifier(a, b, c, d, e, f, g):\n"
               "    y = np.maximum(np.maximum(a.reshape(len(a), -1) @ b + c, 0) @ d + e, 0) @ f + g\n"

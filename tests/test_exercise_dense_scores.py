@@ -50,8 +50,6 @@ SPECIFIC = {"window-channels-first", "non-overlapping-windows", "grid-off-by-one
             "activation-applied"}
 #: submissions graded in the sandbox: scripts and notebooks
 SUFFIXES = (".py", ".ipynb")
-#: mistakes the harness does not see yet: each is an expected failure until it does
-PENDING = SUBMISSIONS / ID / "pending"
 
 
 def submissions(folder):
@@ -85,15 +83,6 @@ def test_each_correct_style_gets_full_marks_and_no_diagnosis(scores_session, pat
     assert result.status == "graded", result.error
     assert result.score == result.max_score == 18, helpers.failed_checks(result)
     assert result.diagnoses == ()
-
-
-@pytest.mark.xfail(strict=True, reason="the harness compares an argument's bytes after the call, not its shape: "
-                                       "`weight.shape = (m, k, k, C)` changes the caller's array unseen")
-@pytest.mark.parametrize("path", submissions(PENDING), ids=lambda p: p.name)
-def test_a_mistake_the_harness_cannot_see_yet(scores_session, path):
-    result = grade_file(path, scores_session)
-    assert result.score < result.max_score
-    assert path.stem.split("--")[0] in ids(result), helpers.findings(result)
 
 
 EXAMPLE_CLASS = {"ana": set(), "ben": {"window-channels-first"}, "carla": {"non-overlapping-windows"},

@@ -192,6 +192,7 @@ class Child:
 
     def call(self, command: dict) -> None:
         args = [self.argument(spec) for spec in command["args"]]
+        forms = [_form(arg) for arg in args]
         function = self.functions[command["function"]]
         reply = {"t": "result", "seq": command["seq"], "status": "ok", "error": None}
         payload = b""
@@ -203,6 +204,9 @@ class Child:
             reply.update(status="raised", error=_describe(exc))
         else:
             payload = self.describe_result(value, reply, int(command["max_bytes"]), int(command.get("outputs", 1)))
+        # arrays whose shape, strides or dtype the call reassigned (``x.shape = ...`` changes no byte)
+        reply["reshaped"] = [i for i, (arg, was) in enumerate(zip(args, forms))
+                             if was is not None and _form(arg) != was]
         self.send(reply, payload)
 
     def describe_result(self, value, reply: dict, max_bytes: int, outputs: int) -> bytes:
@@ -312,6 +316,15 @@ class _Shell:
         return []
 
     magic = run_line_magic
+
+
+def _form(value) -> tuple | None:
+    """An array argument's shape, strides and dtype (None for anything else), read before and after a call."""
+    try:
+        return (tuple(value.shape), tuple(value.strides), str(value.dtype)) if type(value).__name__ == "ndarray" \
+            else None
+    except Exception:  # noqa: BLE001  (the student replaced a property: that is a change too)
+        return ("changed",)
 
 
 def _type_name(value) -> str:
