@@ -51,7 +51,7 @@ STAGES = [
     ("    sandbox.kill", "grader.sandbox", "kill"),
     ("      template.kill", "grader.template", "kill"),
     ("      template.empty_cgroup", "grader.template", "empty_cgroup"),
-    ("      slots.sweep_uid", "grader.slots", "sweep_uid"),
+    ("      processes.sweep_uid", "grader.processes", "sweep_uid"),
     ("  verify_shared (stamps of the large case)", "grader.session", "verify_shared"),
     ("  judge (checks, diagnosis, result)", "grader.grade", "judge"),
     ("  checks.run_checks", "grader.checks", "run_checks"),

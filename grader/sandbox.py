@@ -46,8 +46,7 @@ from pathlib import Path
 
 from . import bwrap
 from . import memory as memory_mod
-from . import slots
-from . import template
+from . import cgroups, processes, slots, template
 from .runner import confine as runner_confine
 from .runner import landlock, seccomp
 from .slots import SandboxUnavailable
@@ -168,7 +167,7 @@ class Sandbox:
                                      f"choose one of {', '.join(MODES)}")
         warnings: list[str] = []
         self.mode = self._choose(requested, warnings)
-        self.cgroups = self.mode in CONFINED and _probe("cgroups", slots.cgroups_usable)
+        self.cgroups = self.mode in CONFINED and _probe("cgroups", cgroups.cgroups_usable)
         self.worker_uid, self.scratch_mib = False, 0  # Landlock mode as root: the slot's uid, a capped scratch
         if self.mode == "landlock":
             uid_ok, scratch_ok, notes = runner_confine.landlock_root_steps(slots.FIRST_UID + slots.SLOTS)
@@ -190,7 +189,7 @@ class Sandbox:
             layers.append("caps-dropped")
         if self.cgroups:
             layers.append("cgroup")
-            _probe("stale-cgroups", slots.clean_stale_cgroups)
+            _probe("stale-cgroups", cgroups.clean_stale_cgroups)
         elif self.mode != "rlimits" and sys.platform.startswith("linux"):
             warnings.append("No cgroup: processes left behind are found by session or uid.")
         if not self.cgroups:
@@ -198,7 +197,7 @@ class Sandbox:
         self.layers: tuple[str, ...] = tuple(layers)
         self.warnings: tuple[str, ...] = tuple(warnings)
         if self.cgroups:
-            _probe("atexit", lambda: atexit.register(slots.remove_own_cgroups))
+            _probe("atexit", lambda: atexit.register(cgroups.remove_own_cgroups))
 
     @classmethod
     def _located(cls) -> Sandbox:
@@ -406,17 +405,17 @@ class Sandbox:
     def _enter_cgroup(self, slot: slots.Slot, readable: tuple[Path, ...]) -> tuple[list[str], int]:
         """Prepare the slot's cgroups; return the argv prefix that moves the child in before it starts."""
         cap = (self.limits.memory_mib + MEMORY_SLACK_MIB) * MIB  # input files: charged to the grader that wrote them
-        return slots.enter(slot, cap, self.limits.processes + 8)
+        return cgroups.enter(slot, cap, self.limits.processes + 8)
 
     def kill(self, launched: Launched) -> None:
         """Kill the child and everything it started, reap it, free its slot; safe to call twice."""
         process = launched.process
         if self.mode == "fork":  # the namespace's init, then the waiter (never by pid once the template reaped it)
-            template.kill(process, slots.children)
+            template.kill(process, processes.children)
         if self.mode == "bwrap" and process.poll() is None:
             # Kill bubblewrap's init inside the namespace first (the kernel then kills everything in it) and let
             # the outer bwrap reap it; killing the outer one first would leave the init a zombie of the host's pid 1.
-            for pid in slots.children(process.pid):
+            for pid in processes.children(process.pid):
                 try:
                     os.kill(pid, signal.SIGKILL)
                 except (ProcessLookupError, PermissionError):
@@ -456,10 +455,10 @@ class Sandbox:
             if slot.cgroups:  # in fork mode, the slot's template stays (it holds no run's anything)
                 for folder in (slot.cgroups["pids"], slot.cgroups["memory"]):
                     emptied = (template.empty_cgroup(folder, process) if self.mode == "fork"
-                               else slots.empty_cgroup(folder))
+                               else cgroups.empty_cgroup(folder))
                     tracked = tracked and emptied
             if (self.mode in NAMESPACED or self.worker_uid) and not tracked:
-                slots.sweep_uid(slot.uid)  # no cgroup saw the whole run: make sure the uid is free again
+                processes.sweep_uid(slot.uid)  # no cgroup saw the whole run: make sure the uid is free again
             slots.POOL.release(slot)
         if launched.scratch:
             shutil.rmtree(launched.scratch, ignore_errors=True)
@@ -470,7 +469,7 @@ class Sandbox:
         if self.mode == "bwrap" and code > 128:
             signum = code - 128  # bubblewrap reports a child killed by signal n as exit code 128 + n
         folder = self._memory_cgroup(launched)
-        oom = folder is not None and slots.read_counter(folder / "memory.oom_control", "oom_kill") > launched.oom_kills
+        oom = folder is not None and cgroups.read_counter(folder / "memory.oom_control", "oom_kill") > launched.oom_kills
         return signum, oom
 
     def exit_report(self, launched: Launched, code: int) -> memory_mod.ExitReport:
@@ -497,4 +496,4 @@ class Sandbox:
     def close(self) -> None:
         """Remove this process's idle cgroups (slots keep theirs across runs until then)."""
         if self.cgroups:
-            slots.remove_own_cgroups()
+            cgroups.remove_own_cgroups()

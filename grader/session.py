@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from . import cache as cache_mod
-from . import facts, largecase, slots
+from . import facts, largecase, processes
 from .errors import ExerciseError
 from .exercise import Case, Exercise
 from .sandbox import Sandbox
@@ -300,7 +300,7 @@ def _remove_stale_shared(parent: str | None) -> None:
     each one would otherwise hold a gigabyte of memory until the machine restarts."""
     for folder in Path(parent or tempfile.gettempdir()).glob(f"{SHARED_PREFIX}*-*"):
         owner = folder.name[len(SHARED_PREFIX):].split("-", 1)[0]
-        if owner.isdigit() and not slots.alive(int(owner)):
+        if owner.isdigit() and not processes.alive(int(owner)):
             largecase.remove_folder(folder)
 
 

@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import slots
+from . import cgroups
 
 RUNNER_DIR = Path(__file__).resolve().parent / "runner"
 START_SECONDS = 30.0
@@ -372,7 +372,7 @@ def kill(process: Forked, children) -> None:
 
 
 def empty_cgroup(folder: Path, process: Forked, timeout: float = 5.0) -> bool:
-    """``slots.empty_cgroup`` for a run of a template: SIGKILL all the cgroup holds but the template and the next run
+    """``cgroups.empty_cgroup`` for a run of a template: SIGKILL all the cgroup holds but the template and the next run
     it prepared (its child and grandchild; the finished run's were reaped before the template reported its end, and
     the student's processes, in the run's pid namespace, can be neither)."""
     keep = process.template.process.pid
@@ -380,7 +380,7 @@ def empty_cgroup(folder: Path, process: Forked, timeout: float = 5.0) -> bool:
     deadline = time.monotonic() + timeout
     while True:
         pids = []
-        for pid in slots.cgroup_pids(folder):
+        for pid in cgroups.cgroup_pids(folder):
             if pid not in spared:
                 spared[pid] = pid == keep or _descends(pid, keep)
             if not spared[pid]:

@@ -19,6 +19,7 @@ import pytest
 
 from grader import exercise as exercise_mod
 from grader import grade, memory, sandbox, slots
+from grader import cgroups
 
 HERE = Path(__file__).resolve().parent
 LAYER_LIBRARY = HERE / "submissions" / "correct" / "layer-library-buffers.py"
@@ -163,7 +164,7 @@ TOUCH = "import sys\nblocks = []\nwhile True:\n    blocks.append(bytearray(16 <<
 
 
 def test_exit_report_says_how_much_memory_was_used_against_the_limit():
-    if not slots.cgroups_usable():
+    if not cgroups.cgroups_usable():
         pytest.skip("no writable cgroup v1 memory controller here")
     box = sandbox.Sandbox(sandbox.Limits(memory_mib=SMALL_MIB), mode="landlock" if not _unavailable("landlock")
                           else "bwrap")
@@ -176,8 +177,8 @@ def test_exit_report_says_how_much_memory_was_used_against_the_limit():
         launched = SimpleNamespace(slot=slot, oom_kills=oom_kills, degraded="")
         report = box.exit_report(launched, process.returncode)
     finally:
-        slots.empty_cgroup(slot.cgroups["memory"])
-        slots.empty_cgroup(slot.cgroups["pids"])
+        cgroups.empty_cgroup(slot.cgroups["memory"])
+        cgroups.empty_cgroup(slot.cgroups["pids"])
         slots.POOL.release(slot)
     assert process.returncode == -signal.SIGKILL
     assert report.kind == "out-of-memory"
@@ -189,7 +190,7 @@ def test_exit_report_says_how_much_memory_was_used_against_the_limit():
 
 def test_peak_memory_is_measured_per_run():
     """The peak is reset before each run: a small run after a big one reports its own peak."""
-    if not slots.cgroups_usable():
+    if not cgroups.cgroups_usable():
         pytest.skip("no writable cgroup v1 memory controller here")
     box = sandbox.Sandbox(sandbox.Limits(memory_mib=SMALL_MIB), mode="landlock" if not _unavailable("landlock")
                           else "bwrap")
@@ -204,7 +205,7 @@ def test_peak_memory_is_measured_per_run():
             subprocess.run(prefix + [sys.executable, "-S", "-c", code], check=True, timeout=60)
             peaks.append(box.peak_memory(SimpleNamespace(slot=slot, oom_kills=oom_kills, degraded="")))
     finally:
-        slots.empty_cgroup(slot.cgroups["memory"])
+        cgroups.empty_cgroup(slot.cgroups["memory"])
         slots.POOL.release(slot)
     assert peaks[0] > 160 * MIB and peaks[1] < 100 * MIB, [p / MIB for p in peaks]
 
