@@ -377,18 +377,7 @@ def _results_folder(root: Path) -> Path:
 
 def write_results(folder: Path, document: dict) -> Path:
     """Write ``results.json`` through a new file renamed into place (never through what is at the name)."""
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".results.", suffix=".tmp")
-    try:
-        os.fchmod(fd, 0o644)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
-        os.replace(tmp, folder / "results.json")
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    report.write_atomic(folder / "results.json", json.dumps(document, indent=2, ensure_ascii=False) + "\n")
     return folder / "results.json"
 
 

@@ -309,13 +309,13 @@ def write(merged: Merged, out: Path, secret: str, *, private: bool = False) -> l
             if not path.is_file() or path.is_symlink():
                 continue
             data = _read_regular(path)
-            _write_bytes(target / name, data, private=private or name == ".grade-key.json")
+            report.write_atomic(target / name, data, private=private or name == ".grade-key.json")
     similarity = None
     if merged.similarity is not None:  # every shard compared the whole class: its files, as they are
         similarity, shard = merged.similarity
         for name in SIMILARITY_FILES:
             if (shard / name).is_file() and not (shard / name).is_symlink():
-                _write_bytes(out / name, _read_regular(shard / name), private=private)
+                report.write_atomic(out / name, _read_regular(shard / name), private=private)
     problems = gradebook.write_class(merged.results, out, merged.exercise, merged.notes, pending=merged.pending,
                                      folders=merged.folders, left_out=merged.left_out, private=private,
                                      similarity=similarity)
@@ -327,23 +327,6 @@ def write(merged: Merged, out: Path, secret: str, *, private: bool = False) -> l
                    complete=merged.complete, secret=secret, private=private, title=merged.title,
                    similarity=similarity)
     return problems
-
-
-def _write_bytes(path: Path, data: bytes, *, private: bool) -> None:
-    import tempfile
-
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.fchmod(fd, report.PRIVATE_FILE_MODE if private else report.FILE_MODE)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def verified_results(out: Path, secret: str) -> Merged:

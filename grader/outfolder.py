@@ -82,15 +82,17 @@ def make_folder(folder: Path, *, private: bool = False) -> Path:
     return folder
 
 
-def write_atomic(path: Path, text: str, *, private: bool = False) -> None:
-    """Write through a temporary file and rename, so a reader never sees half a file; mode 0644 (0600 private)."""
+def write_atomic(path: Path, text: str | bytes, *, private: bool = False) -> None:
+    """Write through a temporary file and rename, so a reader never sees half a file (nor what was at the name
+    before: a link there is replaced, never followed); mode 0644 (0600 private). Text is written as UTF-8."""
     path = Path(path)
     make_folder(path.parent, private=private)
+    data = text if isinstance(text, bytes) else text.encode("utf-8", "replace")
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         os.fchmod(fd, PRIVATE_FILE_MODE if private else FILE_MODE)
-        with os.fdopen(fd, "w", encoding="utf-8", errors="replace", newline="\n") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
         os.replace(tmp, path)
     except BaseException:
         try:
