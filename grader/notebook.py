@@ -42,18 +42,27 @@ KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "nam
 def split_statement(text: str) -> list[str]:
     """Split markdown at level-2 headings (``## ``) outside fenced code blocks; empty chunks are dropped."""
     chunks: list[list[str]] = [[]]
+    for line, prose in _lines_outside_fences(text.replace("\r\n", "\n")):
+        if prose and line.startswith("## "):
+            chunks.append([])
+        chunks[-1].append(line)
+    return [c for c in ("\n".join(lines).strip() for lines in chunks) if c]
+
+
+def _lines_outside_fences(markdown: str):
+    """Each line with whether it is prose (outside a fenced code block, and not a fence line itself)."""
     fence = ""
-    for line in text.replace("\r\n", "\n").split("\n"):
+    for line in markdown.split("\n"):
         stripped = line.lstrip()
         if fence:
             if stripped.startswith(fence):
                 fence = ""
+            yield line, False
         elif stripped.startswith(("```", "~~~")):
             fence = stripped[:3]
-        elif line.startswith("## "):
-            chunks.append([])
-        chunks[-1].append(line)
-    return [c for c in ("\n".join(lines).strip() for lines in chunks) if c]
+            yield line, False
+        else:
+            yield line, True
 
 
 def _slug(chunk: str, taken: set[str], fallback: str, prefix: str = "") -> str:
@@ -198,18 +207,8 @@ def write_public_expected(exercise: Exercise) -> tuple[Path, bool]:
 # -- an assignment's notebook ---------------------------------------------------------------------------------------
 def demote(markdown: str) -> str:
     """Every heading one level down (``# `` becomes ``## ``), outside fenced code blocks."""
-    lines, fence = [], ""
-    for line in markdown.split("\n"):
-        stripped = line.lstrip()
-        if fence:
-            if stripped.startswith(fence):
-                fence = ""
-        elif stripped.startswith(("```", "~~~")):
-            fence = stripped[:3]
-        elif re.match(r"#{1,5} ", line):
-            line = "#" + line
-        lines.append(line)
-    return "\n".join(lines)
+    return "\n".join("#" + line if prose and re.match(r"#{1,5} ", line) else line
+                     for line, prose in _lines_outside_fences(markdown))
 
 
 def indent(code: str, prefix: str = "    ") -> str:
