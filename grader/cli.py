@@ -192,10 +192,6 @@ def main(argv: list[str] | None = None) -> int:
         if args.command is None:
             build_parser().print_help(sys.stderr)
             return 2
-        if args.command in ("grade", "check"):
-            from . import sandbox
-
-            sandbox.prestart()  # the first fork template starts while the grader imports the rest of itself
         if args.command == "grade":
             from . import commands
 

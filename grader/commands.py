@@ -80,8 +80,6 @@ def grade(args: argparse.Namespace,
     if out is not None:
         merge.remove_manifest(out)  # written again at the end: a run killed before then leaves none
     with session:
-        if len(plan.entries) > 1:  # fork mode: one template per worker, started before the workers need them
-            session.sandbox.warm(min(jobs, len(plan.entries)))
         machine = machine_notes(session)
         for note in machine:
             progress.note(note)
