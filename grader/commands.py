@@ -14,7 +14,7 @@ from .errors import UsageError
 from .classfolder import Plan
 from .exercise import Exercise
 from .assignment import Assignment, read_course
-from .grade import DEFAULT_SECRET, Session, grading
+from .grade import DEFAULT_SECRET, Session, grading, max_points
 from .grade_assignment import AssignmentSession
 from .progress import Progress
 from .signing import NO_SECRET, Signer
@@ -58,13 +58,12 @@ def grade(args: argparse.Namespace,
     if not isinstance(exercise, (Exercise, Assignment)):
         exercise = exercise(whole)
     secret, secret_notes = course_secret(args)
-    session = open_session(exercise, args, secret)
-    graded = grading(session)
-    top = graded.max_points()
-    if args.fail_under is not None and args.fail_under > top:
-        session.close()
+    weighted = exercise.weighted() if isinstance(exercise, Assignment) else ((exercise, 1.0),)
+    top = sum(weight * max_points(e, args.full_scale) for e, weight in weighted)
+    if args.fail_under is not None and args.fail_under > top:  # said before any sandbox or large case starts
+        name = exercise.plan.name if isinstance(exercise, Assignment) else exercise.id
         raise UsageError(f"--fail-under {args.fail_under:g} is above the most a submission can score here "
-                         f"({top:g} points for '{graded.id}'{'' if args.full_scale else ' with --no-full-scale'}): "
+                         f"({top:g} points for '{name}'{'' if args.full_scale else ' with --no-full-scale'}): "
                          "no submission could pass. Give a score between 0 and the maximum.")
     plan = merge.select(whole, *shard) if shard != (1, 1) else whole
     progress = Progress("none" if args.quiet else "auto")
@@ -79,6 +78,8 @@ def grade(args: argparse.Namespace,
     out = Path(args.out) if args.out else None
     if out is not None:
         merge.remove_manifest(out)  # written again at the end: a run killed before then leaves none
+    session = open_session(exercise, args, secret)
+    graded = grading(session)
     with session:
         machine = machine_notes(session)
         for note in machine:

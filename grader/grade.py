@@ -260,9 +260,7 @@ class OneExercise:
         self.session.full_scale_case()
 
     def max_points(self) -> float:
-        exercise = self.session.exercise
-        large = self.session.full_scale and exercise.has_full_scale
-        return sum(c.points for c in exercise.checks if large or not c.full_scale)
+        return max_points(self.session.exercise, self.session.full_scale)
 
     def grade(self, path: Path, student: str | None = None, raw: bytes | None = None) -> GradeResult:
         return grade_file(Path(path), self.session, student, raw=raw)
@@ -270,6 +268,12 @@ class OneExercise:
     def error(self, path: Path, student: str, kind: str, message: str, started: float) -> GradeResult:
         return error_result(self.session.exercise, Path(path), student, kind, message, started,
                             full_scale=self.session.full_scale, groups=counted_groups(self.session, student))
+
+
+def max_points(exercise: Exercise, full_scale: bool) -> float:
+    """The most a submission can score with this setting (full-scale checks leave the maximum without the case)."""
+    large = full_scale and exercise.has_full_scale
+    return sum(c.points for c in exercise.checks if large or not c.full_scale)
 
 
 def grading(session):
