@@ -162,7 +162,8 @@ def test_fork_mode_works_from_a_checkout_under_tmp(session, tmp_path):
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "examples", "course_examples")
     for name in ("grader", "exercises", "solutions"):
         shutil.copytree(root / name, copy / name, ignore=ignore)
-    assert str(copy).startswith("/tmp/") or not str(copy).startswith(str(root))
+    if not str(copy).startswith("/tmp/"):
+        pytest.skip("pytest's temporary folder is not under /tmp here")
     done = subprocess.run(
         [sys.executable, "-m", "grader", "grade", str(CORRECT), "--exercise", "vgg_classifier", "--no-full-scale",
          "--json", "--exercises-dir", str(copy / "exercises"), "--solutions-dir", str(copy / "solutions")],
