@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import choose, lms
+from . import lms
 from .errors import GraderError, UsageError
 from .results import ErrorInfo, GradeResult
 from .version import version
@@ -192,6 +192,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.command is None:
             build_parser().print_help(sys.stderr)
             return 2
+        if args.command in ("grade", "check"):
+            from . import sandbox
+
+            sandbox.prestart()  # the first fork template starts while the grader imports numpy and the rest of itself
+        from . import choose  # numpy, the exercises and the sandbox: imported once the template is on its way
+
         if args.command == "grade":
             from . import commands
 

@@ -81,6 +81,8 @@ def grade(args: argparse.Namespace,
     session = open_session(exercise, args, secret)
     graded = grading(session)
     with session:
+        if len(plan.entries) > 1:  # fork mode: one template per worker, started before the workers need them
+            session.sandbox.warm(min(jobs, len(plan.entries)))
         machine = machine_notes(session)
         for note in machine:
             progress.note(note)

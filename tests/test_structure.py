@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import subprocess
 import sys
 from pathlib import Path
 
@@ -58,10 +59,25 @@ def test_modules_stay_small(path):
     assert len(path.read_text(encoding="utf-8").splitlines()) <= 500
 
 
-def test_init_holds_no_logic():
+def test_init_holds_no_logic_but_loading_its_public_names_on_use():
     tree = ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8"))
     for node in tree.body:
-        assert isinstance(node, (ast.ImportFrom, ast.Import, ast.Assign, ast.Expr)), ast.dump(node)[:80]
+        allowed = (ast.ImportFrom, ast.Import, ast.Assign, ast.AnnAssign, ast.Expr, ast.If)
+        if isinstance(node, ast.FunctionDef):
+            assert node.name in ("__getattr__", "__dir__"), node.name
+        else:
+            assert isinstance(node, allowed), ast.dump(node)[:80]
+
+
+def test_the_command_line_starts_without_numpy_and_the_public_names_still_resolve():
+    """``grader.cli`` must import without numpy, so the first sandbox template starts while numpy loads."""
+    code = ("import sys, grader, grader.cli; assert 'numpy' not in sys.modules, 'numpy'; "
+            "from grader import *; import grader.results, grader.grade, grader.exercise; "
+            "assert grader.Session is grader.grade.Session and grader.load_exercise is grader.exercise.load; "
+            "assert grader.GradeResult is grader.results.GradeResult; "
+            "assert sorted(grader.__all__) == sorted(n for n in grader.__all__ if hasattr(grader, n))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
 
 
 @pytest.mark.parametrize("path", sorted((PACKAGE / "runner").glob("*.py")), ids=lambda p: p.stem)
