@@ -17,7 +17,7 @@ from pathlib import Path
 
 import jinja2
 
-from . import escape
+from . import escape, templatecache
 from .outfolder import (  # noqa: F401  (re-exported: the writers' file helpers)
     FILE_MODE, FOLDER_MODE, PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE, STUDENTS, folder_name, folder_names, make_folder,
     student_folder, write_atomic,
@@ -31,6 +31,7 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 def environment(autoescape: bool) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        bytecode_cache=templatecache.for_environment("html" if autoescape else "text"),
         autoescape=autoescape,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

@@ -24,7 +24,7 @@ RANKS = {
     "session": 6.5, "missing": 6.5,  # what a class shares (the large case); why a function cannot be called
     "assignment": 2.2,  # which exercises are graded together (the course file)
     "grade": 7, "grade_assignment": 7.5,
-    "report": 8,
+    "report": 8, "templatecache": 0,
     "batch": 9, "classfolder": 9, "gradebook": 9, "progress": 9, "notebook": 9, "student_check": 9,
     "similarity": 9, "similarity_report": 9, "regrade": 9, "lms": 9, "gradescope_results": 9, "merge": 9.5, "gradescope": 9.5,
     "commands": 10, "choose": 10.5, "cli": 11, "__init__": 12, "__main__": 12,
