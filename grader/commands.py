@@ -5,6 +5,7 @@ import argparse
 import dataclasses
 import os
 import sys
+import threading
 from pathlib import Path
 from typing import Callable
 
@@ -95,7 +96,7 @@ def grade(args: argparse.Namespace,
         def finish(outcomes: list, complete: bool) -> list[str]:
             """The class files, the LMS file and the manifest (last) of what is graded; problems as lines."""
             # similarity reads the whole class's files (never a shard's slice), and only once every grade is in
-            similar, problems = similarity_report.prepare(args, whole, graded.exercises) if complete else (None, [])
+            similar, problems = similarity.result() if complete else (None, [])
             similar_line = similarity_report.summary(similar)
             problems += batch.write_class_files(plan, outcomes, out, graded.id, private=private, notes=notes,
                                                 similarity=similar_line)
@@ -118,6 +119,8 @@ def grade(args: argparse.Namespace,
                 problems.append(f"{merge.MANIFEST} could not be written ({escape.terminal(exc, 300)})")
             return problems
 
+        # read while the class is graded (the grader's threads mostly wait for the runs); used once all are in
+        similarity = Background(similarity_report.prepare, args, whole, graded.exercises, run=out is not None)
         try:
             try:
                 outcomes = batch.grade_all(
@@ -169,6 +172,33 @@ def grade(args: argparse.Namespace,
                   + (f"; and {len(below) - 20} more" if len(below) > 20 else ""), file=sys.stderr)
             return 1
     return 0
+
+
+class Background:
+    """``function(*args)`` run in a daemon thread at once (``run``; else on ``result()``): its value or raise."""
+
+    def __init__(self, function: Callable, *args, run: bool = True) -> None:
+        self.function, self.args = function, args
+        self.value: object = None
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, name="grader-background", daemon=True) if run else None
+        if self.thread:
+            self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            self.value = self.function(*self.args)
+        except BaseException as exc:  # noqa: BLE001  (raised again in the caller's thread)
+            self.error = exc
+
+    def result(self):
+        if self.thread is None:
+            self._run()
+        else:
+            self.thread.join()
+        if self.error is not None:
+            raise self.error
+        return self.value
 
 
 def _cache(args: argparse.Namespace):
