@@ -181,6 +181,18 @@ def usage_document(message: str, kind: str = "usage") -> dict:
     return {"schema": document.pop("schema"), **document}  # schema first, as in a result
 
 
+def _workers_ahead(args: argparse.Namespace) -> int:
+    """How many workers a command will likely run, before the submissions are found: one for ``check`` or a single
+    file, else one per core (or ``--jobs``, at most one per core). ``Sandbox.warm`` starts any more it needs."""
+    if args.command != "grade" or (len(args.paths) == 1 and args.paths[0].is_file()):
+        return 1
+    try:
+        cores = max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux: no fork templates anyway
+        return 1
+    return max(1, min(args.jobs or cores, cores))
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     wants_json = "--json" in argv
@@ -195,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command in ("grade", "check"):
             from . import sandbox
 
-            sandbox.prestart()  # the first fork template starts while the grader imports numpy and the rest of itself
+            sandbox.prestart(_workers_ahead(args))  # fork templates start while the grader imports numpy and the rest
         from . import choose  # numpy, the exercises and the sandbox: imported once the template is on its way
 
         if args.command == "grade":

@@ -141,15 +141,16 @@ def _system_dirs() -> tuple[str, ...]:
                  if os.path.isdir(f"/{n}") and not os.path.islink(f"/{n}"))
 
 
-def prestart() -> None:
-    """Start the fork sandbox's first template now, in the background, if this process will likely use one (Linux,
-    root, ``GRADER_SANDBOX`` unset, ``auto`` or ``fork``): its Python and numpy start while the grader imports its own
-    modules, and the ``Sandbox`` made later takes it (same settings) instead of starting one. Call it first thing in
-    a process that is about to grade; it never raises, and a template nobody takes is stopped at exit."""
+def prestart(count: int = 1) -> None:
+    """Start the fork sandbox's first ``count`` templates now, in the background, if this process will likely use
+    them (Linux, root, ``GRADER_SANDBOX`` unset, ``auto`` or ``fork``): their Python and numpy start while the grader
+    imports its own modules, and the ``Sandbox`` made later takes them (same settings) instead of starting its own.
+    Call it first thing in a process that is about to grade; it never raises, and a template nobody takes is stopped
+    at exit."""
     try:
         wanted = (os.environ.get("GRADER_SANDBOX") or "auto").strip().lower() in ("auto", "fork")
         if wanted and _is_root() and hasattr(os, "pidfd_open") and hasattr(signal, "pidfd_send_signal"):
-            template.POOL.prestart(Sandbox._located()._fork_config())
+            template.POOL.prestart(Sandbox._located()._fork_config(), count=count)
     except Exception:  # noqa: BLE001  (an optimisation only: the sandbox decides, and says why, later)
         pass
 
@@ -410,7 +411,7 @@ class Sandbox:
     def kill(self, launched: Launched) -> None:
         """Kill the child and everything it started, reap it, free its slot; safe to call twice."""
         process = launched.process
-        if self.mode == "fork":  # the namespace's init, then the waiter (never by pid once the template reaped it)
+        if self.mode == "fork":  # the init's children, then the init (never by pid once the template reaped it)
             template.kill(process, processes.children)
         if self.mode == "bwrap" and process.poll() is None:
             # Kill bubblewrap's init inside the namespace first (the kernel then kills everything in it) and let
