@@ -160,8 +160,7 @@ def write_outputs(result: GradeResult, folder: Path, key: dict | None, writers: 
     """Write one student's files: each writer's, then ``result.json`` (its presence marks a finished grade),
     then the sidecar, so only a complete set is ever skipped on a rerun. With ``signer``, ``result.json``
     carries the course secret's signature."""
-    folder = outfolder.make_folder(Path(folder), private=private)
-    os.chmod(folder, outfolder.PRIVATE_FOLDER_MODE if private else outfolder.FOLDER_MODE)
+    folder = outfolder.own_folder(Path(folder), private=private)
     (folder / KEY_FILE).unlink(missing_ok=True)
     try:
         for writer in writers:

@@ -124,6 +124,50 @@ def test_every_nested_object_has_exactly_its_fields_at_every_depth():
         assert_shape(broken)
 
 
+def _asdict_document(result) -> dict:
+    """The document as ``to_dict`` built it through ``dataclasses.asdict`` before it walked the fields by hand,
+    and must still build it: tuples as lists, schema first in the result and in each section."""
+    data = dataclasses.asdict(result)
+    data["checks"] = [dataclasses.asdict(c) for c in result.checks]
+    data["diagnoses"] = [dataclasses.asdict(d) for d in result.diagnoses]
+    for name in ("warnings", "isolation", "trace"):
+        data[name] = list(data[name])
+    data["sections"] = [_asdict_document(section) for section in result.sections]
+    return {"schema": data.pop("schema"), **data}
+
+
+def test_to_dict_is_asdict_with_lists_in_field_order_and_shares_no_container():
+    check = CheckResult("returns", "Returns", "failed", 0.0, 1.0, "It returned None.")
+    part = GradeResult("linear", "s.py", "ana", "graded", 0.5, 1.0, checks=(check, check),
+                       diagnoses=(Diagnosis("no-return", "No return", "It returns nothing.", "x"),),
+                       warnings=("slow",), timing={"total": 0.25, "run": 0.5}, isolation=("namespaces",),
+                       trace=("a", "b"), weight=0.5)
+    failed = GradeResult("gap_head", "s.py", "ana", "error", 0.0, 1.0, error=ErrorInfo("syntax-error", "Line 3."))
+    total = GradeResult("linear+gap_head", "s.py", "ana", "graded", 0.5, 2.0, sections=(part, failed),
+                        assignment="a1", timing={"total": 1.0})
+    for result in (part, failed, total):
+        document = result.to_dict()
+        assert document == _asdict_document(result)
+        assert list(document) == ["schema"] + [f.name for f in dataclasses.fields(GradeResult) if f.name != "schema"]
+        assert json.dumps(document) == json.dumps(_asdict_document(result))  # the same order at every depth
+    document = total.to_dict()
+    document["timing"]["total"] = 9.0
+    document["sections"][0]["checks"][0]["points"] = 9.0
+    document["sections"][0]["warnings"].append("edited")
+    assert total.timing == {"total": 1.0} and part.checks[0].points == 0.0 and part.warnings == ("slow",)
+
+    @dataclasses.dataclass(frozen=True)
+    class Grown(GradeResult):  # a field added to the results, nested like ``sections``
+        parts_again: tuple[GradeResult, ...] = ()
+        note: str = "new"
+
+    grown = Grown("linear", "s.py", "ana", "graded", 1.0, 1.0, checks=(check,), parts_again=(part, part))
+    document = grown.to_dict()
+    assert list(document)[0] == "schema" and list(document)[-2:] == ["parts_again", "note"]
+    assert document["parts_again"] == [part.to_dict(), part.to_dict()] and document["note"] == "new"
+    assert json.loads(json.dumps(document)) == document  # nothing but JSON's types, at every depth
+
+
 def test_unknown_exercise_is_a_usage_error():
     proc = grader("grade", SUBMISSIONS / "correct" / "matmul.py", "--exercise", "nope", "--json")
     assert proc.returncode == 2
