@@ -37,7 +37,8 @@ def environment(autoescape: bool) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        finalize=escape.html_text,  # no hidden character reaches any page, whatever the template forgot
+        finalize=finalize,  # no hidden character reaches any page, whatever the template forgot
+        auto_reload=False,  # read once per process: no stat of the template file on every page
     )
     env.filters["points"] = format_points
     env.filters["mdcell"] = lambda text: str(text).replace("|", "\\|").replace("\n", " ")  # trusted text only
@@ -46,6 +47,33 @@ def environment(autoescape: bool) -> jinja2.Environment:
     env.filters["md_fence"] = escape.md_fence
     env.filters["md_text"] = escape.md_text
     return env
+
+
+#: ``finalize``'s remembered answers: plain strings up to ``_REMEMBERED_CHARS`` long, at most ``_REMEMBERED`` of them
+#: (then forgotten all at once), so the memory they take stays under a few megabytes whatever a class holds.
+_FINALIZED: dict[str, object] = {}
+_REMEMBERED, _REMEMBERED_CHARS = 4096, 256
+
+
+def finalize(value: object) -> object:
+    """``escape.html_text``, Jinja's ``finalize`` for every page: the answer for a short plain string is remembered.
+
+    Jinja finalises every ``{{ }}`` (about a hundred per report), and a class's reports show the same titles,
+    statuses, points and messages again and again; ``html_text`` is a function of the string alone, so the
+    remembered answer is the one it would give, at a dictionary look-up instead of two regular-expression passes
+    (half of a report's rendering). A ``Markup`` string (a ``str`` subclass, equal to the plain string) is never
+    looked up: it goes to ``html_text`` as before, which passes it on as markup."""
+    if type(value) is not str or len(value) > _REMEMBERED_CHARS:
+        return escape.html_text(value)
+    try:
+        return _FINALIZED[value]
+    except KeyError:
+        pass
+    text = escape.html_text(value)
+    if len(_FINALIZED) >= _REMEMBERED:
+        _FINALIZED.clear()
+    _FINALIZED[value] = text
+    return text
 
 
 def format_points(value: float) -> str:
