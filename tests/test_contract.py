@@ -242,3 +242,58 @@ def test_an_unwritable_output_folder_is_a_usage_error_without_traceback(tmp_path
     assert proc.returncode == 2
     assert "Cannot write the reports" in json.loads(proc.stdout)["error"]["message"]
     assert "Traceback" not in proc.stderr
+
+
+class _Text(str):
+    def __str__(self) -> str:  # json writes the string itself, not what str() says (like an Enum's)
+        return "not this"
+
+
+class _Number(int):
+    def __repr__(self) -> str:  # json writes the number, not its repr (like an IntEnum's)
+        return "_Number(7)"
+
+
+def _random_document(rng, depth: int = 0):
+    """A document of every type ``json`` writes: odd strings (controls, surrogates, quotes, non-ASCII), odd
+    numbers, subclasses of str and int, tuples, empty and nested containers."""
+    strings = ["", "plain", 'quote " and \\ backslash', "line\nbreak\ttab\r", "\x00\x1f\x7f", "\u202e\u200b",
+               "é ü 中文 🙂", "\ud800 lone", "</script>", _Text("a str subclass")]
+    numbers = [0, -1, 2**70, True, False, None, 0.0, -0.0, 1e-7, 1e22, 0.1 + 0.2, float("nan"), float("inf"),
+               float("-inf"), _Number(7), 3.0]
+    roll = rng.random()
+    if depth > 3 or roll < 0.45:
+        return rng.choice(strings + numbers)
+    size = rng.randrange(0, 5)
+    if roll < 0.7:
+        return {rng.choice(strings) + str(n): _random_document(rng, depth + 1) for n in range(size)}
+    items = [_random_document(rng, depth + 1) for _ in range(size)]
+    return tuple(items) if roll < 0.8 else items
+
+
+@pytest.mark.parametrize("indent", [2, 1, 0, 4])
+def test_json_text_is_json_dumps_byte_for_byte(indent):
+    import random
+
+    from grader.results import json_text
+
+    rng = random.Random(indent)
+    documents = [_random_document(rng) for _ in range(400)]
+    documents += [{}, [], (), "top", 1.5, None, {"a": {}}, {"a": [[]]}, [{"k": ()}], {1: "int key"},
+                  {2.5: "float key", None: 0, True: 1}, {"deep": [[[[[[[[[[[[[[[[[[[[[[[[0]]]]]]]]]]]]]]]]]]]]]]]]}]
+    nested: list = []
+    for _ in range(150):  # deeper than json_text goes itself: left to json.dumps, which writes it
+        nested = [nested]
+    documents.append(nested)
+    for document in documents:
+        assert json_text(document, indent) == json.dumps(document, indent=indent, ensure_ascii=False)
+    for refused in ({"x": object()}, {("a", "b"): 1}):  # json's own error, not another one
+        with pytest.raises(TypeError):
+            json_text(refused, indent)
+    loop: list = []
+    loop.append(loop)
+    with pytest.raises(ValueError, match="Circular"):
+        json_text(loop, indent)
+    result = GradeResult("e", "s.py", "ana", "graded", 1.0, 2.0, timing={"total": 0.5}, warnings=("w",))
+    assert result.to_json() == json.dumps(result.to_dict(), indent=2, ensure_ascii=False)
+    assert result.to_json(indent=None) == json.dumps(result.to_dict(), ensure_ascii=False)
