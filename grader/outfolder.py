@@ -110,13 +110,14 @@ def write_atomic(path: Path, text: str | bytes, *, private: bool = False) -> Non
     (``O_EXCL``, a name of this process and thread) and written in one call rather than through ``tempfile``
     and a buffered file object: a batch writes five files per student, and that machinery (a random name, two
     stats and a failed mkdir of the folder for every file) cost about half of each write's CPU."""
-    path = Path(path)
+    target = os.fspath(path)
+    folder, name = os.path.split(target)
     data = text if isinstance(text, bytes) else text.encode("utf-8", "replace")
     try:
-        fd, tmp = _temporary(path)
+        fd, tmp = _temporary(folder, name)
     except FileNotFoundError:  # the folder is not there yet
-        make_folder(path.parent, private=private)
-        fd, tmp = _temporary(path)
+        make_folder(Path(folder or "."), private=private)
+        fd, tmp = _temporary(folder, name)
     try:
         try:
             os.fchmod(fd, PRIVATE_FILE_MODE if private else FILE_MODE)
@@ -125,7 +126,7 @@ def write_atomic(path: Path, text: str | bytes, *, private: bool = False) -> Non
                 view = view[os.write(fd, view):]
         finally:
             os.close(fd)
-        os.replace(tmp, path)
+        os.replace(tmp, target)
     except BaseException:
         try:
             os.unlink(tmp)
@@ -138,12 +139,13 @@ def write_atomic(path: Path, text: str | bytes, *, private: bool = False) -> Non
 _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
-def _temporary(path: Path) -> tuple[int, str]:
-    """A new empty file beside ``path``, mode 0600 until ``write_atomic`` sets it, and its name. Named after
-    this process and thread, so no other writer can hold it; one left there by a killed run (the same process
-    id, later) is not reused, a random name is taken instead."""
-    name = f"{path.parent}/.{path.name}.{os.getpid()}-{threading.get_ident()}.tmp"
+def _temporary(folder: str, name: str) -> tuple[int, str]:
+    """A new empty file in ``folder`` for the file ``name``, mode 0600 until ``write_atomic`` sets it, and its
+    path. Named after this process and thread, so no other writer can hold it; one left there by a killed run
+    (the same process id, later) is not reused, a random name is taken instead. Plain strings, not ``Path``
+    objects: five files per student, and each ``Path`` made costs as much as a system call here."""
+    tmp = os.path.join(folder, f".{name}.{os.getpid()}-{threading.get_ident()}.tmp")
     try:
-        return os.open(name, _NEW_FILE, PRIVATE_FILE_MODE), name
+        return os.open(tmp, _NEW_FILE, PRIVATE_FILE_MODE), tmp
     except FileExistsError:
-        return tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        return tempfile.mkstemp(dir=folder or ".", prefix=f".{name}.", suffix=".tmp")

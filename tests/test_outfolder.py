@@ -63,6 +63,14 @@ def test_a_temporary_file_left_by_a_killed_run_is_neither_reused_nor_changed(tmp
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([leftover.name, "result.json"])
 
 
+def test_a_name_without_a_folder_is_written_in_the_working_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    outfolder.write_atomic("plain.txt", "a\n")
+    (tmp_path / f".plain.txt.{os.getpid()}-{threading.get_ident()}.tmp").write_text("left by a killed run\n")
+    outfolder.write_atomic("plain.txt", "b\n")  # through a random name, still here
+    assert (tmp_path / "plain.txt").read_text() == "b\n" and len(os.listdir(tmp_path)) == 2
+
+
 def test_a_failed_write_leaves_what_was_there_and_no_temporary_file(tmp_path):
     (tmp_path / "report.html").mkdir()  # a folder where the file goes: the rename fails
     with pytest.raises(IsADirectoryError):
