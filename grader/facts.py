@@ -6,7 +6,8 @@ diagnosis can never disagree about it, and a large result is compared with the r
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import numpy as np
 
@@ -91,10 +92,17 @@ class RunFacts:
     dtype_ok: bool  # it is an array of the expected dtype (False when no array came back)
     nan: int = 0  # NaN and infinite values in a float or complex result
     inf: int = 0
-    values: tuple[bool, str, float] | None = None  # ``value_error`` against the reference, when shapes agree
     #: the second call on the same inputs: None (not made), "" (same output), else how it differed
     again: str | None = None
     again_values: bool = False  # ... and it differed in its values (not in type or shape)
+    #: (result, expected, tolerance) that ``values`` compares, when shapes agree
+    compared: tuple | None = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def values(self) -> tuple[bool, str, float] | None:
+        """``value_error`` against the reference, when shapes agree; decided on first use, once: no check reads
+        the probes' values, so a probe's comparison is never made."""
+        return value_error(*self.compared) if self.compared is not None else None
 
 
 @dataclass
@@ -123,15 +131,14 @@ def establish(runs: list[CaseRun], execution: Execution, exercise: Exercise) -> 
                 finite = np.isfinite(array)
                 if not finite.all():
                     nan, inf = int(np.isnan(array).sum()), int(np.isinf(array).sum())
-        values = None
-        if array is not None and array.shape == expected.shape:
-            values = value_error(array, expected, exercise.tolerance)
+        compared = (array, expected, exercise.tolerance) if array is not None and array.shape == expected.shape \
+            else None
         again, again_values = _again(run, repeats, exercise.tolerance)
         of_run[(run.case.name, run.part)] = RunFacts(
             returned=returned,
             shape_ok=returned and outcome.shape is not None and tuple(outcome.shape) == expected.shape,
             dtype_ok=array is not None and array.dtype == expected.dtype,
-            nan=nan, inf=inf, values=values, again=again, again_values=again_values,
+            nan=nan, inf=inf, again=again, again_values=again_values, compared=compared,
         )
     return Facts(split, of_run)
 

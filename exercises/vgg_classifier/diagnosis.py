@@ -22,11 +22,12 @@ Three kinds of evidence:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+import threading
+from dataclasses import dataclass, field, fields, is_dataclass
 
 import numpy as np
 
-from grader.authoring import PROBE, Case, Finding
+from grader.authoring import PROBE, CallOutcome, Case, Finding
 
 from . import search as Q
 from . import stages as S
@@ -239,12 +240,21 @@ class Values:
 
 
 def _verify(spec, checked, rtol: float) -> bool:
-    """The variant must reproduce every graded case (and the ``sizes`` probe) that returned a usable array."""
+    """The variant must reproduce every graded case (and the ``sizes`` probe) that returned a usable array.
+
+    The reference variant's output on a case is the reference's answer, which the run holds already: compared
+    with that, a correct submission's check costs one comparison per case instead of a model built and run."""
     for run in checked:
         if run.case.group == "full-scale" or run.case.args[0].size * run.case.args[1].shape[1] > 2_000_000:
             continue
         arr = S.usable(run)
-        if arr is not None and not Q.reproduces(spec, run, arr, rtol):
+        if arr is None:
+            continue
+        if spec == V.REFERENCE:
+            with np.errstate(all="ignore"):
+                if not bool(Q.close(arr[None], np.asarray(run.expected, dtype=np.float64)[None], rtol).all()):
+                    return False
+        elif not Q.reproduces(spec, run, arr, rtol):
             return False
     return True
 
@@ -266,53 +276,204 @@ def _ramp_sentence(readings, finding_id, spec) -> str:
     return (" " + " ".join(parts)) if parts else ""
 
 
-def _values(probes: list, checked: list) -> Values:
-    result = Values()
-    by_name = {r.case.name: r for r in probes}
-    result.readings = S.read_ramps(by_name)
-    square = [r for r in probes if r.case.name in SQUARE]
-    arrays = [S.usable(r) for r in square]
-    if not any(a is not None for a in arrays):
-        return result
-    stack = V.Stack([r.case.args for r in square])
-    shape = (len(square), stack.features.shape[1], square[0].expected.shape[-1])
-    actual = np.zeros(shape)
-    mask = np.zeros(shape, dtype=bool)
-    for p, (run, arr) in enumerate(zip(square, arrays)):
-        if arr is not None:
-            actual[p, : arr.shape[0]] = arr
-            mask[p, : arr.shape[0]] = np.isfinite(arr)
-    acts = {stage: S.fit_activation(r.values) for stage, r in result.readings.items()
-            if stage != "final" and r.departs}
-    finals = S.fit_final(result.readings["final"].values) if result.readings["final"].departs else []
-    starts = []
-    for a1 in acts.get("act1", ["relu"]) or ["relu"]:
-        for a2 in acts.get("act2", ["relu"]) or ["relu"]:
-            for final in finals or ["none"]:
-                start = V.Spec(act=(a1, a2), final=final)
-                if start != V.REFERENCE:
-                    starts.append(start)
-    extra_acts = sorted({a for names in acts.values() for a in names})
-    loose, exact = _precision(square, arrays)
-    spec, complete = Q.search(stack, actual, mask, starts, extra_acts, finals, loose, exact)
-    if not complete or not _verify(spec, checked, loose):
-        return result
-    result.spec = spec
-    if spec == V.REFERENCE:
-        return result
-    grouped: dict[str, list] = {}
-    for finding_id, sentence, undone in Q.describe(spec):
-        grouped.setdefault(finding_id, []).append((sentence, undone))
-    for finding_id, items in grouped.items():
-        text = L.cap("; ".join(s for s, _ in items)) + "."
-        undone = spec
-        for _, one in items:  # undo every departure this finding names, e.g. both layers' activations
-            undone = Q.undo(undone, spec, one)
-        pure = finding_id != "inference-dropout" or spec.act == V.REFERENCE.act  # a ramp shows a scale alone
-        ramp = _ramp_sentence(result.readings, finding_id, spec) if finding_id in RAMP_FINDINGS and pure else ""
-        text += ramp or Q.example(stack, spec, undone, square, actual, mask, loose)
-        result.findings.append(Finding(finding_id, text))
-    return result
+@dataclass
+class _Branch:
+    """The probes' verdicts once it is known whether the variant held on the graded cases."""
+
+    values: Values
+    fallback: list  # the finding naming the first stage that departs (used when no structural finding explains)
+    lines: list
+
+
+class _Probes:
+    """What the probes alone say, before the graded cases are looked at: the ramps' readings and the variant the
+    search found (the search is the diagnosis's dearest part: hundreds of variants through the probes)."""
+
+    def __init__(self, probes: list) -> None:
+        self.branches: dict[bool, _Branch] = {}
+        by_name = {r.case.name: r for r in probes}
+        self.readings = S.read_ramps(by_name)
+        self.spec, self.loose = None, Q.MATCH_RTOL
+        square = [r for r in probes if r.case.name in SQUARE]
+        arrays = [S.usable(r) for r in square]
+        if not any(a is not None for a in arrays):
+            return
+        stack = _stack(square)
+        shape = (len(square), stack.features.shape[1], square[0].expected.shape[-1])
+        actual = np.zeros(shape)
+        mask = np.zeros(shape, dtype=bool)
+        for p, (run, arr) in enumerate(zip(square, arrays)):
+            if arr is not None:
+                actual[p, : arr.shape[0]] = arr
+                mask[p, : arr.shape[0]] = np.isfinite(arr)
+        acts = {stage: S.fit_activation(r.values) for stage, r in self.readings.items()
+                if stage != "final" and r.departs}
+        finals = S.fit_final(self.readings["final"].values) if self.readings["final"].departs else []
+        starts = []
+        for a1 in acts.get("act1", ["relu"]) or ["relu"]:
+            for a2 in acts.get("act2", ["relu"]) or ["relu"]:
+                for final in finals or ["none"]:
+                    start = V.Spec(act=(a1, a2), final=final)
+                    if start != V.REFERENCE:
+                        starts.append(start)
+        extra_acts = sorted({a for names in acts.values() for a in names})
+        self.loose, exact = _precision(square, arrays)
+        spec, complete = Q.search(stack, actual, mask, starts, extra_acts, finals, self.loose, exact)
+        if complete:
+            self.spec = spec
+            self._example = (stack, square, actual, mask)
+
+    def branch(self, verified: bool, by_name: dict) -> _Branch:
+        """Computed once per outcome of the verification: every submission with these probe outputs shares it."""
+        found = self.branches.get(verified)
+        if found is None:
+            values = Values(readings=self.readings)
+            if verified:
+                values.spec = self.spec
+                values.findings = self._findings()
+                fallback: list = []
+            else:
+                values.verdicts = L.stage_verdicts(values, by_name)
+                fallback = L.fallback(values, by_name)
+            found = self.branches.setdefault(verified, _Branch(values, fallback, L.lines(values, by_name)))
+        return found
+
+    def _findings(self) -> list:
+        """The departures of the verified variant, each with the ramp reading or a probe output that shows it."""
+        spec, findings = self.spec, []
+        if spec == V.REFERENCE:
+            return findings
+        stack, square, actual, mask = self._example
+        grouped: dict[str, list] = {}
+        for finding_id, sentence, undone in Q.describe(spec):
+            grouped.setdefault(finding_id, []).append((sentence, undone))
+        for finding_id, items in grouped.items():
+            text = L.cap("; ".join(s for s, _ in items)) + "."
+            undone = spec
+            for _, one in items:  # undo every departure this finding names, e.g. both layers' activations
+                undone = Q.undo(undone, spec, one)
+            pure = finding_id != "inference-dropout" or spec.act == V.REFERENCE.act  # a ramp shows a scale alone
+            ramp = _ramp_sentence(self.readings, finding_id, spec) if finding_id in RAMP_FINDINGS and pure else ""
+            text += ramp or Q.example(stack, spec, undone, square, actual, mask, self.loose)
+            findings.append(Finding(finding_id, text))
+        return findings
+
+
+class _SharedStack(V.Stack):
+    """The probes stacked once per session (their cases are the same objects for every student), each variant's
+    output on them computed once: every search starts from the same variants, and a class's searches share most of
+    the rest. The outputs are kept read-only, as every reader only reads them."""
+
+    def __init__(self, cases) -> None:
+        super().__init__(cases)
+        self.outputs: dict = {}  # spec -> its output, or None when its shapes do not fit
+
+    def forward(self, spec) -> np.ndarray:
+        try:
+            out = self.outputs[spec]
+        except KeyError:
+            try:
+                out = super().forward(spec)
+                out.flags.writeable = False
+            except (ValueError, KeyError):
+                out = None
+            if len(self.outputs) < _STACK_OUTPUTS:
+                self.outputs[spec] = out
+        if out is None:
+            raise ValueError("the variant's shapes do not fit the probes")
+        return out
+
+
+_STACKS: dict[tuple, tuple[_SharedStack, list]] = {}
+_STACK_OUTPUTS = 4096  # about 12 MB of outputs at most, per stack
+_STACK_ENTRIES = 4
+
+
+def _stack(square: list) -> V.Stack:
+    """The stack of these probe cases, shared while they are the same objects (a session's probes)."""
+    key = tuple(id(r.case) for r in square)
+    with _MEMO_LOCK:
+        found = _STACKS.get(key)
+    if found is not None:
+        return found[0]
+    stack = _SharedStack([r.case.args for r in square])
+    with _MEMO_LOCK:
+        if len(_STACKS) >= _STACK_ENTRIES:
+            del _STACKS[next(iter(_STACKS))]
+        _STACKS[key] = (stack, [r.case for r in square])  # the cases kept alive with it: their ids stay theirs
+    return stack
+
+
+#: probe outputs (as ``_outcome_key`` reads them) -> ``_Probes``: a class's correct submissions all return the
+#: same probe outputs (short dyadic numbers, computed exactly), and so do many with the same mistake
+_MEMO: dict[tuple, tuple[_Probes, list]] = {}
+_MEMO_ENTRIES = 64
+_MEMO_BYTES = 1 << 16  # probe outputs larger than this (a hostile or broken result) are not kept
+_MEMO_LOCK = threading.Lock()
+_OUTCOME_FIELDS = tuple(f.name for f in fields(CallOutcome) if f.name != "seconds")  # the time is never read
+
+
+def _probe_work(probes: list) -> _Probes:
+    """The probes' part of the analysis, from the memo when these probes (the same objects: one session's) returned
+    exactly what they returned before."""
+    key = _probes_key(probes)
+    if key is None:
+        return _Probes(probes)
+    try:
+        with _MEMO_LOCK:
+            found = _MEMO.get(key)
+    except TypeError:  # a field that cannot be hashed: no memo for it
+        return _Probes(probes)
+    if found is not None:
+        return found[0]
+    work = _Probes(probes)
+    with _MEMO_LOCK:
+        if len(_MEMO) >= _MEMO_ENTRIES:
+            del _MEMO[next(iter(_MEMO))]
+        # the cases and expected outputs are kept alive with the entry, so no other object takes their ids
+        _MEMO[key] = (work, [(r.case, r.expected) for r in probes])
+    return work
+
+
+def _probes_key(probes: list) -> tuple | None:
+    """Everything the probes' part reads from the runs, as a hashable key (None when an output is too large)."""
+    budget = [_MEMO_BYTES]
+    try:
+        return tuple((id(r.case), id(r.expected), r.part, _outcome_key(r.outcome, budget)) for r in probes)
+    except _TooLarge:
+        return None
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _outcome_key(outcome, budget: list) -> tuple:
+    key = []
+    for name in _OUTCOME_FIELDS:
+        value = getattr(outcome, name)
+        kind = type(value)
+        if kind in _PLAIN or (kind is tuple and all(type(v) in _PLAIN for v in value)):
+            key.append(value)
+        else:
+            key.append(_value_key(value, budget))
+    return tuple(key)
+
+
+_PLAIN = frozenset((str, bool, int, float, type(None)))
+
+
+def _value_key(value, budget: list):
+    if isinstance(value, np.ndarray):
+        budget[0] -= value.nbytes
+        if budget[0] < 0:
+            raise _TooLarge()
+        return ("array", value.dtype.str, value.shape, value.tobytes())
+    if isinstance(value, tuple):  # a shape, names, returned parts
+        return tuple(v if type(v) in _PLAIN else _value_key(v, budget) for v in value)
+    if is_dataclass(value):  # a returned part, an error
+        return (type(value).__name__, *(_value_key(getattr(value, f.name), budget) for f in fields(value)))
+    return value
 
 
 def _precision(square, arrays) -> tuple[float, float]:
@@ -333,13 +494,16 @@ class Analysis:
 
 EXPLAINS_RAISES = {"transposed-weights", "missing-layer", "batch-flattened", "hardcoded-shape", "spatial-pooling",
                    "helper-result", "samples-dropped", "wrong-signature"}
-_LAST: list = []  # (key, runs, Analysis) of the last analysis: diagnose() and stage_trace() share it
+#: (key, runs, Analysis) of this thread's last analysis: diagnose() and stage_trace() share it (per thread, so a
+#: batch's other worker cannot replace it in between)
+_LAST = threading.local()
 
 
 def analyse(runs) -> Analysis:
     key = tuple(id(r.outcome) for r in runs)
-    if _LAST and _LAST[0][0] == key:
-        return _LAST[0][2]
+    last = getattr(_LAST, "entry", None)
+    if last is not None and last[0] == key:
+        return last[2]
     ours = PROBE_NAMES
     probes = [r for r in runs if r.case.group == PROBE and r.case.name in ours]
     graded = [r for r in runs if r.case.group != PROBE]
@@ -347,21 +511,30 @@ def analyse(runs) -> Analysis:
     findings = [f for f in (_batch_flattened(everything), _hardcoded(everything), _pooled(everything))
                 if f is not None]
     findings += T.error_findings(everything)
-    findings += T.row_findings(everything)
-    by_name = {r.case.name: r for r in probes}
+    findings += _row_findings(everything)
     checked = graded + [r for r in probes if r.case.name == "sizes"]
-    values = _values(probes, checked)
-    findings += values.findings
-    if values.spec is None:
-        values.verdicts = L.stage_verdicts(values, by_name)
-        if not any(f.id in ("samples-dropped", "batch-flattened", "hardcoded-shape", "helper-result")
-                   for f in findings):
-            findings += L.fallback(values, by_name)
+    work = _probe_work(probes)  # the search, shared by every submission whose probes returned the same
+    verified = work.spec is not None and _verify(work.spec, checked, work.loose)
+    branch = work.branch(verified, {r.case.name: r for r in probes})
+    findings += branch.values.findings
+    if not verified and not any(f.id in ("samples-dropped", "batch-flattened", "hardcoded-shape", "helper-result")
+                                for f in findings):
+        findings += branch.fallback
     if any(f.id in EXPLAINS_RAISES for f in findings):  # a named mistake already says why the calls raise
         findings = [f for f in findings if f.id != "raises-error"]
-    analysis = Analysis(_dedupe(findings), L.lines(values, by_name))
-    _LAST[:] = [(key, runs, analysis)]
+    analysis = Analysis(_dedupe(findings), list(branch.lines))
+    _LAST.entry = (key, runs, analysis)
     return analysis
+
+
+def _row_findings(runs) -> list:
+    """``structure.row_findings``, which finds nothing once one batched run's rows are right or unrelated to the
+    samples: that is read on the first such run (the same filter as there) before every run's rows are."""
+    first = next((r for r in runs if r.expected.ndim == 2 and r.expected.shape[0] > 1 and r.outcome.status == "ok"
+                  and r.outcome.array is not None), None)
+    if first is not None and T.row_pattern(first) is None:
+        return []
+    return T.row_findings(runs)
 
 
 def _dedupe(findings: list) -> list:
