@@ -27,17 +27,39 @@ TRANSLATE_COMPILE_BUDGET = 192 << 10
 IPYTHON_READ_BUDGET = 200_000
 
 
+#: what ``compile_error`` said about a source, by the source itself: a class's notebooks share the statement's cells
+#: (imports, the self-check), so most of a notebook's cells were compiled already for another student
+_COMPILED: dict[str, tuple[str, int | None, str] | None] = {}
+_COMPILED_MAX_CELL = 64 << 10  # larger cells are compiled every time: a student's data, never shared
+_COMPILED_MAX_TOTAL = 4 << 20  # characters kept in all; then the memo starts again
+_compiled_total = 0
+
+
 def compile_error(source: str) -> tuple[str, int | None, str] | None:
+    """(kind, line, text) of the first error compiling ``source``, or None when it compiles (an AST only)."""
+    global _compiled_total
+    try:
+        return _COMPILED[source]
+    except KeyError:
+        pass
     try:
         pysource.compile_source(source, flags=ast.PyCF_ONLY_AST)
     except SyntaxError as exc:  # IndentationError and TabError are subclasses
         text = exc.msg
         if exc.text and exc.text.strip():
             text += f" -> {exc.text.strip()[:120]}"
-        return type(exc).__name__, exc.lineno, text
-    except (ValueError, MemoryError, RecursionError) as exc:  # null bytes, absurd nesting
-        return type(exc).__name__, None, str(exc) or "the source cannot be compiled"
-    return None
+        error = type(exc).__name__, exc.lineno, text
+    except (ValueError, MemoryError, RecursionError) as exc:  # null bytes, absurd nesting: not kept (memory and
+        return type(exc).__name__, None, str(exc) or "the source cannot be compiled"  # depth vary by call)
+    else:
+        error = None
+    if len(source) <= _COMPILED_MAX_CELL:
+        if _compiled_total + len(source) > _COMPILED_MAX_TOTAL:
+            _COMPILED.clear()
+            _compiled_total = 0
+        _COMPILED[source] = error
+        _compiled_total += len(source)
+    return error
 
 
 @dataclass(frozen=True)
