@@ -9,8 +9,9 @@ checks the caller's deadline on every turn, so no stream of frames can hold the 
 """
 from __future__ import annotations
 
+import math
 import os
-import selectors
+import select
 import threading
 import time
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ MAX_JSON_BYTES = 16 * MIB
 MAX_NOTE_FRAMES = 100
 
 
+_READ = select.POLLIN | select.POLLPRI
 #: one read takes at most this much; it lands in a buffer of the reading thread's own, made once
 READ_BYTES = 1 << 20
 _local = threading.local()
@@ -68,9 +70,11 @@ class Channel:
         self.notes = 0
         self.buffer = bytearray()
         self.outbox = bytearray()
-        self.selector = selectors.DefaultSelector()
-        self.selector.register(launched.channel, selectors.EVENT_READ, "channel")
-        self.selector.register(launched.output, selectors.EVENT_READ, "output")
+        # poll(2) itself, not ``selectors``: three descriptors, and one wait per answer, where the selector's own
+        # bookkeeping cost as much as the system call
+        self.poller = select.poll()
+        self.poller.register(launched.channel, _READ)
+        self.poller.register(launched.output, _READ)
         self.stdin = launched.process.stdin.fileno() if launched.process.stdin else -1
         if self.stdin >= 0:
             os.set_blocking(self.stdin, False)
@@ -78,12 +82,19 @@ class Channel:
         self.open_reads = 2
 
     def close(self) -> None:
-        self.selector.close()
+        self.poller = None
 
-    def send(self, message: dict, payload: bytes = b"") -> None:
+    def send(self, message: dict | str, payload: bytes = b"") -> None:
         """Write a command, as much of it as the pipe takes now; the rest is written while the parent waits for the
-        answer, never blocking on a full pipe."""
-        self.outbox += wire.encode_frame(message, payload)
+        answer, never blocking on a full pipe. ``message`` is a dict, or its JSON text already (planned commands
+        are encoded once, not on every send)."""
+        if isinstance(message, str):
+            body = message.encode()
+            self.outbox += wire.HEADER.pack(len(body), len(payload))
+            self.outbox += body
+            self.outbox += payload
+        else:
+            self.outbox += wire.encode_frame(message, payload)
         if not self.writing and self.stdin >= 0:
             self._write_some()
         self._want_write(bool(self.outbox))
@@ -92,9 +103,9 @@ class Channel:
         if self.stdin < 0 or on == self.writing:
             return
         if on:
-            self.selector.register(self.stdin, selectors.EVENT_WRITE, "stdin")
+            self.poller.register(self.stdin, select.POLLOUT)
         else:
-            self.selector.unregister(self.stdin)
+            self.poller.unregister(self.stdin)
         self.writing = on
 
     def receive(self, deadline: float, max_payload: int) -> Frame:
@@ -112,12 +123,13 @@ class Channel:
                 raise DeadlinePassed()
             if self.open_reads == 0:
                 raise ChildEnded()
-            events = self.selector.select(timeout=min(deadline - now, 0.5))
-            for key, _ in events:
-                if key.data == "stdin":
+            # poll's resolution is a millisecond: rounded up, so a wait never ends before the deadline it aims at
+            events = self.poller.poll(math.ceil(min(deadline - now, 0.5) * 1000))
+            for fd, _ in events:
+                if fd == self.stdin:
                     self._write_some()
                 else:
-                    self._read_some(key)
+                    self._read_some(fd)
             if not events and self.launched.process.poll() is not None:
                 raise ChildEnded()
 
@@ -133,19 +145,19 @@ class Channel:
         if not self.outbox:
             self._want_write(False)
 
-    def _read_some(self, key) -> None:
+    def _read_some(self, fd: int) -> None:
         scratch = _scratch()
         try:
-            size = os.readv(key.fd, [scratch])
+            size = os.readv(fd, [scratch])
         except OSError:
             size = 0
         if not size:
-            self.selector.unregister(key.fd)
+            self.poller.unregister(fd)
             self.open_reads -= 1
-            if key.data == "channel":
+            if fd == self.launched.channel:
                 self.open_reads = 0  # no answer can come any more, whatever still holds the output pipe
             return
-        if key.data == "output":
+        if fd == self.launched.output:
             self.printed += size
             self.flooded = self.flooded or self.printed > self.output_limit
             return

@@ -14,16 +14,17 @@ again without that cell, or from the next call, so one bad cell or case never co
 """
 from __future__ import annotations
 
+import json
 import mmap
 import os
 import tempfile
 import time
 from pathlib import Path
-from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import answers
+from . import answers, calls as plans
+from .calls import Call, Target
 from .channel import Channel, ChildEnded, DeadlinePassed, Frame, ProtocolError
 from .exercise import Case
 from .largecase import SharedArrays
@@ -32,51 +33,15 @@ from .sandbox import MIB, Launched, Sandbox
 from .submission import Submission
 from .text import clean
 
+__all__ = ["Target", "Call", "run", "run_many", "Run"]  # Target and Call live in ``calls``, the plan
+
 STARTUP_SECONDS = 20.0
 #: the parent kills a cell or call only if the child's own alarm did not stop it within this grace
 GRACE_SECONDS = 2.0
 MAX_RESTARTS = 8  # per function called: an assignment's run may restart for each of its exercises
 #: calls of one function in a row that end this way before its remaining calls are skipped
 MAX_IN_A_ROW = {"timeout": 2, "crashed": 3}
-#: a result may be this many times the expected array's size (at least RESULT_FLOOR) before only its shape is kept
-RESULT_FACTOR = 16
-RESULT_FLOOR = 1 * MIB
 MAX_NOTES = 30
-ALIGN = 64
-
-
-@dataclass(frozen=True)
-class Target:
-    """One function a run looks up and calls, with its cases: an exercise's share of the run.
-
-    An assignment's run has one target per exercise, so the submission is loaded and executed once. ``expected``
-    (the reference's answers, same order as ``cases``) sizes what a result may weigh; its values never leave the
-    grader. ``shared`` maps this target's large cases to the sealed files the child reads.
-    """
-
-    function: str
-    parameters: tuple[str, ...]
-    cases: list[Case]
-    repeat: tuple[int, ...] = ()
-    expected: list | None = None
-    outputs: tuple[str, ...] = ()
-    shared: SharedArrays | None = None
-    call_seconds: float | None = None  # this exercise's limit per call (None: the sandbox's)
-    label: str = field(default="", compare=False)  # the exercise, in the sentence when its calls are cut short
-
-
-@dataclass(frozen=True)
-class Call:
-    """One planned call of a target's function: which case, and where its inline inputs go."""
-
-    id: int
-    target: int
-    case: int
-    repeat: bool
-    specs: tuple[dict, ...]  # what the child is told about each argument
-    inline: tuple[tuple[int, int, bytes], ...]  # (argument index, offset, original bytes) in the shared memory
-    max_bytes: int
-    expect: str  # "a (2, 1000) float64 array", for the sentence when a result is refused as too large
 
 
 class _Incident(Exception):
@@ -142,38 +107,10 @@ class Run:
 
     # -- planning ---------------------------------------------------------------------------------------------
     def _plan(self) -> tuple[list[Call], int]:
-        order = [(t, i, again) for t, target in enumerate(self.targets)
-                 for i, again in [*((i, False) for i in range(len(target.cases))), *((i, True) for i in target.repeat)]]
-        calls, offset = [], 0
-        for ident, (t, index, again) in enumerate(order):
-            target = self.targets[t]
-            case, expected, shared = target.cases[index], target.expected, target.shared
-            specs, inline = [], []
-            for position, array in enumerate(case.args):
-                key = (case.name, position)
-                if shared is not None and key in shared.paths:
-                    specs.append({"file": str(self.sandbox.visible_path(shared.paths[key]))})
-                    continue
-                if not isinstance(array, np.ndarray):  # a Python scalar or None, passed as it is
-                    specs.append({"value": array.item() if isinstance(array, np.generic) else array})
-                    continue
-                data = np.ascontiguousarray(array)
-                specs.append({"dtype": data.dtype.str, "shape": list(data.shape), "offset": offset})
-                inline.append((position, offset, data.tobytes()))
-                offset += -(-data.nbytes // ALIGN) * ALIGN or ALIGN
-            parts = () if expected is None else (expected[index] if isinstance(expected[index], tuple)
-                                                 else (expected[index],))
-            size = sum(p.nbytes for p in parts) if parts else 64 * MIB // RESULT_FACTOR
-            expect = " and ".join(f"a {p.shape} {p.dtype} array" for p in parts) or "a much smaller result"
-            calls.append(Call(ident, t, index, again, tuple(specs), tuple(inline),
-                              max(RESULT_FACTOR * size, RESULT_FLOOR), expect))
-        return calls, offset
+        return plans.plan(self.targets, self.sandbox.visible_path, self.limits.call_seconds)
 
     def _case(self, call: Call) -> Case:
         return self.targets[call.target].cases[call.case]
-
-    def _call_seconds(self, target: int) -> float:
-        return self.targets[target].call_seconds or self.limits.call_seconds
 
     # -- the run ----------------------------------------------------------------------------------------------
     def execute(self) -> list[Execution]:
@@ -231,29 +168,24 @@ class Run:
             if cell.code_number in self.skip_cells:
                 continue
             where = ("cell", cell.code_number, cell.label)
+            number = cell.code_number
             reply = self._step(channel, launched, "cell-done", where, self.limits.cell_seconds,
-                               {"t": "cell", "number": cell.code_number, "filename": f"<cell {cell.code_number}>",
-                                "source": cell.source})
+                               f'{{"t":"cell","number":{number},"filename":"<cell {number}>",'
+                               f'"source":{json.dumps(cell.source)}}}')
             self._on_cell_done(cell.code_number, cell.label, reply.message)
         for t, target in enumerate(self.targets):
             reply = self._step(channel, launched, "function", None, STARTUP_SECONDS,
-                               {"t": "lookup", "name": target.function})
+                               f'{{"t":"lookup","name":{json.dumps(target.function)}}}')
             self.found[t] = answers.function_info(reply.message)
         while self.next_call < len(self.calls):
             call = self.calls[self.next_call]
             if not self.found[call.target]["callable"] or call.target in self.cut:
                 self.next_call += 1
                 continue
-            for _, offset, original in call.inline:
-                self.memory[offset: offset + len(original)] = original
+            plans.write_inputs(self.memory, call)
             where = ("call", self.next_call, self._case(call).name)
             started = time.monotonic()
-            target = self.targets[call.target]
-            seconds = self._call_seconds(call.target)
-            reply = self._step(channel, launched, "result", where, seconds,
-                               {"t": "call", "function": target.function, "args": list(call.specs),
-                                "max_bytes": call.max_bytes, "outputs": max(1, len(target.outputs)),
-                                "seconds": seconds},
+            reply = self._step(channel, launched, "result", where, call.seconds, call.command,
                                max_payload=call.max_bytes)
             outcome = self._outcome(call, reply, time.monotonic() - started)
             if not self._record(call, outcome):
@@ -273,10 +205,11 @@ class Run:
         }
 
     # -- one step: send, then accept only its answer before its deadline ------------------------------------
-    def _step(self, channel, launched, kind, where, seconds, command, max_payload: int = 0) -> Frame:
+    def _step(self, channel, launched, kind, where, seconds, command: str, max_payload: int = 0) -> Frame:
+        """``command``: the command's JSON (planned, or made here with ``json.dumps`` for its strings)."""
         self.seq += 1
         deadline = self._deadline(seconds)
-        channel.send({**command, "seq": self.seq})
+        channel.send(plans.numbered(command, self.seq))
         return self._await(channel, launched, kind, where, deadline, max_payload, seconds)
 
     def _deadline(self, seconds: float) -> float:
@@ -340,10 +273,10 @@ class Run:
         case = self._case(call).name
         outputs = self.targets[call.target].outputs
         status = message.get("status")
-        mutated = self._mutated(call, message.get("reshaped"))
+        mutated = plans.mutated(self.memory, call, self.targets[call.target].parameters, message.get("reshaped"))
         if status == "timeout":
             return CallOutcome(case=case, status="timeout", repeat=call.repeat, seconds=seconds, mutated=mutated,
-                               incident=_limit_text(("call",), self._call_seconds(call.target)))
+                               incident=_limit_text(("call",), call.seconds))
         if status == "raised":
             return CallOutcome(case=case, status="raised", repeat=call.repeat, seconds=seconds, mutated=mutated,
                                exception=answers.call_error(message.get("error"), self.submission))
@@ -372,16 +305,6 @@ class Run:
             subclass=first.subclass, array=first.array, shape=first.shape, note=first.note, mutated=mutated,
             seconds=seconds, repeat=call.repeat, parts=tuple(parts) if len(outputs) > 1 else (), count=count,
         )
-
-    def _mutated(self, call: Call, reshaped=None) -> tuple[str, ...]:
-        """Names of the arguments whose bytes in the shared memory differ from what the parent wrote there, and of
-        those the child says had their shape or dtype reassigned (a claim that can only cost the submission)."""
-        parameters = self.targets[call.target].parameters
-        changed = [p for p, offset, original in call.inline if self.memory[offset: offset + len(original)] != original]
-        if isinstance(reshaped, list):
-            changed += [i for i in reshaped[:len(call.specs)] if type(i) is int and 0 <= i < len(call.specs)]
-        names = [parameters[p] if p < len(parameters) else f"argument {p + 1}" for p in sorted(set(changed))]
-        return tuple(names) if not call.repeat else ()
 
     def _record(self, call: Call, outcome: CallOutcome) -> bool:
         """Keep a call's outcome; return whether the next call should run. After ``MAX_IN_A_ROW`` timeouts (or

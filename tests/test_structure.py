@@ -17,6 +17,7 @@ RANKS = {
     "exercisepackage": 1.9, "exercise": 2, "submission": 2, "ipython": 1.5, "signing": 1,
     "outcomes": 3, "channel": 3, "answers": 3.5,
     "authoring": 3.1,  # what an exercise folder imports: the cases (exercise) and what a call did (outcomes)
+    "calls": 3.9,  # the run's calls planned: inputs laid out, commands encoded
     "execute": 4,
     "facts": 4.5,  # what the outcomes are, established once for the checks and the diagnosis
     "checks": 5,

@@ -1,0 +1,176 @@
+"""The calls of a run, planned before its child starts: which case, where its inputs sit in the memory the parent
+shares with the child, how much an answer may weigh, and the command that asks for it, encoded once.
+
+The plan is the parent's alone. The child is told dtypes, shapes and offsets; the parent writes each call's inputs
+just before the call and compares them after its answer (``mutated``), so "the inputs were left unmodified" is the
+parent's observation, never the child's claim. A call's inline inputs lie side by side in one stretch of that
+memory, so writing them is one copy and finding them unchanged is one comparison.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from .exercise import Case
+from .largecase import SharedArrays
+from .sandbox import MIB
+
+#: a result may be this many times the expected array's size (at least RESULT_FLOOR) before only its shape is kept
+RESULT_FACTOR = 16
+RESULT_FLOOR = 1 * MIB
+ALIGN = 64
+
+
+@dataclass(frozen=True)
+class Target:
+    """One function a run looks up and calls, with its cases: an exercise's share of the run.
+
+    An assignment's run has one target per exercise, so the submission is loaded and executed once. ``expected``
+    (the reference's answers, same order as ``cases``) sizes what a result may weigh; its values never leave the
+    grader. ``shared`` maps this target's large cases to the sealed files the child reads.
+    """
+
+    function: str
+    parameters: tuple[str, ...]
+    cases: list[Case]
+    repeat: tuple[int, ...] = ()
+    expected: list | None = None
+    outputs: tuple[str, ...] = ()
+    shared: SharedArrays | None = None
+    call_seconds: float | None = None  # this exercise's limit per call (None: the sandbox's)
+    label: str = field(default="", compare=False)  # the exercise, in the sentence when its calls are cut short
+
+
+@dataclass(frozen=True)
+class Call:
+    """One planned call of a target's function: which case, where its inline inputs go, what asks for it."""
+
+    id: int
+    target: int
+    case: int
+    repeat: bool
+    arguments: int  # how many arguments it passes: the child's "reshaped" indices are bounded by it
+    inline: tuple[tuple[int, int, int], ...]  # (argument index, offset, size) of each input sent inline
+    start: int  # where the inline inputs begin in the shared memory
+    inputs: bytes  # their bytes from ``start`` on, the gaps between them zero: written before, compared after
+    max_bytes: int
+    expect: str  # "a (2, 1000) float64 array", for the sentence when a result is refused as too large
+    seconds: float  # the call's soft limit
+    command: str  # the call's command as JSON; the step's number is added when it is sent (``numbered``)
+
+
+def plan(targets: list[Target], visible_path: Callable[[Path], Path], call_seconds: float) -> tuple[list[Call], int]:
+    """Every call of the run in order (each target's cases, then its repeats), and the shared memory's size.
+
+    ``visible_path`` says where a shared file appears inside the child; ``call_seconds`` is the limit of a target
+    without its own."""
+    calls: list[Call] = []
+    offset = 0
+    for t, target in enumerate(targets):
+        seconds = target.call_seconds or call_seconds
+        head = f'{{"t":"call","function":{json.dumps(target.function)},"args":['
+        tail = f'],"outputs":{max(1, len(target.outputs))},"seconds":{json.dumps(seconds)},"max_bytes":'
+        order = [*((i, False) for i in range(len(target.cases))), *((i, True) for i in target.repeat)]
+        for index, again in order:
+            case = target.cases[index]
+            specs, inline, chunks, start = [], [], [], offset
+            for position, (text, raw, span) in enumerate(_arguments(case, target.shared, visible_path)):
+                if raw is None:
+                    specs.append(text)
+                    continue
+                specs.append(f"{text}{offset}}}")
+                inline.append((position, offset, len(raw)))
+                chunks += (raw, _zeros(span - len(raw)))
+                offset += span
+            max_bytes, expect = _answer_size(target.expected[index] if target.expected is not None else None)
+            command = f"{head}{','.join(specs)}{tail}{max_bytes}}}"
+            calls.append(Call(len(calls), t, index, again, len(case.args), tuple(inline), start, b"".join(chunks),
+                              max_bytes, expect, seconds, command))
+    return calls, offset
+
+
+#: each case's arguments as ``_arguments`` describes them, by the case (kept alive with its entry, so its id stays
+#: its own): the diagnosis's probes are the same objects for every student of a session, and their arrays are
+#: never written to in the grader (the reference runs on copies)
+_ARGUMENTS: dict[int, tuple[Case, list]] = {}
+_ARGUMENTS_MAX = 256
+
+
+def _arguments(case: Case, shared: SharedArrays | None, visible_path) -> list[tuple[str, bytes | None, int]]:
+    """Per argument: its spec's JSON (open before the offset for an inline array), the array's bytes (None for a
+    file or a value) and the span it takes in the shared memory (aligned)."""
+    if shared is not None and any((case.name, i) in shared.paths for i in range(len(case.args))):
+        return _describe(case, shared, visible_path)
+    found = _ARGUMENTS.get(id(case))
+    if found is not None and found[0] is case:
+        return found[1]
+    described = _describe(case, None, visible_path)
+    if len(_ARGUMENTS) >= _ARGUMENTS_MAX:
+        _ARGUMENTS.clear()
+    _ARGUMENTS[id(case)] = (case, described)
+    return described
+
+
+def _describe(case: Case, shared: SharedArrays | None, visible_path) -> list[tuple[str, bytes | None, int]]:
+    described = []
+    for position, array in enumerate(case.args):
+        path = shared.paths.get((case.name, position)) if shared is not None else None
+        if path is not None:
+            described.append((f'{{"file":{json.dumps(str(visible_path(path)))}}}', None, 0))
+        elif not isinstance(array, np.ndarray):  # a Python scalar or None, passed as it is
+            value = array.item() if isinstance(array, np.generic) else array
+            described.append((f'{{"value":{json.dumps(value)}}}', None, 0))
+        else:
+            data = np.ascontiguousarray(array)
+            shape = ",".join(map(str, data.shape))
+            raw = data.tobytes()
+            described.append((f'{{"dtype":{json.dumps(data.dtype.str)},"shape":[{shape}],"offset":', raw,
+                              -(-len(raw) // ALIGN) * ALIGN or ALIGN))
+    return described
+
+
+@lru_cache(maxsize=64)
+def _zeros(size: int) -> bytes:
+    return bytes(size)
+
+
+def _answer_size(expected) -> tuple[int, str]:
+    """The most an answer may weigh (RESULT_FACTOR times the expected arrays) and the expected arrays in words."""
+    parts = () if expected is None else (expected if isinstance(expected, tuple) else (expected,))
+    size = sum(p.nbytes for p in parts) if parts else 64 * MIB // RESULT_FACTOR
+    expect = " and ".join(_in_words(p.shape, p.dtype) for p in parts) or "a much smaller result"
+    return max(RESULT_FACTOR * size, RESULT_FLOOR), expect
+
+
+@lru_cache(maxsize=256)
+def _in_words(shape: tuple[int, ...], dtype: np.dtype) -> str:
+    return f"a {shape} {dtype} array"
+
+
+def numbered(command: str, seq: int) -> str:
+    """A command's JSON with the step's number added as its last member."""
+    return f'{command[:-1]},"seq":{seq}}}'
+
+
+def write_inputs(memory, call: Call) -> None:
+    """Put the call's inline inputs in the shared memory, whatever an earlier call left there."""
+    if call.inputs:
+        memory[call.start: call.start + len(call.inputs)] = call.inputs
+
+
+def mutated(memory, call: Call, parameters: tuple[str, ...], reshaped=None) -> tuple[str, ...]:
+    """Names of the arguments whose bytes in the shared memory differ from what the parent wrote there, and of
+    those the child says had their shape or dtype reassigned (a claim that can only cost the submission)."""
+    changed: list[int] = []
+    if call.inputs and memory[call.start: call.start + len(call.inputs)] != call.inputs:
+        changed = [p for p, offset, size in call.inline
+                   if memory[offset: offset + size] != call.inputs[offset - call.start: offset - call.start + size]]
+    if isinstance(reshaped, list):
+        changed += [i for i in reshaped[:call.arguments] if type(i) is int and 0 <= i < call.arguments]
+    names = [parameters[p] if p < len(parameters) else f"argument {p + 1}" for p in sorted(set(changed))]
+    return tuple(names) if not call.repeat else ()
