@@ -55,13 +55,24 @@ class Call:
     case: int
     repeat: bool
     arguments: int  # how many arguments it passes: the child's "reshaped" indices are bounded by it
-    inline: tuple[tuple[int, int, int], ...]  # (argument index, offset, size) of each input sent inline
-    start: int  # where the inline inputs begin in the shared memory
+    inline: tuple[tuple[int, int, int], ...]  # (argument index, offset from ``start``, size) of each inline input
+    start: int  # where the inline inputs begin in the shared memory (the command's "base")
     inputs: bytes  # their bytes from ``start`` on, the gaps between them zero: written before, compared after
     max_bytes: int
     expect: str  # "a (2, 1000) float64 array", for the sentence when a result is refused as too large
     seconds: float  # the call's soft limit
     command: str  # the call's command as JSON; the step's number is added when it is sent (``numbered``)
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """A case's arguments as the child is told them (inline offsets from the call's base) and its inline inputs
+    packed as they lie in the shared memory from that base."""
+
+    args: str  # the JSON list of the argument descriptions
+    inline: tuple[tuple[int, int, int], ...]
+    inputs: bytes
+    span: int  # the shared memory the inputs take, aligned
 
 
 def plan(targets: list[Target], visible_path: Callable[[Path], Path], call_seconds: float) -> tuple[list[Call], int]:
@@ -73,65 +84,58 @@ def plan(targets: list[Target], visible_path: Callable[[Path], Path], call_secon
     offset = 0
     for t, target in enumerate(targets):
         seconds = target.call_seconds or call_seconds
-        head = f'{{"t":"call","function":{json.dumps(target.function)},"args":['
-        tail = f'],"outputs":{max(1, len(target.outputs))},"seconds":{json.dumps(seconds)},"max_bytes":'
+        head = f'{{"t":"call","function":{json.dumps(target.function)},"args":'
+        tail = f',"outputs":{max(1, len(target.outputs))},"seconds":{json.dumps(seconds)},"max_bytes":'
         order = [*((i, False) for i in range(len(target.cases))), *((i, True) for i in target.repeat)]
         for index, again in order:
             case = target.cases[index]
-            specs, inline, chunks, start = [], [], [], offset
-            for position, (text, raw, span) in enumerate(_arguments(case, target.shared, visible_path)):
-                if raw is None:
-                    specs.append(text)
-                    continue
-                specs.append(f"{text}{offset}}}")
-                inline.append((position, offset, len(raw)))
-                chunks += (raw, _zeros(span - len(raw)))
-                offset += span
+            layout = _layout(case, target.shared, visible_path)
             max_bytes, expect = _answer_size(target.expected[index] if target.expected is not None else None)
-            command = f"{head}{','.join(specs)}{tail}{max_bytes}}}"
-            calls.append(Call(len(calls), t, index, again, len(case.args), tuple(inline), start, b"".join(chunks),
+            command = f'{head}{layout.args}{tail}{max_bytes},"base":{offset}}}'
+            calls.append(Call(len(calls), t, index, again, len(case.args), layout.inline, offset, layout.inputs,
                               max_bytes, expect, seconds, command))
+            offset += layout.span
     return calls, offset
 
 
-#: each case's arguments as ``_arguments`` describes them, by the case (kept alive with its entry, so its id stays
-#: its own): the diagnosis's probes are the same objects for every student of a session, and their arrays are
-#: never written to in the grader (the reference runs on copies)
-_ARGUMENTS: dict[int, tuple[Case, list]] = {}
-_ARGUMENTS_MAX = 256
+#: each case's layout, by the case (kept alive with its entry, so its id stays its own): the diagnosis's probes are
+#: the same objects for every student of a session, and their arrays are never written to in the grader (the
+#: reference runs on copies)
+_LAYOUTS: dict[int, tuple[Case, _Layout]] = {}
+_LAYOUTS_MAX = 256
 
 
-def _arguments(case: Case, shared: SharedArrays | None, visible_path) -> list[tuple[str, bytes | None, int]]:
-    """Per argument: its spec's JSON (open before the offset for an inline array), the array's bytes (None for a
-    file or a value) and the span it takes in the shared memory (aligned)."""
+def _layout(case: Case, shared: SharedArrays | None, visible_path) -> _Layout:
     if shared is not None and any((case.name, i) in shared.paths for i in range(len(case.args))):
-        return _describe(case, shared, visible_path)
-    found = _ARGUMENTS.get(id(case))
+        return _lay_out(case, shared, visible_path)  # a student's share of the large case: never seen again
+    found = _LAYOUTS.get(id(case))
     if found is not None and found[0] is case:
         return found[1]
-    described = _describe(case, None, visible_path)
-    if len(_ARGUMENTS) >= _ARGUMENTS_MAX:
-        _ARGUMENTS.clear()
-    _ARGUMENTS[id(case)] = (case, described)
-    return described
+    layout = _lay_out(case, None, visible_path)
+    if len(_LAYOUTS) >= _LAYOUTS_MAX:
+        _LAYOUTS.clear()
+    _LAYOUTS[id(case)] = (case, layout)
+    return layout
 
 
-def _describe(case: Case, shared: SharedArrays | None, visible_path) -> list[tuple[str, bytes | None, int]]:
-    described = []
+def _lay_out(case: Case, shared: SharedArrays | None, visible_path) -> _Layout:
+    specs, inline, chunks, offset = [], [], [], 0
     for position, array in enumerate(case.args):
         path = shared.paths.get((case.name, position)) if shared is not None else None
         if path is not None:
-            described.append((f'{{"file":{json.dumps(str(visible_path(path)))}}}', None, 0))
+            specs.append(f'{{"file":{json.dumps(str(visible_path(path)))}}}')
         elif not isinstance(array, np.ndarray):  # a Python scalar or None, passed as it is
-            value = array.item() if isinstance(array, np.generic) else array
-            described.append((f'{{"value":{json.dumps(value)}}}', None, 0))
+            specs.append(f'{{"value":{json.dumps(array.item() if isinstance(array, np.generic) else array)}}}')
         else:
             data = np.ascontiguousarray(array)
             shape = ",".join(map(str, data.shape))
+            specs.append(f'{{"dtype":{json.dumps(data.dtype.str)},"shape":[{shape}],"offset":{offset}}}')
             raw = data.tobytes()
-            described.append((f'{{"dtype":{json.dumps(data.dtype.str)},"shape":[{shape}],"offset":', raw,
-                              -(-len(raw) // ALIGN) * ALIGN or ALIGN))
-    return described
+            span = -(-len(raw) // ALIGN) * ALIGN or ALIGN
+            inline.append((position, offset, len(raw)))
+            chunks += (raw, _zeros(span - len(raw)))
+            offset += span
+    return _Layout(f"[{','.join(specs)}]", tuple(inline), b"".join(chunks), offset)
 
 
 @lru_cache(maxsize=64)
@@ -167,9 +171,10 @@ def mutated(memory, call: Call, parameters: tuple[str, ...], reshaped=None) -> t
     """Names of the arguments whose bytes in the shared memory differ from what the parent wrote there, and of
     those the child says had their shape or dtype reassigned (a claim that can only cost the submission)."""
     changed: list[int] = []
-    if call.inputs and memory[call.start: call.start + len(call.inputs)] != call.inputs:
+    start = call.start
+    if call.inputs and memory[start: start + len(call.inputs)] != call.inputs:
         changed = [p for p, offset, size in call.inline
-                   if memory[offset: offset + size] != call.inputs[offset - call.start: offset - call.start + size]]
+                   if memory[start + offset: start + offset + size] != call.inputs[offset: offset + size]]
     if isinstance(reshaped, list):
         changed += [i for i in reshaped[:call.arguments] if type(i) is int and 0 <= i < call.arguments]
     names = [parameters[p] if p < len(parameters) else f"argument {p + 1}" for p in sorted(set(changed))]

@@ -165,7 +165,7 @@ class Child:
         self.functions[name] = function
         self.send(reply)
 
-    def argument(self, spec: dict):
+    def argument(self, spec: dict, base: int = 0):
         np = self.np
         if "value" in spec:  # a Python scalar or None, passed as it is
             return spec["value"]
@@ -188,10 +188,11 @@ class Child:
         count = 1
         for n in spec["shape"]:
             count *= n
-        return np.frombuffer(self.inputs, dtype=dtype, count=count, offset=spec["offset"]).reshape(spec["shape"])
+        return np.frombuffer(self.inputs, dtype=dtype, count=count, offset=base + spec["offset"]).reshape(spec["shape"])
 
     def call(self, command: dict) -> None:
-        args = [self.argument(spec) for spec in command["args"]]
+        base = command.get("base", 0)  # inline offsets count from the call's place in the shared memory
+        args = [self.argument(spec, base) for spec in command["args"]]
         forms = [_form(arg) for arg in args]
         function = self.functions[command["function"]]
         reply = {"t": "result", "seq": command["seq"], "status": "ok", "error": None}
