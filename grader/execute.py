@@ -1,11 +1,14 @@
 """Run a submission's cells and calls in a sandboxed child; the parent drives and judges every step.
 
-The parent owns the conversation. It sends one command (a cell, the function lookup, a call) and accepts only
-the answer to that command: a frame of another kind or for another step ends the run as a protocol error of the
-submission, whose code shares the child's process and could have written it. Each step's deadline is fixed
-when the parent sends it and never moves. Inputs of a call sit in memory the parent shares with the child and
-reads back after the answer, so "the inputs were left unmodified" is the parent's observation, not the child's
-claim; every other verdict is made later, in ``checks``, from bytes decoded here.
+The parent owns the conversation. It sends commands (a cell, the function lookup, a call) and accepts only the
+answer to the oldest command not yet answered: a frame of another kind or for another step ends the run as a
+protocol error of the submission, whose code shares the child's process and could have written it. Cells and
+lookups go one at a time; a function's calls are sent ahead, so the child goes from one to the next without
+waiting for the parent (a round trip per call cost both sides a wake-up), and the parent still takes their answers
+one by one, in order. Each step's deadline is fixed when the child can start it (when it is sent, or for a call sent
+ahead, when the answer before it is accepted) and never moves. Inputs of a call sit in memory the parent shares
+with the child and reads back after the answer, so "the inputs were left unmodified" is the parent's observation,
+not the child's claim; every other verdict is made later, in ``checks``, from bytes decoded here.
 
 Two kinds of time limit. The child stops a cell or call itself when its time is up (an alarm, as Jupyter's
 interrupt would) and answers; the parent's hard deadline (the soft limit plus a grace) is behind that. When a
@@ -19,6 +22,7 @@ import mmap
 import os
 import tempfile
 import time
+from collections import deque
 from pathlib import Path
 
 import numpy as np
@@ -42,6 +46,12 @@ MAX_RESTARTS = 8  # per function called: an assignment's run may restart for eac
 #: calls of one function in a row that end this way before its remaining calls are skipped
 MAX_IN_A_ROW = {"timeout": 2, "crashed": 3}
 MAX_NOTES = 30
+#: calls of one function sent ahead of their answers, at most
+AHEAD = 32
+
+
+class _Restart(Exception):
+    """A function's calls were cut short while later ones waited in the child's queue: only a new child drops them."""
 
 
 class _Incident(Exception):
@@ -129,6 +139,13 @@ class Run:
                         self.incident_kind, self.incident = "timeout", self._submission_timeout()
                         break
                     restarts += 1
+                except _Restart:
+                    if restarts >= MAX_RESTARTS * len(self.targets):
+                        break
+                    if time.monotonic() >= self.deadline:
+                        self.incident_kind, self.incident = "timeout", self._submission_timeout()
+                        break
+                    restarts += 1
                 except ProtocolError as exc:
                     self.protocol_error = (f"The submission wrote on the grader's result channel ({exc}); the run "
                                            "was stopped there. Student code must not write to file descriptors "
@@ -177,20 +194,49 @@ class Run:
             reply = self._step(channel, launched, "function", None, STARTUP_SECONDS,
                                f'{{"t":"lookup","name":{json.dumps(target.function)}}}')
             self.found[t] = answers.function_info(reply.message)
-        while self.next_call < len(self.calls):
-            call = self.calls[self.next_call]
-            if not self.found[call.target]["callable"] or call.target in self.cut:
-                self.next_call += 1
-                continue
-            plans.write_inputs(self.memory, call)
-            where = ("call", self.next_call, self._case(call).name)
-            started = time.monotonic()
-            reply = self._step(channel, launched, "result", where, call.seconds, call.command,
-                               max_payload=call.max_bytes)
-            outcome = self._outcome(call, reply, time.monotonic() - started)
-            if not self._record(call, outcome):
-                return
-        channel.send({"t": "end"})
+        if self._calls(channel, launched):
+            channel.send({"t": "end"})
+
+    def _calls(self, channel: Channel, launched: Launched) -> bool:
+        """Make the calls from ``next_call`` on; False when the run stops before its last call.
+
+        A function's calls are queued in the child ahead of their answers (up to ``AHEAD``), each with its inputs
+        written first; the next function's wait until this one's are answered, since a cut may stop them. Each
+        answer is awaited alone, in order, before a deadline that starts when the child can start its call: when
+        the answer before it was accepted, or when it was sent. A cut while calls are still queued needs a new
+        child (``_Restart``) when other calls remain."""
+        queue: deque[tuple[Call, int]] = deque()  # (call, step) sent and not answered yet, oldest first
+        queued, started = self.next_call, 0.0
+        while True:
+            while queued < len(self.calls) and len(queue) < AHEAD:
+                call = self.calls[queued]
+                if queue and call.target != queue[0][0].target:
+                    break
+                queued += 1
+                if not self.found[call.target]["callable"] or call.target in self.cut:
+                    continue
+                plans.write_inputs(self.memory, call)
+                self.seq += 1
+                channel.send(plans.numbered(call.command, self.seq))
+                if not queue:
+                    started = time.monotonic()
+                queue.append((call, self.seq))
+            if not queue:
+                return True
+            call, seq = queue.popleft()
+            where = ("call", call.id, self._case(call).name)
+            deadline = min(started + call.seconds + GRACE_SECONDS, self.deadline)
+            reply = self._await(channel, launched, "result", where, deadline, call.max_bytes, call.seconds, seq)
+            answered = time.monotonic()
+            outcome = self._outcome(call, reply, answered - started)
+            started = answered
+            more = self._record(call, outcome)
+            if call.target in self.cut and queue:  # the cut function's later calls are queued in the child
+                if more:
+                    raise _Restart()
+                return False
+            if not more:
+                return False
 
     def _setup(self) -> dict:
         readable_bytes = self._readable_bytes()
@@ -216,7 +262,10 @@ class Run:
         """A step's hard deadline, fixed when it is sent: its soft limit plus the grace, within the submission's."""
         return min(time.monotonic() + seconds + GRACE_SECONDS, self.deadline)
 
-    def _await(self, channel, launched, kind, where, deadline, max_payload: int = 0, seconds: float = 0.0) -> Frame:
+    def _await(self, channel, launched, kind, where, deadline, max_payload: int = 0, seconds: float = 0.0,
+               seq: int | None = None) -> Frame:
+        """The answer of kind ``kind`` to step ``seq`` (the last one sent, by default), before ``deadline``."""
+        seq = self.seq if seq is None else seq
         sent = time.monotonic()
         while True:
             try:
@@ -237,9 +286,9 @@ class Run:
             if got in self.handlers:
                 self.handlers[got](frame.message)
                 continue
-            if got != kind or frame.message.get("seq") != self.seq:
+            if got != kind or frame.message.get("seq") != seq:
                 raise ProtocolError(f"an answer '{clean(got, 40)}' for step {clean(frame.message.get('seq'), 20)} "
-                                    f"came while the grader waited for '{kind}' of step {self.seq}")
+                                    f"came while the grader waited for '{kind}' of step {seq}")
             return frame
 
     # -- what came back -------------------------------------------------------------------------------------

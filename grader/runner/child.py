@@ -1,11 +1,13 @@
 """The sandboxed child: runs the cells and calls the parent sends, one at a time, and answers each.
 
 Runs as ``python -I -S child.py CHANNEL_FD`` with only the standard library and numpy importable. The parent
-drives: it sends one command frame on stdin (setup, a cell, the function lookup, a call, the end) and waits for
-the one answer to it on the channel. Nothing here decides a grade: the answers are data the parent checks, and
-student code shares this process, so it can reach these objects and forge answers. It gains nothing by it: the
-parent owns the clock (a deadline from the moment it sends), the sequence (an answer to anything but the command
-it sent ends the run) and every verdict (inputs sit in memory the parent reads back after the call).
+drives: it sends command frames on stdin (setup, a cell, the function lookup, a call, the end; a function's calls
+may be queued ahead) and waits for the answers on the channel, one per command, in order. This side reads the next
+command only once it has answered the last. Nothing here decides a grade: the answers are data the parent checks,
+and student code shares this process, so it can reach these objects and forge answers. It gains nothing by it:
+the parent owns the clock (each step's deadline from the moment this side can start it), the sequence (an answer
+to anything but the command the parent awaits ends the run) and every verdict (inputs sit in memory the parent
+reads back after the call).
 """
 from __future__ import annotations
 
