@@ -87,9 +87,10 @@ def plan(targets: list[Target], visible_path: Callable[[Path], Path], call_secon
         head = f'{{"t":"call","function":{json.dumps(target.function)},"args":'
         tail = f',"outputs":{max(1, len(target.outputs))},"seconds":{json.dumps(seconds)},"max_bytes":'
         order = [*((i, False) for i in range(len(target.cases))), *((i, True) for i in target.repeat)]
+        laid: dict[int, _Layout] = {}  # a repeated case is laid out once
         for index, again in order:
             case = target.cases[index]
-            layout = _layout(case, target.shared, visible_path)
+            layout = laid.get(index) or laid.setdefault(index, _layout(case, target.shared, visible_path))
             max_bytes, expect = _answer_size(target.expected[index] if target.expected is not None else None)
             command = f'{head}{layout.args}{tail}{max_bytes},"base":{offset}}}'
             calls.append(Call(len(calls), t, index, again, len(case.args), layout.inline, offset, layout.inputs,
@@ -98,11 +99,12 @@ def plan(targets: list[Target], visible_path: Callable[[Path], Path], call_secon
     return calls, offset
 
 
-#: each case's layout, by the case (kept alive with its entry, so its id stays its own): the diagnosis's probes are
+#: small cases' layouts, by the case (kept alive with its entry, so its id stays its own): the diagnosis's probes are
 #: the same objects for every student of a session, and their arrays are never written to in the grader (the
-#: reference runs on copies)
+#: reference runs on copies). Larger cases (a student's own) are laid out every time: kept, they would pin memory.
 _LAYOUTS: dict[int, tuple[Case, _Layout]] = {}
 _LAYOUTS_MAX = 256
+_LAYOUT_MAX_BYTES = 64 << 10
 
 
 def _layout(case: Case, shared: SharedArrays | None, visible_path) -> _Layout:
@@ -112,9 +114,10 @@ def _layout(case: Case, shared: SharedArrays | None, visible_path) -> _Layout:
     if found is not None and found[0] is case:
         return found[1]
     layout = _lay_out(case, None, visible_path)
-    if len(_LAYOUTS) >= _LAYOUTS_MAX:
-        _LAYOUTS.clear()
-    _LAYOUTS[id(case)] = (case, layout)
+    if layout.span <= _LAYOUT_MAX_BYTES:
+        if len(_LAYOUTS) >= _LAYOUTS_MAX:
+            _LAYOUTS.clear()
+        _LAYOUTS[id(case)] = (case, layout)
     return layout
 
 

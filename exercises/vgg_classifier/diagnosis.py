@@ -385,8 +385,8 @@ class _SharedStack(V.Stack):
 
 
 _STACKS: dict[tuple, tuple[_SharedStack, list]] = {}
-_STACK_OUTPUTS = 4096  # about 12 MB of outputs at most, per stack
-_STACK_ENTRIES = 4
+_STACK_OUTPUTS = 2048  # about 6 MB of outputs at most, per stack (a search tries 400 variants at most)
+_STACK_ENTRIES = 2
 
 
 def _stack(square: list) -> V.Stack:
