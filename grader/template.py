@@ -135,8 +135,8 @@ class Template:
         return message, fds
 
     def fork(self, request: dict, fds: list[int]) -> tuple[int, int]:
-        """Start a run; return its pid (the waiter, outside the namespaces) and a pidfd for it. ``prepared`` says
-        whether the template had forked it ahead."""
+        """Start a run; return its pid (the init of its pid namespace, as this process sees it) and a pidfd for it.
+        ``prepared`` says whether the template had forked it ahead."""
         try:
             socket.send_fds(self.sock, [json.dumps(request).encode()], fds)
             message, got = self._receive(ANSWER_SECONDS)
@@ -352,7 +352,8 @@ def launch(config: Config, request: dict, inherit: tuple[int, ...], slot: int | 
 
 
 def kill(process: Forked, children) -> None:
-    """Kill a run: the namespace's init first (the kernel then kills all it holds), then the waiter; reap both."""
+    """Kill a run: the init's children, then the init (the kernel then kills all its namespace holds); wait for the
+    template's report of its end."""
     if process.poll() is None:
         for pid in children(process.pid):
             try:
@@ -373,8 +374,9 @@ def kill(process: Forked, children) -> None:
 
 def empty_cgroup(folder: Path, process: Forked, timeout: float = 5.0) -> bool:
     """``cgroups.empty_cgroup`` for a run of a template: SIGKILL all the cgroup holds but the template and the next run
-    it prepared (its child and grandchild; the finished run's were reaped before the template reported its end, and
-    the student's processes, in the run's pid namespace, can be neither)."""
+    it prepared (its child, an init that has no child before its request comes; the finished run's init was reaped
+    before the template reported its end, and the student's processes, in the run's pid namespace, cannot be a child
+    of the template)."""
     keep = process.template.process.pid
     spared = process.spared  # what the first folder's sweep found, for the second (the same processes)
     deadline = time.monotonic() + timeout
@@ -382,7 +384,7 @@ def empty_cgroup(folder: Path, process: Forked, timeout: float = 5.0) -> bool:
         pids = []
         for pid in cgroups.cgroup_pids(folder):
             if pid not in spared:
-                spared[pid] = pid == keep or _descends(pid, keep)
+                spared[pid] = pid == keep or _parent(pid) == keep
             if not spared[pid]:
                 pids.append(pid)
         if not pids:
@@ -395,12 +397,6 @@ def empty_cgroup(folder: Path, process: Forked, timeout: float = 5.0) -> bool:
         if time.monotonic() > deadline:
             return False
         time.sleep(0.002)
-
-
-def _descends(pid: int, ancestor: int) -> bool:
-    """Whether ``pid`` is a child or grandchild of ``ancestor``."""
-    parent = _parent(pid)
-    return parent == ancestor or (parent > 1 and _parent(parent) == ancestor)
 
 
 def _parent(pid: int) -> int:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from grader import exercise as exercise_mod
-from grader import grade, sandbox, template
+from grader import grade, processes, sandbox, template
 
 HERE = Path(__file__).resolve().parent
 CORRECT = HERE / "submissions" / "correct" / "matmul.py"
@@ -51,7 +51,11 @@ def test_a_template_holds_only_its_socket_and_nothing_secret(session):
     assert _full(grade.grade_file(CORRECT, session))
     for warm in _templates():
         pid = warm.process.pid
-        kinds = sorted(os.readlink(f"/proc/{pid}/fd/{fd}").split(":")[0] for fd in os.listdir(f"/proc/{pid}/fd"))
+        for _ in range(100):  # the template may be forking the next run ahead: both ends of its socketpair, briefly
+            kinds = sorted(os.readlink(f"/proc/{pid}/fd/{fd}").split(":")[0] for fd in os.listdir(f"/proc/{pid}/fd"))
+            if kinds.count("socket") <= 2:
+                break
+            time.sleep(0.01)
         assert kinds.count("socket") <= 2, kinds  # the grader's socketpair, a prepared run's; no run's pipe or memory
         assert not any(kind.startswith("/dev/shm") or "memfd" in kind for kind in kinds), kinds
         environ = Path(f"/proc/{pid}/environ").read_bytes()
@@ -96,6 +100,37 @@ def test_a_template_killed_during_a_run_ends_only_that_run(session, tmp_path):
     assert results and not _full(results[0])
     assert "SIGKILL" in results[0].to_json() or results[0].status == "error"
     assert _full(grade.grade_file(CORRECT, session))
+
+
+def test_a_run_starts_as_pid_1_of_its_own_pid_namespace_forked_by_the_template(session, tmp_path):
+    """The template forks a run's init straight into a new pid namespace and its later children back into its own:
+    during a run, its one child is that init, pid 1 there, and the runner is the init's child in the same namespace
+    (no process of the run outside it)."""
+    slow = tmp_path / "slow.py"
+    slow.write_text("import time\ntime.sleep(4)\n" + CORRECT.read_text())
+    results = []
+    thread = threading.Thread(target=lambda: results.append(grade.grade_file(slow, session)))
+    thread.start()
+    try:
+        busy, deadline = [], time.monotonic() + 20
+        while not busy and time.monotonic() < deadline:
+            time.sleep(0.2)
+            busy = [t for t in template.POOL.all if t.alive() and t not in template.POOL.idle()]
+        assert busy, "the slow submission should hold a template"
+        pid = busy[0].process.pid
+        own = os.readlink(f"/proc/{os.getpid()}/ns/pid")
+        assert os.readlink(f"/proc/{pid}/ns/pid") == own
+        assert os.readlink(f"/proc/{pid}/ns/pid_for_children") == own
+        inits = processes.children(pid)
+        assert len(inits) == 1, inits
+        init_ns = os.readlink(f"/proc/{inits[0]}/ns/pid")
+        assert init_ns != own
+        assert Path(f"/proc/{inits[0]}/status").read_text().split("NSpid:")[1].split("\n")[0].split()[1:] == ["1"]
+        runners = processes.children(inits[0])
+        assert len(runners) == 1 and os.readlink(f"/proc/{runners[0]}/ns/pid") == init_ns, runners
+    finally:
+        thread.join(60)
+    assert results and _full(results[0])
 
 
 def test_runs_of_one_template_draw_different_random_numbers(session, tmp_path):

@@ -81,10 +81,9 @@ def apply(settings: dict) -> list[str]:
     if settings.get("pdeathsig") and linux:
         # After the uid switch (the kernel clears it then): die with the process that started us.
         try:
-            import ctypes
             import signal
 
-            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+            _libc().prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
             if os.getppid() == 1 and not settings.get("pid_namespace"):
                 os._exit(70)  # the grader is already gone
             applied.append("pdeathsig")
@@ -134,12 +133,23 @@ def _set_rlimits(values: dict, applied: list[str]) -> None:
             pass
 
 
-def _libc():
-    import ctypes
+_libc_handle = None
 
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
-    return libc
+
+def _libc():
+    """The C library, loaded once per process (a forked child finds it loaded: loading it again would cost the child
+    its time and, touching memory it shares with its template, its copies of pages)."""
+    global _libc_handle
+    if _libc_handle is None:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
+        libc.syscall.restype = ctypes.c_long
+        for name in ("prctl", "unshare", "setns"):  # looked up now, not in each child
+            getattr(libc, name)
+        _libc_handle = libc
+    return _libc_handle
 
 
 def _check(result: int, what: str) -> None:
@@ -167,8 +177,11 @@ def private_scratch(mib: int, uid: int | None) -> None:
     os.chdir(here)  # onto the new mount
 
 
-def _others_can_read(path: str) -> bool:
-    """Whether a uid that owns nothing and is in no group can list ``path`` (every parent searchable)."""
+def _others_can_read(path: str, searchable: dict[str, bool] | None = None) -> bool:
+    """Whether a uid that owns nothing and is in no group can list ``path`` (every parent searchable).
+
+    ``searchable``: what is known of parents already (the import folders share most of theirs), filled in."""
+    searchable = {} if searchable is None else searchable
     real = os.path.realpath(path)
     try:
         if os.stat(real).st_mode & (stat.S_IROTH | stat.S_IXOTH) != stat.S_IROTH | stat.S_IXOTH:
@@ -176,7 +189,9 @@ def _others_can_read(path: str) -> bool:
         parent = real
         while parent != os.path.dirname(parent):
             parent = os.path.dirname(parent)
-            if not os.stat(parent).st_mode & stat.S_IXOTH:
+            if parent not in searchable:
+                searchable[parent] = bool(os.stat(parent).st_mode & stat.S_IXOTH)
+            if not searchable[parent]:
                 return False
     except OSError:
         return False
@@ -192,12 +207,17 @@ def reach_imports(force: bool = False) -> dict[str, str]:
     which files may be read: it looks at where a file really is, not at the path used.
     """
     moved: dict[str, str] = {}
+    # per entry: others can read it (True), it must be moved (False), not a folder (None); sys.path repeats entries
+    state: dict[str, bool | None] = {}
+    searchable: dict[str, bool] = {}
     for index, entry in enumerate(sys.path):
-        if not isinstance(entry, str) or not os.path.isabs(entry) or not os.path.isdir(entry):
+        if not isinstance(entry, str) or not os.path.isabs(entry):
+            continue
+        if entry not in state:
+            state[entry] = (not force and _others_can_read(entry, searchable)) if os.path.isdir(entry) else None
+        if state[entry] is not False:
             continue
         if entry not in moved:
-            if not force and _others_can_read(entry):
-                continue
             fd = os.open(entry, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
             moved[entry] = f"/proc/self/fd/{fd}"
         sys.path[index] = moved[entry]
@@ -220,12 +240,8 @@ def reach_imports(force: bool = False) -> dict[str, str]:
 
 def become(uid: int) -> None:
     """Switch for good to ``uid`` (its own group, no supplementary groups, no capabilities left)."""
-    import ctypes
-
-    libc = ctypes.CDLL(None, use_errno=True)
-    for cap in range(64):  # the bounding set, while CAP_SETPCAP is still held
-        if libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 and ctypes.get_errno() == 22:  # EINVAL: past the last
-            break
+    libc = _libc()
+    clear_bounding_set()
     os.setgroups([])
     os.setresgid(uid, uid, uid)
     os.setresuid(uid, uid, uid)  # all three non-zero: the kernel clears the permitted and effective sets
@@ -237,31 +253,66 @@ def become(uid: int) -> None:
 
 
 def _no_capabilities() -> bool:
-    with open("/proc/self/status") as status:
-        return all(line.split()[1].strip("0") == "" for line in status
-                   if line.startswith(("CapEff", "CapPrm", "CapBnd", "CapAmb")))
+    fd = os.open("/proc/self/status", os.O_RDONLY | os.O_CLOEXEC)  # no buffered text layer: little to allocate
+    try:
+        data = b""
+        while True:
+            more = os.read(fd, 4096)
+            if not more:
+                break
+            data += more
+    finally:
+        os.close(fd)
+    sets = [line.split()[1] for line in data.splitlines()
+            if line.startswith((b"CapEff", b"CapPrm", b"CapBnd", b"CapAmb"))]
+    return len(sets) == 4 and all(value.strip(b"0") == b"" for value in sets)
+
+
+def clear_bounding_set() -> None:
+    """Empty the bounding set, while CAP_SETPCAP is held: no capability can be gained by exec any more (those held
+    stay until dropped)."""
+    import ctypes
+
+    libc = _libc()
+    for cap in range(64):
+        if libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 and ctypes.get_errno() == 22:  # EINVAL: past the last
+            break
+
+
+_capset: tuple = ()
+
+
+def capset_arguments() -> tuple:
+    """(the C library, capset's number, its header, its data: no capability at all), made once per process."""
+    global _capset
+    if not _capset:
+        import ctypes
+        import struct
+
+        header = ctypes.create_string_buffer(struct.pack("=Ii", 0x20080522, 0), 8)  # _LINUX_CAPABILITY_VERSION_3
+        data = ctypes.create_string_buffer(b"\0" * 24, 24)  # effective, permitted, inheritable: none
+        _capset = (_libc(), 126 if _x86_64() else 91, header, data)
+    return _capset
+
+
+def drop_held() -> bool:
+    """Drop every capability held (effective, permitted, inheritable) and set no_new_privs; True when both took. A
+    forked init calls it with its bounding set already empty and its arguments made before the fork: few pages to
+    copy."""
+    try:
+        libc, number, header, data = capset_arguments()
+        return libc.syscall(number, header, data) == 0 and libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
 
 
 def _drop_capabilities() -> bool:
     """A root child without a worker uid keeps uid 0 but loses every capability, for good (bounding set too)."""
     try:
-        import ctypes
-        import struct
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.syscall.restype = ctypes.c_long
-        SYS_CAPSET = 126
-        for cap in range(64):
-            if libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 and ctypes.get_errno() == 22:  # EINVAL: past the last
-                break
-        header = ctypes.create_string_buffer(struct.pack("=Ii", 0x20080522, 0), 8)  # _LINUX_CAPABILITY_VERSION_3
-        data = ctypes.create_string_buffer(b"\0" * 24, 24)  # effective, permitted, inheritable: none
-        if libc.syscall(SYS_CAPSET if _x86_64() else 91, header, data) != 0:
-            return False
-        libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
-        return _no_capabilities()
-    except (OSError, AttributeError, IndexError):
+        clear_bounding_set()
+    except (OSError, AttributeError):
         return False
+    return drop_held() and _no_capabilities()
 
 
 def _x86_64() -> bool:

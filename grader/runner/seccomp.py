@@ -125,16 +125,30 @@ def program(arch: str) -> list[tuple[int, int, int, int]]:
     return code
 
 
+_compiled: dict = {}
+
+
+def compiled(arch: str | None = None) -> tuple:
+    """(the C library, the filter program as the kernel takes it, its length) for ``arch``, built once per process:
+    a template builds it before it forks its runs, which then only hand it to the kernel."""
+    arch = arch or machine()
+    if arch not in _compiled:
+        code = program(arch)
+        filters = (SockFilter * len(code))(*(SockFilter(c, jt, jf, k) for c, jt, jf, k in code))
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.syscall.restype = ctypes.c_long
+        for name in ("prctl", "unshare"):  # looked up now, not in each child
+            getattr(libc, name)
+        _compiled[arch] = (libc, SockFprog(len(code), filters), len(code), filters)
+    return _compiled[arch][:3]
+
+
 def install() -> int:
     """Install the filter on this process (all its threads) for good; returns the number of instructions."""
     arch = machine()  # not supported(): /proc may already be out of reach (Landlock); the parent checked it
     if platform.system() != "Linux" or arch not in AUDIT_ARCH:
         raise OSError(errno.ENOSYS, f"no seccomp filter for {platform.system()} {arch}")
-    code = program(arch)
-    filters = (SockFilter * len(code))(*(SockFilter(c, jt, jf, k) for c, jt, jf, k in code))
-    prog = SockFprog(len(code), filters)
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.syscall.restype = ctypes.c_long
+    libc, prog, length = compiled(arch)
     if libc.prctl(PR_SET_NO_NEW_PRIVS, ctypes.c_ulong(1), ctypes.c_ulong(0), ctypes.c_ulong(0),
                   ctypes.c_ulong(0)) != 0:
         err = ctypes.get_errno()
@@ -150,4 +164,4 @@ def install() -> int:
     # unshare(0) changes nothing and succeeds unfiltered: it must now fail (/proc may be out of reach here).
     if libc.unshare(0) == 0 or ctypes.get_errno() != errno.EPERM:
         raise OSError(errno.EPERM, "the seccomp filter did not take hold")
-    return len(code)
+    return length

@@ -10,25 +10,26 @@ socketpair, which nothing else holds.
 A request is a JSON message with the run's descriptors attached (command pipe, channel, output, the inputs'
 shared memory) and its settings (worker uid, what to bind read-only, tmpfs sizes). Per request:
 
-* the template forks a *waiter* (in the worker slot's cgroups, where the grader put the template): it dies with
-  the template (PDEATHSIG), starts a new session, keeps only the run's descriptors (moved to the numbers the
-  child expects) and closes every other one, makes the run the out-of-memory killer's first choice, then
-  ``unshare``s new mount, pid, network, IPC, UTS and cgroup namespaces and forks the *init*;
-* the init is pid 1 of the new pid namespace: it builds the new root (``rootfs``), forks the *runner*, closes
-  every descriptor but a status pipe, drops all its capabilities, reaps, and hands the runner's wait status to
-  the waiter. When it ends, the kernel kills whatever is left in the namespace;
+* the template forks the run's *init*, pid 1 of a new pid namespace (``unshare(CLONE_NEWPID)`` for its next child
+  only, then ``setns`` back to its own), in the worker slot's cgroups, where the grader put the template. The init
+  dies with the template (PDEATHSIG; it stops if the template was gone before that took hold), starts a new
+  session, keeps only the run's descriptors (moved to the numbers the child expects) and a status pipe, makes the
+  run the out-of-memory killer's first choice, ``unshare``s new mount, network, IPC, UTS and cgroup namespaces,
+  builds the new root (``rootfs``), forks the *runner*, closes every descriptor but the status pipe, drops all its
+  capabilities, reaps, and writes the runner's wait status into the pipe. When it ends, the kernel kills whatever
+  is left in the namespace;
 * the runner starts its own session, tags itself as a run of the grader (``GRADER_PARENT``, what a fresh child
   has in its environment), reseeds the random generators it inherited, and enters ``child.main``: the same path
   as a fresh child, so ``confine`` drops it to the worker uid (bounding set cleared, no_new_privs), then sets
   PDEATHSIG, rlimits, Landlock and seccomp before any student code runs.
 
-Once a run has ended, the template forks the slot's next one ahead (``Prepared``): waiter and init are there and
-the root is put together but for the run's own inputs; a request that fits is handed to that init with the run's
+Once a run has ended, the template forks the slot's next one ahead (``Prepared``): the init is there and the
+root is put together but for the run's own inputs; a request that fits is handed to that init with the run's
 descriptors, and the host's root is detached once those inputs are bound. Either way, no student code runs before
 the host's root is gone and every step above is done.
 
-The waiter ends the way the runner ended (same exit code or signal), and the template reports
-``{"t": "exited", "pid": waiter, "status": wait status}``. Nothing of a run comes back into the template: every
+The template reaps the init and reports ``{"t": "exited", "pid": init, "status": wait status}``: the runner's, from
+the status pipe, or the init's own if it ended first (killed). Nothing of a run comes back into the template: every
 run is forked from the same clean process. A run cannot reach the template either: it sees another pid
 namespace, runs as another uid without capabilities, holds none of its descriptors, and the template is not
 dumpable (no ptrace, no /proc/PID/mem), besides what seccomp and Landlock deny.
@@ -53,18 +54,28 @@ MAX_FDS = 16
 FAILED = 71
 
 
-def _libc():
-    import ctypes
+_libc_handle = None
 
-    return ctypes.CDLL(None, use_errno=True)
+
+def _libc():
+    global _libc_handle
+    if _libc_handle is None:
+        import ctypes
+
+        _libc_handle = ctypes.CDLL(None, use_errno=True)
+    return _libc_handle
+
+
+def _call(result: int, what: str) -> None:
+    if result != 0:
+        import ctypes
+
+        err = ctypes.get_errno()
+        raise OSError(err, f"{what}: {os.strerror(err)}")
 
 
 def _prctl(option: int, value: int) -> None:
-    import ctypes
-
-    if _libc().prctl(option, value, 0, 0, 0) != 0:
-        err = ctypes.get_errno()
-        raise OSError(err, f"prctl({option}): {os.strerror(err)}")
+    _call(_libc().prctl(option, value, 0, 0, 0), f"prctl({option})")
 
 
 def _close_all_but(keep) -> None:
@@ -119,13 +130,13 @@ def _environ_tag() -> int:
 
 
 class Prepared:
-    """A run forked ahead of its request, once the previous one has ended: the waiter and the init are there, the
-    new root is put together but for the run's own inputs, and the init waits on ``control`` for the request and
-    the run's descriptors. It costs the request nothing but a message."""
+    """A run forked ahead of its request, once the previous one has ended: the init is there, the new root is put
+    together but for the run's own inputs, and the init waits on ``control`` for the request and the run's
+    descriptors. It costs the request nothing but a message."""
 
-    def __init__(self, waiter: int, control: socket.socket, cgroups: list) -> None:
-        self.waiter, self.control, self.cgroups = waiter, control, cgroups
-        self.pidfd = os.pidfd_open(waiter)
+    def __init__(self, pid: int, control: socket.socket, cgroups: list) -> None:
+        self.pid, self.control, self.cgroups = pid, control, cgroups
+        self.pidfd = os.pidfd_open(pid)
 
     def fits(self, request: dict, base: dict) -> bool:
         return (request.get("cgroups") == self.cgroups and request.get("links") == base.get("links")
@@ -134,7 +145,7 @@ class Prepared:
 
     def discard(self) -> None:
         try:
-            signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)  # its init dies with it (PDEATHSIG)
+            signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
         except OSError:
             pass
         self.close()
@@ -156,6 +167,9 @@ class Template:
         self.base: dict | None = None  # the settings every run shares (the probe's): what a prepared run has
         self.cgroups: list | None = None  # the cgroups the last request said the template is in
         self.prepared: Prepared | None = None
+        self.status: dict[int, int] = {}  # an init's pid: the read end of its status pipe
+        self.pid_ns = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)  # where its next child goes back to
+        self.alive = os.pidfd_open(self.pid)  # readable once it has ended: an init checks it after its PDEATHSIG
 
     def send(self, message: dict, fds: list[int] = ()) -> None:
         socket.send_fds(self.sock, [json.dumps(message).encode()], list(fds))
@@ -179,6 +193,7 @@ class Template:
 
     def serve(self, probe: int) -> None:
         _, status = os.waitpid(probe, 0)
+        status = self.ended(probe, status)
         signal.set_wakeup_fd(self.wake_w)
         signal.signal(signal.SIGCHLD, lambda *_: None)
         self.send({"t": "ready", "pid": self.pid, "probe": status})
@@ -213,14 +228,28 @@ class Template:
                 return
             if pid == 0:
                 return
-            if pid in self.runs:  # other children are orphans of a run, reparented to this subreaper
+            status = self.ended(pid, status)
+            if pid in self.runs:  # any other child is a prepared run's init, or one handed over then discarded
                 self.runs.discard(pid)
                 self.send({"t": "exited", "pid": pid, "status": status})
                 if not self.runs:
                     self.prepare()
-            elif self.prepared is not None and pid == self.prepared.waiter:
+            elif self.prepared is not None and pid == self.prepared.pid:
                 self.prepared.close()
                 self.prepared = None
+
+    def ended(self, pid: int, status: int) -> int:
+        """The wait status of init ``pid``'s run, reaped with ``status``: its runner's, if the init wrote it."""
+        fd = self.status.pop(pid, None)
+        if fd is None:
+            return status
+        try:
+            data = os.read(fd, 32)
+        except OSError:
+            data = b""
+        finally:
+            os.close(fd)
+        return int(data) if data.strip().isdigit() else status
 
     def prepare(self) -> None:
         """Fork the next run ahead (only once a run has ended: the grader has put the template in its cgroups)."""
@@ -271,7 +300,7 @@ class Template:
                 os.close(fd)
 
     def hand_over(self, request: dict, fds: list[int]) -> int | None:
-        """Give the request to the prepared run when it fits (its waiter's pid), else None."""
+        """Give the request to the prepared run when it fits (its init's pid), else None."""
         prepared, self.prepared = self.prepared, None
         if prepared is None:
             return None
@@ -280,24 +309,37 @@ class Template:
             try:
                 socket.send_fds(prepared.control, [json.dumps({**request, "extra": extra}).encode()], fds)
                 prepared.close()
-                return prepared.waiter
+                return prepared.pid
             except OSError:
                 pass
         prepared.discard()
         return None
 
     def fork(self, request: dict, fds: list[int], control: int = -1, sockets: tuple = ()) -> int:
-        """Fork a run's waiter: with the run's descriptors, or prepared ahead (``control``: where it will get them).
+        """Fork a run's init into a new pid namespace: with the run's descriptors, or prepared ahead (``control``:
+        where it will get them).
 
         ``sockets``: socket objects alive in the caller's frames, detached in the run like ``self.sock``: their
         numbers are closed there, and no object of the template's may still claim one (a run could close it)."""
-        pid = os.fork()
+        status_r, status_w = os.pipe2(os.O_CLOEXEC | os.O_NONBLOCK)
+        pid = -1
+        try:
+            _call(_libc().unshare(CLONE_NEWPID), "unshare")  # for the next child only
+            pid = os.fork()
+        finally:
+            if pid != 0:  # later children in its own pid namespace again, or none could start: the template ends
+                if _libc().setns(self.pid_ns, CLONE_NEWPID) != 0:
+                    os._exit(FAILED)  # (its runs die with it)
+                os.close(status_w)
+                if pid < 0:
+                    os.close(status_r)
         if pid:
+            self.status[pid] = status_r
             return pid
         try:
             for sock in (self.sock, *sockets):
                 sock.detach()
-            _waiter(self, request, fds, control)
+            _init(self, request, fds, control, status_w)
         except BaseException as exc:  # noqa: BLE001 (nothing may return into the template's loop)
             try:
                 os.write(2, f"grader sandbox: {exc}\n".encode(errors="replace"))
@@ -306,64 +348,9 @@ class Template:
         os._exit(FAILED)
 
 
-def _waiter(template: Template, request: dict, fds: list[int], control: int) -> None:
-    """The run's first process, outside its namespaces: never reachable from the student's code."""
-    _prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL))
-    if os.getppid() != template.pid:
-        os._exit(FAILED)
-    signal.set_wakeup_fd(-1)
-    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-    os.setsid()
-    if control < 0:
-        _place(fds, [int(t) for t in request["targets"]])
-    else:  # prepared ahead: nothing but the control socket until the request comes, stdio on /dev/null
-        _close_all_but([control])
-        null = os.open(os.devnull, os.O_RDWR)
-        for number in (0, 1, 2):
-            if number != null:
-                os.dup2(null, number)
-    with open("/proc/self/oom_score_adj", "w") as adj:  # the run's processes die before the template, if need be
-        adj.write("1000")
-    if _libc().unshare(NAMESPACES) != 0:
-        import ctypes
-
-        err = ctypes.get_errno()
-        raise OSError(err, f"unshare: {os.strerror(err)}")
-    status_r, status_w = os.pipe()
-    init = os.fork()
-    if init == 0:
-        try:
-            os.close(status_r)
-            _init(template, request, status_w, control)
-        except BaseException as exc:  # noqa: BLE001
-            try:
-                os.write(2, f"grader sandbox: {exc}\n".encode(errors="replace"))
-            finally:
-                os._exit(FAILED)
-        os._exit(FAILED)
-    os.close(status_w)
-    _close_all_but([status_r])
-    _, status = os.waitpid(init, 0)
-    data = os.read(status_r, 32)
-    _end_like(int(data) if data.strip().isdigit() else status)
-
-
-def _end_like(status: int) -> None:
-    """Exit the way the runner did: same code, or killed by the same signal (no core: not dumpable)."""
-    if os.WIFSIGNALED(status):
-        number = os.WTERMSIG(status)
-        try:
-            signal.signal(number, signal.SIG_DFL)
-        except (OSError, ValueError):
-            pass
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, [number])
-        os.kill(os.getpid(), number)
-        os._exit(128 + number)
-    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else FAILED)
-
-
-def _init(template: Template, request: dict, status_w: int, control: int) -> None:
-    """Pid 1 of the run's pid namespace: builds its root, starts the runner, reaps, reports the runner's end.
+def _init(template: Template, request: dict, fds: list[int], control: int, status_w: int) -> None:
+    """Pid 1 of the run's pid namespace: enters the other namespaces, builds the root, starts the runner, reaps,
+    reports the runner's end into ``status_w``.
 
     Prepared ahead (``control``), it puts the root together, then waits for the request, the run's descriptors
     and its own inputs to bind (``extra``) before it detaches the host's root and starts the runner.
@@ -372,7 +359,25 @@ def _init(template: Template, request: dict, status_w: int, control: int) -> Non
     import rootfs
 
     _prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL))
+    if select.select([template.alive], [], [], 0)[0]:
+        os._exit(FAILED)  # the template ended before PDEATHSIG took hold (the parent's pid is 0 from here)
+    signal.set_wakeup_fd(-1)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     os.setsid()
+    if control < 0:
+        targets = [int(t) for t in request["targets"]]
+        status_w = _above(status_w, targets)
+        _place(fds, targets, keep=(status_w,))
+    else:  # prepared ahead: nothing but the control socket until the request comes, stdio on /dev/null
+        _close_all_but([control, status_w])
+        null = os.open(os.devnull, os.O_RDWR)
+        for number in (0, 1, 2):
+            if number != null:
+                os.dup2(null, number)
+    adj = os.open("/proc/self/oom_score_adj", os.O_WRONLY | os.O_CLOEXEC)
+    os.write(adj, b"1000")  # the run's processes die before the template, if need be (a failure ends the init)
+    os.close(adj)
+    _call(_libc().unshare(NAMESPACES & ~CLONE_NEWPID), "unshare")
     rootfs.prepare(request["binds"], request.get("links", []), request["tmp_bytes"], request["shm_bytes"])
     if control >= 0:
         waiting = socket.socket(fileno=control)
@@ -386,12 +391,14 @@ def _init(template: Template, request: dict, status_w: int, control: int) -> Non
         _place(fds, targets, keep=(status_w,))
     rootfs.finish(request.get("extra", []))
     channel = int(request["targets"][1])
+    confine.clear_bounding_set()  # before the fork: neither can gain a capability by exec (the runner drops the rest)
     runner = os.fork()
     if runner == 0:
         os.close(status_w)
         _runner(template, request, channel)
     _close_all_but([status_w])
-    confine._drop_capabilities()  # this process only waits; it keeps uid 0 but no capability at all
+    if not confine.drop_held():  # this process only waits: it keeps uid 0, and no capability at all
+        os._exit(FAILED)
     while True:
         try:
             pid, status = os.waitpid(-1, 0)
@@ -463,19 +470,25 @@ def main() -> None:
 
     import numpy  # noqa: F401  (the point of the template: imported once, shared by every run)
     import child  # noqa: F401
-    import confine  # noqa: F401
-    import landlock  # noqa: F401
-    import rootfs  # noqa: F401
-    import seccomp  # noqa: F401
+    import confine
+    import landlock
+    import rootfs
+    import seccomp
     import standins  # noqa: F401
     import wire  # noqa: F401
 
     import ctypes  # noqa: F401  (and what a run imports on its way to student code, imported once here)
     import fcntl  # noqa: F401
     import mmap  # noqa: F401
-    import platform  # noqa: F401
+    import platform
     import struct  # noqa: F401
 
+    # and what every run would load for itself (the C library, the seccomp filter), loaded once here: not once per
+    # run, in memory the run would copy to write it
+    platform.machine()  # cached by platform
+    confine.capset_arguments(), rootfs._c(), landlock.abi_version()
+    if seccomp.machine() in seccomp.AUDIT_ARCH:
+        seccomp.compiled()
     import gc
 
     gc.freeze()  # what is here now is never collected: runs do not touch (and copy) its pages to scan it
