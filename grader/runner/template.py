@@ -15,9 +15,9 @@ shared memory) and its settings (worker uid, what to bind read-only, tmpfs sizes
   dies with the template (PDEATHSIG; it stops if the template was gone before that took hold), starts a new
   session, keeps only the run's descriptors (moved to the numbers the child expects) and a status pipe, makes the
   run the out-of-memory killer's first choice, ``unshare``s new mount, network, IPC, UTS and cgroup namespaces,
-  builds the new root (``rootfs``), forks the *runner*, closes every descriptor but the status pipe, drops all its
-  capabilities, reaps, and writes the runner's wait status into the pipe. When it ends, the kernel kills whatever
-  is left in the namespace;
+  builds the new root (``rootfs``), empties its bounding set, forks the *runner*, closes every descriptor but the
+  status pipe, drops every capability it holds, reaps, and writes the runner's wait status into the pipe. When it
+  ends, the kernel kills whatever is left in the namespace;
 * the runner starts its own session, tags itself as a run of the grader (``GRADER_PARENT``, what a fresh child
   has in its environment), reseeds the random generators it inherited, and enters ``child.main``: the same path
   as a fresh child, so ``confine`` drops it to the worker uid (bounding set cleared, no_new_privs), then sets
