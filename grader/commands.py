@@ -95,7 +95,7 @@ def grade(args: argparse.Namespace,
 
         def finish(outcomes: list, complete: bool) -> list[str]:
             """The class files, the LMS file and the manifest (last) of what is graded; problems as lines."""
-            # similarity reads the whole class's files (never a shard's slice), and only once every grade is in
+            # similarity read the whole class's files (never a shard's slice) while it was graded; used once all are in
             similar, problems = similarity.result() if complete else (None, [])
             similar_line = similarity_report.summary(similar)
             problems += batch.write_class_files(plan, outcomes, out, graded.id, private=private, notes=notes,
