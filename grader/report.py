@@ -12,13 +12,10 @@ so no student id, whatever it is, can land on a class file.
 """
 from __future__ import annotations
 
-import secrets
-import threading
 from functools import lru_cache
 from pathlib import Path
 
 import jinja2
-from markupsafe import Markup
 
 from . import escape, templatecache
 from .outfolder import (  # noqa: F401  (re-exported: the writers' file helpers)
@@ -89,61 +86,8 @@ def render_html(result: GradeResult) -> str:
 
 def render_markdown(result: GradeResult, *, checks: bool = True, isolation: str = "") -> str:
     """The Markdown report; ``checks=False`` leaves out the checks table (Gradescope shows them as its tests).
-    ``isolation``: a sentence on how the code was isolated, said instead of the list of layers.
-
-    A batch asks for both of a result (``report.md``, then ``gradescope.json``'s output): both come from one
-    rendering, remembered for the result last rendered on this thread (``_markdown_pages``)."""
-    full, short = _markdown_pages(result, isolation)
-    return full if checks else short
-
-
-#: A rendering longer than this is not cut in two: ``html_text`` cuts what it finalises at 100,000 characters, and the
-#: marks must not move that cut (the two pages are then rendered one by one, as they always were).
-_LONGEST_MARKED = 50_000
-_last_pages = threading.local()
-
-
-def _markdown_pages(result: GradeResult, isolation: str) -> tuple[str, str]:
-    """The Markdown report with and without its checks tables, from one rendering: the text with each table
-    between two marks, then each page cut from it (the marks dropped, or the tables with their marks). The pair
-    of the result last asked for on this thread is kept (the result itself held, so it is never another one at
-    the same address), which spares Gradescope's copy its own rendering.
-
-    A mark must outlive ``finalize``, which cleans every macro's output as a whole, so it is printable text, and
-    nothing a student wrote may pass for one, so it holds a fresh random number each time: a student's text
-    cannot hold what did not exist when it was written. Should the marks not pair up, or the text come near
-    ``html_text``'s cut, each page is rendered by itself."""
-    kept = getattr(_last_pages, "kept", None)
-    if kept is not None and kept[0] is result and kept[1] == isolation:
-        return kept[2]
-    template = environment(False).get_template("report.md.j2")
-    nonce = secrets.token_hex(8)
-    start, end = f"[checks {nonce}>", f"<checks {nonce}]"
-    text = template.render(r=result, checks=True, isolation=isolation,  # as markup: finalize never remembers it
-                           checks_from=Markup(start), checks_to=Markup(end))
-    tables = _tables(text, start, end) if len(text) <= _LONGEST_MARKED else None
-    if tables is not None:
-        full = text.replace(start, "").replace(end, "")
-        outside = [0, *(at for table in tables for at in table), len(text)]
-        short = "".join(text[outside[n]:outside[n + 1]] for n in range(0, len(outside), 2))
-    else:
-        full = template.render(r=result, checks=True, isolation=isolation, checks_from="", checks_to="")
-        short = template.render(r=result, checks=False, isolation=isolation, checks_from="", checks_to="")
-    _last_pages.kept = (result, isolation, (full, short))
-    return full, short
-
-
-def _tables(text: str, start: str, end: str) -> list[tuple[int, int]] | None:
-    """Where each marked table is in ``text``: from its start mark to the end of its end mark; None unless the
-    marks go start, end, start, end... as the template writes them."""
-    tables, at = [], 0
-    while (begin := text.find(start, at)) >= 0:
-        stop = text.find(end, begin + len(start))
-        if stop < 0 or end in text[at:begin] or start in text[begin + len(start):stop]:
-            return None
-        at = stop + len(end)
-        tables.append((begin, at))
-    return None if end in text[at:] else tables
+    ``isolation``: a sentence on how the code was isolated, said instead of the list of layers."""
+    return environment(False).get_template("report.md.j2").render(r=result, checks=checks, isolation=isolation)
 
 
 def write_pages(result: GradeResult, folder: Path, *, private: bool = False) -> None:
