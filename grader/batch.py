@@ -24,7 +24,7 @@ from typing import Callable, Sequence
 from . import escape, gradebook, outfolder, regrade
 from .classfolder import LAYOUTS, Entry, Plan, discover, display_ids  # noqa: F401  (the batch's public names)
 from .grade import Session, grading
-from .results import ErrorInfo, GradeResult, json_text
+from .results import ErrorInfo, GradeResult
 from .signing import Signer
 from .submission import read_regular
 
@@ -174,7 +174,7 @@ def write_outputs(result: GradeResult, folder: Path, key: dict | None, writers: 
     outfolder.write_atomic(folder / "result.json", signer.result_text(result) if signer else result.to_json() + "\n",
                            private=private)
     if key is not None:  # owner-only whatever --private says: it holds a hash of the course secret
-        outfolder.write_atomic(folder / KEY_FILE, json_text(key, 1) + "\n", private=True)
+        outfolder.write_atomic(folder / KEY_FILE, json.dumps(key, indent=1) + "\n", private=True)
     return result
 
 

@@ -5,11 +5,12 @@ bundle's own run (``grader gradescope-run``), from the same function, so both sa
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from . import escape, report
 from .gradebook import diagnosis_ids
-from .results import GradeResult, json_text
+from .results import GradeResult
 
 
 #: Gradescope's visibility settings, from its autograder specification.
@@ -83,5 +84,5 @@ def _gradescope_test(part: GradeResult, check, visibility: str, sectioned: bool,
 def write(result: GradeResult, folder: Path, *, private: bool = False) -> None:
     """A batch writer: the student's ``gradescope.json``."""
     report.write_atomic(Path(folder) / "gradescope.json",
-                        json_text(document(result), 2) + "\n",
+                        json.dumps(document(result), indent=2, ensure_ascii=False) + "\n",
                         private=private)

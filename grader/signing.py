@@ -18,8 +18,6 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from .results import json_text
-
 FIELD = "signature"
 ALGORITHM = "HMAC-SHA256"
 
@@ -102,7 +100,7 @@ class Signer:
 
     def result_text(self, result) -> str:
         """``result.json``'s text: the result contract, plus its signature."""
-        return json_text(sign(result.to_dict(), self.secret, self.run), 2) + "\n"
+        return json.dumps(sign(result.to_dict(), self.secret, self.run), indent=2, ensure_ascii=False) + "\n"
 
     def accepts(self, text: str) -> bool:
         """Whether a stored ``result.json`` is this run's own, untouched (else it is regraded, not reused)."""
