@@ -63,7 +63,7 @@ class TemplateCache(jinja2.BytecodeCache):
                 pass
 
 
-def own_folder() -> str | None:
+def user_folder() -> str | None:
     """This user's folder for compiled templates (made if missing), or None where none is safe to use: one that
     another user owns or can write into, or a link, would let them choose the code the grader runs."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
@@ -82,5 +82,5 @@ def own_folder() -> str | None:
 
 def for_environment(flavour: str) -> TemplateCache | None:
     """The cache for one environment's settings, or None (compile every run)."""
-    folder = own_folder()
+    folder = user_folder()
     return TemplateCache(folder, flavour) if folder else None

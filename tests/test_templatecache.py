@@ -47,12 +47,12 @@ def test_a_folder_others_can_write_into_is_never_used(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     monkeypatch.setattr(templatecache.tempfile, "gettempdir", lambda: str(tmp_path / "tmp"))
     (tmp_path / "tmp").mkdir()
-    folder = templatecache.own_folder()
+    folder = templatecache.user_folder()
     assert folder == str(tmp_path / "tmp" / f"grader-templates-{os.getuid()}")
     link = tmp_path / "tmp" / f"grader-templates-{os.getuid()}"
     os.rmdir(link)
     os.symlink(shared, link)  # a link to the unsafe folder is not followed either
-    assert templatecache.own_folder() is None
+    assert templatecache.user_folder() is None
 
 
 def test_the_report_templates_load_from_the_cache_as_compiled(tmp_path):
