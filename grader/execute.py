@@ -132,15 +132,9 @@ class Run:
                 try:
                     self._attempt()
                     break
-                except _Incident as incident:
-                    if not self._recover(incident) or restarts >= MAX_RESTARTS * len(self.targets):
-                        break
-                    if time.monotonic() >= self.deadline:
-                        self.incident_kind, self.incident = "timeout", self._submission_timeout()
-                        break
-                    restarts += 1
-                except _Restart:
-                    if restarts >= MAX_RESTARTS * len(self.targets):
+                except (_Incident, _Restart) as stop:  # a new child, from where this one stopped
+                    recovered = not isinstance(stop, _Incident) or self._recover(stop)
+                    if not recovered or restarts >= MAX_RESTARTS * len(self.targets):
                         break
                     if time.monotonic() >= self.deadline:
                         self.incident_kind, self.incident = "timeout", self._submission_timeout()
