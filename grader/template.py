@@ -1,12 +1,13 @@
 """The grader's side of the warm templates (``runner/template.py``): start them, ask for runs, learn how runs end.
 
-A template is a fresh ``python -I -S -B runner/template.py`` with numpy imported, never a fork of the grader (which
-holds the course secret and the expected values). The grader keeps one per worker slot it uses, and hands each
-run's descriptors and settings to its slot's template over a Unix socketpair that only the two of them hold. The
-template forks the run inside new namespaces and reports its end; ``Forked`` gives ``execute`` and ``sandbox`` the
-little of ``subprocess.Popen`` they use. A template sits in its slot's cgroups between runs, so that its runs start
-there: moving a process into a cgroup can wait for an RCU grace period (milliseconds), and no run pays for it. The
-sweep after a run spares it (``empty_cgroup``); its runs are marked as the out-of-memory killer's first choice.
+A template is a fresh ``python -I -S -B runner/template.py`` (from its cached bytecode) with numpy imported, never a
+fork of the grader (which holds the course secret and the expected values). The grader keeps one per worker slot it
+uses, and hands each run's descriptors and settings to its slot's template over a Unix socketpair that only the two
+of them hold. The template forks the run inside new namespaces and reports its end; ``Forked`` gives ``execute`` and
+``sandbox`` the little of ``subprocess.Popen`` they use. A template sits in its slot's cgroups between runs, so that
+its runs start there: moving a process into a cgroup can wait for an RCU grace period (milliseconds), and no run
+pays for it. The sweep after a run spares it (``empty_cgroup``); its runs are marked as the out-of-memory killer's
+first choice.
 
 A template that stops answering, sends anything unexpected or dies is never used again: it is killed (its runs
 die with it) and a new one starts when one is next needed.
@@ -58,6 +59,11 @@ class Template:
 
     #: the template's program (tests start misbehaving ones)
     script = RUNNER_DIR / "template.py"
+    #: runs ``script`` as ``__main__`` from its cached bytecode when there is one: Python compiles a script named on
+    #: its command line every time (7 ms for the template), while ``-B`` keeps this from writing any cache itself
+    launcher = ("import sys, __main__, _frozen_importlib_external as e; path = __main__.__file__ = sys.argv[1]; "
+                "sys.argv = sys.argv[1:]; exec(e.SourceFileLoader('__main__', path).get_code('__main__'), "
+                "__main__.__dict__)")
 
     def __init__(self, config: Config, wait: bool = True) -> None:
         """Start the template and send it its probe; with ``wait``, wait until it is ready (else ``ready()`` does)."""
@@ -67,7 +73,8 @@ class Template:
         env["GRADER_FORKER"] = env.pop("GRADER_PARENT", str(os.getpid()))  # runners rename it to GRADER_PARENT
         try:
             self.process = subprocess.Popen(
-                [config.python, "-I", "-S", "-B", str(self.script), str(theirs.fileno()), *config.paths],
+                [config.python, "-I", "-S", "-B", "-c", self.launcher, str(self.script), str(theirs.fileno()),
+                 *config.paths],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd="/",
                 pass_fds=(theirs.fileno(),), start_new_session=True, close_fds=True)
         finally:

@@ -177,6 +177,24 @@ def test_a_template_that_answers_wrong_is_stopped_and_never_reused(session, tmp_
     assert not any(t in template.POOL.idle() for t in started)
 
 
+def test_the_launcher_runs_the_template_as_main_with_its_arguments_and_its_cached_bytecode(tmp_path):
+    """The template starts as ``python -c LAUNCHER script ...``: the script sees what a script sees (its name, its
+    path, its arguments), and runs from the bytecode compileall left beside it, unless the source has changed."""
+    import py_compile
+    import subprocess
+
+    script = tmp_path / "fake.py"
+    script.write_text("import sys\nprint(__name__, __file__ == sys.argv[0], sys.argv[1:], 'cache!')\n")
+    py_compile.compile(str(script), doraise=True)  # records the source's size and mtime
+    mtime = script.stat().st_mtime_ns
+    script.write_text(script.read_text().replace("cache!", "source"))  # same size: only the mtime tells
+    argv = [sys.executable, "-I", "-S", "-B", "-c", template.Template.launcher, str(script), "7", "x"]
+    os.utime(script, ns=(mtime, mtime))
+    assert subprocess.run(argv, capture_output=True, text=True).stdout == "__main__ True ['7', 'x'] cache!\n"
+    os.utime(script, ns=(mtime + 10**9, mtime + 10**9))  # edited since it was compiled: the source runs
+    assert subprocess.run(argv, capture_output=True, text=True).stdout == "__main__ True ['7', 'x'] source\n"
+
+
 def test_the_pool_is_usable_again_after_a_failure(session):
     assert _full(grade.grade_file(CORRECT, session))
 

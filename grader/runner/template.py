@@ -1,11 +1,11 @@
 """The warm template: numpy and the runner imported once, then one fresh, fully sandboxed child forked per run.
 
 Started by the grader (``grader/template.py``), never forked from it (the grader holds the course secret and the
-expected values; this process never sees either), as ``python -I -S -B template.py SOCKET_FD PATH...`` with the
-child's clean environment. It makes itself non-dumpable and a child subreaper, starts a probe run with the
-settings of the grader's first message (no student code; in parallel with what follows), imports numpy and the
-runner's modules, says ``ready`` with the probe's wait status and then serves the grader on its end of a Unix
-socketpair, which nothing else holds.
+expected values; this process never sees either), as ``python -I -S -B -c LAUNCHER template.py SOCKET_FD PATH...``
+(the launcher runs this file from its cached bytecode) with the child's clean environment. It makes itself
+non-dumpable and a child subreaper, starts a probe run with the settings of the grader's first message (no student
+code; in parallel with what follows), imports numpy and the runner's modules, says ``ready`` with the probe's wait
+status and then serves the grader on its end of a Unix socketpair, which nothing else holds.
 
 A request is a JSON message with the run's descriptors attached (command pipe, channel, output, the inputs'
 shared memory) and its settings (worker uid, what to bind read-only, tmpfs sizes). Per request:
