@@ -8,6 +8,7 @@ folder under the exercises folder, or a name in the course file, is ever accepte
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from pathlib import Path
@@ -201,7 +202,16 @@ def exercise_from_code(args: argparse.Namespace, by_name: bool = True) -> str | 
     stem = path.stem
     if by_name and stem in known:
         return stem
-    functions = {}
+    functions = _functions(base, tuple(known))
+    defined = defined_functions(path)
+    fits = {i for name in defined & set(functions) for i in functions[name]}
+    return fits.pop() if len(fits) == 1 else None
+
+
+@functools.lru_cache(maxsize=4)
+def _functions(base: Path, known: tuple[str, ...]) -> dict[str, list[str]]:
+    """Each function name an exercise asks for: the exercises asking for it (read once, not once per student)."""
+    functions: dict[str, list[str]] = {}
     for exercise_id in known:
         try:
             settings = exercise_mod.tomllib.loads((base / exercise_id / "exercise.toml").read_text(encoding="utf-8"))
@@ -209,9 +219,7 @@ def exercise_from_code(args: argparse.Namespace, by_name: bool = True) -> str | 
             continue
         if isinstance(settings.get("function"), str):
             functions.setdefault(settings["function"], []).append(exercise_id)
-    defined = defined_functions(path)
-    fits = {i for name in defined & set(functions) for i in functions[name]}
-    return fits.pop() if len(fits) == 1 else None
+    return functions
 
 
 def defined_functions(path: Path) -> set[str]:
