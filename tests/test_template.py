@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from grader import exercise as exercise_mod
-from grader import grade, processes, sandbox, template
+from grader import grade, processes, sandbox, slots, template
 
 HERE = Path(__file__).resolve().parent
 CORRECT = HERE / "submissions" / "correct" / "matmul.py"
@@ -62,7 +62,9 @@ def test_a_template_holds_only_its_socket_and_nothing_secret(session):
         assert SECRET.encode() not in environ and b"GRADER_PARENT=" not in environ
         assert os.stat(f"/proc/{pid}").st_uid == 0
         status = Path(f"/proc/{pid}/status").read_text()
-        assert "\nPPid:\t%d\n" % os.getpid() in status
+        # started by the grader, or forked by the template it started with it (``Pool.prestart``)
+        parent = warm.process.parent.process.pid if isinstance(warm.process, template.Sibling) else os.getpid()
+        assert "\nPPid:\t%d\n" % parent in status
     # A slot's template waits in the slot's cgroups, and the sweep after a run spared it (alive ones only: tests
     # mix modes in one process, and another mode's sweep of a slot kills the idle template there).
     by_slot = {uid: warm for uid, warm in template.POOL.slots.items() if warm.alive()}
@@ -175,6 +177,83 @@ def test_a_template_that_answers_wrong_is_stopped_and_never_reused(session, tmp_
     assert len(started) == 2, "one replacement is tried, then the run is refused"
     assert all(t.broken and t.process.poll() is not None for t in started)
     assert not any(t in template.POOL.idle() for t in started)
+
+
+def _probe_run(session) -> tuple[template.Template, int]:
+    """A run with no student code (the probe's: namespaces, new root, worker uid), from the pool's next template."""
+    request = {**session.sandbox._fork_request(slots.FIRST_UID + slots.SLOTS, ()), "probe": True}
+    forked, channel, output = template.launch(session.sandbox.template_config, request, ())
+    os.close(channel)
+    os.close(output)
+    return forked, forked.wait(30)
+
+
+def test_templates_started_together_are_one_python_start_the_others_forked_from_it(session, monkeypatch):
+    """``prestart(3)`` starts one template, which forks two more once numpy is imported: each has a session, a
+    socket and no secret of its own, serves runs like any template, and outlives the one it was forked from."""
+    pool = template.Pool()
+    monkeypatch.setattr(template, "POOL", pool)
+    pool.prestart(session.sandbox.template_config, count=3)
+    try:
+        first, *siblings = pool.free[::-1]
+        assert [isinstance(t.process, template.Sibling) for t in (first, *siblings)] == [False, True, True]
+        runs = [_probe_run(session) for _ in range(3)]  # held at once: one run from each template
+        assert [code for _, code in runs] == [0, 0, 0]
+        assert {id(forked.template) for forked, _ in runs} == {id(t) for t in (first, *siblings)}
+        for forked, _ in runs:
+            template.kill(forked, processes.children)
+        assert len({t.process.pid for t in (first, *siblings)}) == 3
+        for sibling in siblings:
+            pid = sibling.process.pid
+            assert f"\nPPid:\t{first.process.pid}\n" in Path(f"/proc/{pid}/status").read_text()
+            assert os.getsid(pid) == pid != os.getsid(first.process.pid)
+            for _ in range(100):  # its own socket, a prepared run's (both ends, briefly, while it forks it)
+                kinds = [os.readlink(f"/proc/{pid}/fd/{fd}").split(":")[0] for fd in os.listdir(f"/proc/{pid}/fd")]
+                if kinds.count("socket") <= 2:
+                    break
+                time.sleep(0.01)
+            assert kinds.count("socket") <= 2, kinds
+            assert SECRET.encode() not in Path(f"/proc/{pid}/environ").read_bytes()
+        os.kill(first.process.pid, signal.SIGKILL)
+        first.process.wait()
+        runs = [_probe_run(session) for _ in range(2)]
+        assert [code for _, code in runs] == [0, 0]
+        assert {id(forked.template) for forked, _ in runs} == {id(t) for t in siblings}
+        for forked, _ in runs:
+            template.kill(forked, processes.children)
+        assert len(pool.all) == 3, "no template was started for the two runs"
+    finally:
+        pool.close()
+    assert all(t.process.poll() is not None for t in (first, *siblings))
+
+
+def test_more_templates_than_one_message_can_carry_sockets_for_are_started_in_groups(session):
+    pool = template.Pool()
+    try:
+        pool.prestart(session.sandbox.template_config, count=template.MAX_SIBLINGS + 3)
+        for t in pool.free:
+            t.ready()
+        started = [t for t in pool.free if not isinstance(t.process, template.Sibling)]
+        assert len(started) == 2 and len(pool.free) == template.MAX_SIBLINGS + 3
+        assert len({t.process.pid for t in pool.free}) == len(pool.free) and all(t.alive() for t in pool.free)
+    finally:
+        pool.close()
+
+
+def test_templates_a_first_template_did_not_fork_fail_and_are_never_used(session, tmp_path, monkeypatch):
+    script = tmp_path / "fake_template.py"
+    script.write_text(FAKE % repr({"t": "forked", "pid": 1}))  # says ready, and forks nothing
+    monkeypatch.setattr(template.Template, "script", script)
+    pool = template.Pool()
+    config = dataclasses.replace(session.sandbox.template_config, paths=("fake",))
+    pool.prestart(config, count=2)
+    sibling, first = pool.free
+    with pytest.raises(template.TemplateError, match="the template it was to be forked from failed"):
+        sibling.ready()
+    with pytest.raises(template.TemplateError):
+        first.ready()
+    assert not sibling.alive() and not first.alive() and first.process.poll() is not None
+    pool.close()
 
 
 def test_the_launcher_runs_the_template_as_main_with_its_arguments_and_its_cached_bytecode(tmp_path):

@@ -167,6 +167,7 @@ class Template:
         self.base: dict | None = None  # the settings every run shares (the probe's): what a prepared run has
         self.cgroups: list | None = None  # the cgroups the last request said the template is in
         self.prepared: Prepared | None = None
+        self.siblings: list[int] = []  # sockets of the templates to fork once ready (from the probe message)
         self.status: dict[int, int] = {}  # an init's pid: the read end of its status pipe
         self.pid_ns = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)  # where its next child goes back to
         self.alive = os.pidfd_open(self.pid)  # readable once it has ended: an init checks it after its PDEATHSIG
@@ -178,11 +179,13 @@ class Template:
         """Fork a run with the grader's first message as settings and no student code: namespaces, new root,
         worker uid. Started before numpy is imported, so that both use the machine at once."""
         data, fds, _, _ = socket.recv_fds(self.sock, 1 << 16, MAX_FDS)
-        for fd in fds:
-            os.close(fd)
         message = json.loads(data)
         if not isinstance(message, dict) or message.get("t") != "probe":
             raise ValueError("the grader's first message is not a probe")
+        siblings = message.pop("siblings", 0)
+        if not isinstance(siblings, int) or len(fds) != siblings:
+            raise ValueError("the grader's probe came with other descriptors than the templates to fork")
+        self.siblings = fds  # a socket for each template to fork once this one is ready
         self.base = message
         null, said = os.open(os.devnull, os.O_RDWR), os.dup(2)  # what the probe says goes to our stderr
         try:
@@ -194,9 +197,44 @@ class Template:
     def serve(self, probe: int) -> None:
         _, status = os.waitpid(probe, 0)
         status = self.ended(probe, status)
+        siblings, self.siblings = self.siblings, []
+        forked = []
+        if status == 0 and siblings:
+            _warm()  # once, for them too
+            forked = [self.fork_sibling(fd, siblings, status) for fd in siblings]
+        for fd in siblings:
+            os.close(fd)
+        self.ready(status, forked)
+
+    def fork_sibling(self, fd: int, siblings: list[int], status: int) -> int:
+        """Fork another template, serving the grader on socket ``fd``: a copy of this one before it has served
+        anything (no run, no prepared run, no cgroups yet), with a session, a wake-up pipe and handles of its own."""
+        pid = os.fork()
+        if pid:
+            return pid
+        try:
+            for other in siblings:
+                if other != fd:
+                    os.close(other)
+            self.sock.close()
+            os.close(self.wake_r)
+            os.close(self.wake_w)
+            os.close(self.alive)
+            os.setsid()
+            _prctl(PR_SET_CHILD_SUBREAPER, 1)  # not inherited
+            self.pid = os.getpid()
+            self.alive = os.pidfd_open(self.pid)
+            self.wake_r, self.wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+            self.sock = socket.socket(fileno=fd)
+            self.ready(status, [])
+        finally:
+            os._exit(0)
+
+    def ready(self, status: int, siblings: list[int]) -> None:
+        """Say ``ready`` (with the probe's wait status and the pids of the templates forked), then serve."""
         signal.set_wakeup_fd(self.wake_w)
         signal.signal(signal.SIGCHLD, lambda *_: None)
-        self.send({"t": "ready", "pid": self.pid, "probe": status})
+        self.send({"t": "ready", "pid": self.pid, "probe": status, "siblings": siblings})
         if not select.select([self.sock], [], [], 0)[0]:
             _warm()  # while the grader prepares its first run
         try:
@@ -451,9 +489,10 @@ def _warm() -> None:
     """Import what many runs import but none needs to start (numpy.random: 14 ms), and freeze it with the rest."""
     import gc
 
-    import numpy.random  # noqa: F401
+    if "numpy.random" not in sys.modules:
+        import numpy.random  # noqa: F401
 
-    gc.freeze()
+        gc.freeze()
 
 
 def main() -> None:
