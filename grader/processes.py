@@ -44,3 +44,16 @@ def sweep_uid(uid: int) -> None:
         if not found:
             return
         time.sleep(0.005)
+
+
+def parent(pid: int) -> int:
+    """The parent of ``pid`` as /proc says it now; 0 when it cannot be read (the process is gone)."""
+    try:
+        fd = os.open(f"/proc/{pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            data = os.read(fd, 1024)
+        finally:
+            os.close(fd)
+        return int(data.rsplit(b")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0

@@ -27,19 +27,14 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import cgroups
+from . import cgroups, processes
+from .handles import Forked, Sibling, TemplateError
 
 RUNNER_DIR = Path(__file__).resolve().parent / "runner"
 START_SECONDS = 30.0
 ANSWER_SECONDS = 10.0
-#: how long ``Forked.wait()`` waits for the report of a run that was killed before it gives up on the template
-REPORT_SECONDS = 30.0
 #: the most templates one template forks (their sockets come with its first message, which carries up to 16)
 MAX_SIBLINGS = 15
-
-
-class TemplateError(OSError):
-    """A template did not start or did not answer as it must; it is not used again."""
 
 
 @dataclass(frozen=True)
@@ -243,104 +238,6 @@ class Template:
         self.sock.close()
 
 
-class Sibling:
-    """What a ``Template`` uses of a Popen, for a template another one forked (its pid comes in that one's ready
-    message): it is not this process's child, so a pidfd tells when it has ended, not how."""
-
-    stderr = None
-
-    def __init__(self, parent: Template, index: int) -> None:
-        self.parent, self.index = parent, index
-        self.pid: int | None = None  # until the parent is ready
-        self.pidfd = -1
-        self.returncode: int | None = None
-
-    def started(self) -> None:
-        """Learn the pid from the parent's ready message; TemplateError if the parent failed or forked no such one."""
-        try:
-            self.parent.ready()
-        except TemplateError as exc:
-            raise TemplateError(f"the template it was to be forked from failed ({exc})") from None
-        if self.index >= len(self.parent.sibling_pids):
-            raise TemplateError("the template it was to be forked from did not fork it")
-        pid = self.parent.sibling_pids[self.index]
-        try:
-            self.pidfd = os.pidfd_open(pid)
-        except OSError as exc:
-            raise TemplateError(f"the forked template is gone ({exc})") from None
-        if _parent(pid) != self.parent.process.pid:  # ended, and its pid taken, before it could be opened
-            os.close(self.pidfd)
-            self.pidfd = -1
-            raise TemplateError("the forked template is gone")
-        self.pid = pid
-
-    def poll(self) -> int | None:
-        if self.returncode is None and self.pidfd >= 0 and select.select([self.pidfd], [], [], 0)[0]:
-            self._ended()
-        return self.returncode
-
-    def kill(self) -> None:
-        if self.returncode is None and self.pidfd >= 0:
-            try:
-                signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
-            except OSError:
-                pass
-
-    def wait(self, timeout: float | None = None) -> int:
-        if self.returncode is None:
-            if self.pidfd >= 0 and not select.select([self.pidfd], [], [], timeout)[0]:
-                raise subprocess.TimeoutExpired(f"template {self.pid}", timeout or 0)
-            self._ended()
-        return self.returncode  # type: ignore[return-value]
-
-    def _ended(self) -> None:
-        self.returncode = -signal.SIGKILL  # how it ended is its parent's to know
-        if self.pidfd >= 0:
-            os.close(self.pidfd)
-            self.pidfd = -1
-
-
-class Forked:
-    """What ``execute`` and ``sandbox`` use of a Popen, for a run a template started."""
-
-    def __init__(self, template: Template, pid: int, pidfd: int, stdin, slot: int | None) -> None:
-        self.template, self.pid, self.pidfd, self.stdin, self.slot = template, pid, pidfd, stdin, slot
-        self.returncode: int | None = None
-        self.released = False
-        self.spared: dict[int, bool] = {}  # pid: whether the sweep after the run spares it (``empty_cgroup``)
-
-    def poll(self) -> int | None:
-        return self._collect(0)
-
-    def wait(self, timeout: float | None = None) -> int:
-        code = self._collect(REPORT_SECONDS if timeout is None else timeout)
-        if code is None and timeout is not None:
-            raise subprocess.TimeoutExpired(f"run {self.pid}", timeout)
-        if code is None:  # no report long after the kill: the template is wedged
-            self.template.stop("the template did not report the end of a run")
-            code = self._collect(0)
-        return code
-
-    def _collect(self, timeout: float) -> int | None:
-        if self.returncode is None:
-            status = self.template.report(self.pid, timeout)
-            if status == -1:  # the template is gone, and its runs with it
-                self.returncode = -signal.SIGKILL
-            elif status is not None:
-                self.returncode = os.waitstatus_to_exitcode(status)
-            if self.returncode is not None and self.pidfd >= 0:
-                os.close(self.pidfd)
-                self.pidfd = -1
-        return self.returncode
-
-    def kill(self) -> None:
-        if self.returncode is None and self.pidfd >= 0:
-            try:
-                signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
-            except OSError:
-                pass
-
-
 class Pool:
     """The templates of this process, shared by its sandboxes; thread-safe. A template that has entered a worker
     slot's cgroups serves that slot only; the others (``free``) serve any."""
@@ -486,7 +383,7 @@ def empty_cgroup(folder: Path, process: Forked, timeout: float = 5.0) -> bool:
         pids = []
         for pid in cgroups.cgroup_pids(folder):
             if pid not in spared:
-                spared[pid] = pid == keep or _parent(pid) == keep
+                spared[pid] = pid == keep or processes.parent(pid) == keep
             if not spared[pid]:
                 pids.append(pid)
         if not pids:
@@ -499,18 +396,6 @@ def empty_cgroup(folder: Path, process: Forked, timeout: float = 5.0) -> bool:
         if time.monotonic() > deadline:
             return False
         time.sleep(0.002)
-
-
-def _parent(pid: int) -> int:
-    try:
-        fd = os.open(f"/proc/{pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
-        try:
-            data = os.read(fd, 1024)
-        finally:
-            os.close(fd)
-        return int(data.rsplit(b")", 1)[1].split()[1])
-    except (OSError, ValueError, IndexError):
-        return 0
 
 
 def request(uid: int, python: str, prefix: str, binds: list[tuple[str, str]], etc_files: tuple[str, ...],
