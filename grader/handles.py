@@ -23,7 +23,21 @@ class TemplateError(OSError):
     """A template did not start or did not answer as it must; it is not used again."""
 
 
-class Sibling:
+class Handle:
+    """A process known by a pidfd: killed through it, never by a pid that another process may have taken since."""
+
+    pidfd = -1
+    returncode: int | None = None
+
+    def kill(self) -> None:
+        if self.returncode is None and self.pidfd >= 0:
+            try:
+                signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
+            except OSError:
+                pass
+
+
+class Sibling(Handle):
     """What a ``Template`` uses of a Popen, for a template another one forked (its pid comes in that one's ready
     message): it is not this process's child, so a pidfd tells when it has ended, not how."""
 
@@ -59,13 +73,6 @@ class Sibling:
             self._ended()
         return self.returncode
 
-    def kill(self) -> None:
-        if self.returncode is None and self.pidfd >= 0:
-            try:
-                signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
-            except OSError:
-                pass
-
     def wait(self, timeout: float | None = None) -> int:
         if self.returncode is None:
             if self.pidfd >= 0 and not select.select([self.pidfd], [], [], timeout)[0]:
@@ -80,7 +87,7 @@ class Sibling:
             self.pidfd = -1
 
 
-class Forked:
+class Forked(Handle):
     """What ``execute`` and ``sandbox`` use of a Popen, for a run a template started."""
 
     def __init__(self, template: Template, pid: int, pidfd: int, stdin, slot: int | None) -> None:
@@ -112,10 +119,3 @@ class Forked:
                 os.close(self.pidfd)
                 self.pidfd = -1
         return self.returncode
-
-    def kill(self) -> None:
-        if self.returncode is None and self.pidfd >= 0:
-            try:
-                signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
-            except OSError:
-                pass
