@@ -65,8 +65,8 @@ class Template:
     def __init__(self, config: Config, wait: bool = True, siblings: int = 0) -> None:
         """Start the template and send it its probe; with ``wait``, wait until it is ready (else ``ready()`` does).
 
-        ``siblings``: how many more templates it forks once it is ready, each on a socket of its own (``self.siblings``):
-        they are ready at once, without a Python and numpy start of their own (0.15 s of CPU each)."""
+        ``siblings``: how many more templates it forks before it says ready, each on a socket of its own
+        (``self.siblings``): ready with it, without a Python and numpy start of their own (0.15 s of CPU each)."""
         self.config = config
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         env = dict(config.env)
