@@ -15,7 +15,7 @@ from .errors import UsageError
 from .classfolder import Plan
 from .exercise import Exercise
 from .assignment import Assignment, read_course
-from .grade import DEFAULT_SECRET, Session, grading, max_points
+from .grade import DEFAULT_SECRET, Session, grading, most_points
 from .grade_assignment import AssignmentSession
 from .progress import Progress
 from .signing import NO_SECRET, Signer
@@ -59,8 +59,7 @@ def grade(args: argparse.Namespace,
     if not isinstance(exercise, (Exercise, Assignment)):
         exercise = exercise(whole)
     secret, secret_notes = course_secret(args)
-    weighted = exercise.weighted() if isinstance(exercise, Assignment) else ((exercise, 1.0),)
-    top = sum(weight * max_points(e, args.full_scale) for e, weight in weighted)
+    top = most_points(exercise, args.full_scale)
     if args.fail_under is not None and args.fail_under > top:  # said before any sandbox or large case starts
         name = exercise.plan.name if isinstance(exercise, Assignment) else exercise.id
         raise UsageError(f"--fail-under {args.fail_under:g} is above the most a submission can score here "

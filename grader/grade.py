@@ -276,6 +276,13 @@ def max_points(exercise: Exercise, full_scale: bool) -> float:
     return sum(c.points for c in exercise.checks if large or not c.full_scale)
 
 
+def most_points(what, full_scale: bool) -> float:
+    """The most a submission can score: an exercise's ``max_points``, or an assignment's weighted sum of its
+    exercises' (``--fail-under`` is checked against it before any session starts)."""
+    weighted = ((what, 1.0),) if isinstance(what, Exercise) else what.weighted()
+    return sum(weight * max_points(exercise, full_scale) for exercise, weight in weighted)
+
+
 def grading(session):
     """What a batch grades with: an ``AssignmentSession`` as it is, a lone exercise's ``Session`` wrapped."""
     return OneExercise(session) if isinstance(session, Session) else session

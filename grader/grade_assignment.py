@@ -17,7 +17,7 @@ from . import submission as submission_mod
 from .assignment import Assignment, combined_limits
 from .errors import GraderError
 from .exercise import Case
-from .grade import Prepared, counted_groups, error_result, max_points, finish, judge, prepare, run_warnings, target
+from .grade import Prepared, counted_groups, error_result, finish, most_points, judge, prepare, run_warnings, target
 from .results import ErrorInfo, GradeResult
 from .sandbox import Sandbox
 from .session import DEFAULT_SECRET, Session
@@ -84,7 +84,7 @@ class AssignmentSession:
             session.full_scale_case()
 
     def max_points(self) -> float:
-        return sum(w * max_points(e, self.full_scale) for e, w in self.assignment.weighted())
+        return most_points(self.assignment, self.full_scale)
 
     def grade(self, path: Path, student: str | None = None, raw: bytes | None = None) -> GradeResult:
         return grade_assignment(Path(path), self, student, raw=raw)

@@ -105,7 +105,6 @@ class GradeResult:
         return cls.from_dict(json.loads(text))
 
 
-
 @lru_cache(maxsize=None)
 def _field_names(cls: type) -> tuple[str, ...]:
     """A result class's fields in the document's order: ``schema`` first, as the contract shows it."""
