@@ -166,3 +166,38 @@ def test_a_bug_in_the_grader_exits_3_with_an_internal_document(monkeypatch, caps
     document = json.loads(captured.out)
     assert document["error"]["kind"] == "internal" and "RuntimeError: a bug" in document["error"]["message"]
     assert "please report it" in captured.err and "Traceback" not in captured.err
+
+
+# -- the end of the command ----------------------------------------------------------------------------------------
+def test_the_command_ends_with_its_output_complete_and_no_template_left(tmp_path):
+    """The command leaves without Python's teardown (``cli.leave``): what it printed to a pipe is all there, its
+    class files are written, and its exit handlers ran (the templates it started are stopped)."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name in ("ana", "ben", "cleo"):
+        (folder / f"{name}.py").write_text(CORRECT.read_text())
+    proc = subprocess.Popen([str(GRADER), "grade", folder, *BASE, "--json", "--out", tmp_path / "out"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    out, err = proc.communicate(timeout=180)
+    assert proc.returncode == 0, err
+    assert sorted(d["student"] for d in json.loads(out)) == ["ana", "ben", "cleo"]
+    assert (tmp_path / "out" / "manifest.json").is_file() and (tmp_path / "out" / "gradebook.csv").is_file()
+    tags = {f"GRADER_FORKER={proc.pid}".encode(), f"GRADER_PARENT={proc.pid}".encode()}
+    left = []
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            environ = set(Path(f"/proc/{entry}/environ").read_bytes().split(b"\0"))
+        except OSError:
+            continue
+        if environ & tags:
+            left.append(entry)
+    assert not left, f"processes of the finished command are still there: {left}"
+
+
+def test_leave_runs_the_exit_handlers_and_flushes_before_the_process_ends(tmp_path):
+    script = ("import atexit, sys\nfrom grader import cli\n"
+              "atexit.register(lambda: sys.stdout.write(' and the handler ran'))\n"
+              "sys.stdout.write('buffered, not flushed')\ncli.leave(4)\nprint('never')\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert proc.returncode == 4
+    assert proc.stdout == "buffered, not flushed and the handler ran"
