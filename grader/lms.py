@@ -29,10 +29,12 @@ import csv
 import io
 import re
 from collections import Counter
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from . import escape
-from .results import GradeResult
+
+if TYPE_CHECKING:  # for the annotations only: the command line reads FORMATS before it starts the sandbox
+    from .results import GradeResult
 
 FORMATS = ("canvas", "moodle")
 CANVAS_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")

@@ -201,3 +201,15 @@ def test_leave_runs_the_exit_handlers_and_flushes_before_the_process_ends(tmp_pa
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert proc.returncode == 4
     assert proc.stdout == "buffered, not flushed and the handler ran"
+
+
+def test_the_command_runs_numpy_on_one_blas_thread_unless_told_otherwise(tmp_path):
+    script = ("import os, sys\nfrom grader import cli\ncli.main(['--version'])\nimport numpy\n"
+              "print(os.environ['OPENBLAS_NUM_THREADS'], os.environ['OMP_NUM_THREADS'])\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")}
+    said_default = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                                  cwd=tmp_path, env=env)
+    said_chosen = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                                 cwd=tmp_path, env={**env, "OPENBLAS_NUM_THREADS": "2"})
+    assert said_default.stdout.splitlines()[-1] == "1 1"
+    assert said_chosen.stdout.splitlines()[-1] == "2 1"
