@@ -63,6 +63,9 @@ def generic_findings(facts: Facts, execution: Execution, exercise: Exercise) -> 
                                                  "were no longer those that were passed in."))
     if any(facts[r].again_values for r in graded):
         findings.append(Finding("nondeterministic", "Two calls with identical inputs returned different values."))
+    stale = _stale(facts) if "stale-result" in exercise.catalog else ""
+    if stale:
+        findings.append(Finding("stale-result", stale))
     if not wrong_dtype:
         low = _precision_loss(arrays + [r for r in runs if r.case.group == PROBE and r.outcome.array is not None],
                               exercise, facts)
@@ -72,6 +75,38 @@ def generic_findings(facts: Facts, execution: Execution, exercise: Exercise) -> 
         if rounded:
             findings.append(Finding("rounded-output", rounded))
     return findings
+
+
+def _stale(facts: Facts) -> str:
+    """A graded case answered with exactly the right answer of another call whose expected answer differs: the
+    function keeps answers between calls (a cache keyed by the inputs' shapes or ``id()``, a result computed once).
+
+    The repeated answer must be right where it first belonged, so a function that returns the same wrong array
+    everywhere (zeros, a constant) is never taken for one that remembers."""
+    answered = [r for r in facts.runs if r.outcome.status == "ok" and isinstance(r.outcome.array, np.ndarray)]
+    for run in answered:
+        values = facts[run].values
+        if run.case.group == PROBE or (values is not None and values[0]):
+            continue
+        got = run.outcome.array
+        for other in answered:
+            before = other.outcome.array
+            if other is run or other.part != run.part or before.shape != got.shape or before.dtype != got.dtype \
+                    or not np.array_equal(before, got) or not _right(facts, other):
+                continue
+            if other.expected.shape == run.expected.shape and np.array_equal(other.expected, run.expected):
+                continue  # two cases with one answer: returning it twice is right
+            whose = f"the grader's probe '{other.case.name}'" if other.case.group == PROBE \
+                else f"the '{other.case.name}' case"
+            return (f"On the '{run.case.name}' case it returned exactly the array it had returned for {whose}, "
+                    "whose inputs hold other values, so the answer was kept from another call instead of being "
+                    "computed from these inputs.")
+    return ""
+
+
+def _right(facts: Facts, run: CaseRun) -> bool:
+    values = facts[run].values
+    return values is not None and values[0]
 
 
 def _signature_error(error: CallError | None) -> bool:

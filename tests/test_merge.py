@@ -224,13 +224,15 @@ def test_another_exercise_version_is_refused(runs, tmp_path, capsys, monkeypatch
     shutil.copytree(ROOT / "exercises" / "vgg_classifier", exercises / "vgg_classifier",
                     ignore=shutil.ignore_patterns("__pycache__", "examples"))
     toml = exercises / "vgg_classifier" / "exercise.toml"
-    toml.write_text(toml.read_text().replace('version = "1"', 'version = "2"'))
+    text = toml.read_text()
+    bumped = int(re.search(r'^version = "(\d+)"', text, re.M).group(1)) + 1
+    toml.write_text(re.sub(r'^version = "\d+"', f'version = "{bumped}"', text, count=1, flags=re.M))
     monkeypatch.setenv("GRADER_SECRET", SECRET)
     assert cli.main(["grade", str(runs / "class"), "--out", str(root / "s3"), "--shard", "3/3", "--exercise",
                      "vgg_classifier", "--exercises-dir", str(exercises), "--solutions-dir", str(ROOT / "solutions"),
                      "--no-full-scale", "-q"]) == 0
     err = _refused(capsys, *shards(root), "--out", str(tmp_path / "m"))
-    assert "were graded with other settings" in err and "exercise version 2+" in err
+    assert "were graded with other settings" in err and f"exercise version {bumped}+" in err
 
 
 def test_another_full_scale_setting_is_refused(runs, tmp_path, capsys):

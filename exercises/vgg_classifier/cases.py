@@ -4,6 +4,8 @@ Sizes are chosen so that every catalogued mistake shows: H, W and C all differ (
 real values), B > 1 (a lost batch axis), nothing is square (transposed weights fail), and no size is VGG's (a
 hard-coded 25088 or 4096 fails). Weights are scaled by 1/sqrt(fan_in) and biases have both signs, so about half
 of every layer's pre-activations are negative: ReLU, its absence and an activation on the logits all matter.
+Two cases share every size ('batch' and 'batch-same-sizes', drawn apart): a function that keeps its answers by the
+inputs' shapes (or by anything but their values) gives the first one's logits for the second.
 
 The VGG16-scale case is about 1 GB: its features and weights are built once per grading run and shared by every
 student (mapped files), while b3 is drawn per student and its expected logits are the shared pre-bias logits,
@@ -22,6 +24,7 @@ HIDDEN_SIZES = (
     ("tall", "shapes", 3, 5, 1, 3, 7, 11, 2),
     ("wide-output", "shapes", 2, 1, 4, 6, 5, 3, 13),
     ("mid", "shapes", 5, 4, 3, 2, 40, 20, 10),
+    ("batch-same-sizes", "batch", 4, 2, 3, 4, 16, 10, 6),  # last, so the cases before it draw what they drew
 )
 VGG16 = ("vgg16", "full-scale", 2, 7, 7, 512, 4096, 4096, 1000)
 
