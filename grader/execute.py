@@ -237,6 +237,7 @@ class Run:
         return {
             "t": "setup",
             "run_name": self.submission.run_name,
+            "source": "ipynb" if self.submission.is_notebook else "py",
             "paths": [self.sandbox.numpy_path_in_child],
             "inputs_fd": self.memory_fd,
             "inputs_size": len(self.memory) if self.memory is not None else 0,
@@ -406,6 +407,7 @@ class Run:
                 candidates=tuple(info.get("candidates", ())) if info else (),
                 calls=tuple(self.outcomes[c.id] for c in self.calls if c.target == t and c.id in self.outcomes),
                 cell_errors=tuple(self.cell_errors[n] for n in sorted(self.cell_errors)),
+                failed_cells=tuple(sorted(self.cell_errors)),
                 cell_incidents=tuple(self.cell_incidents),
                 notes=tuple(self.notes),
                 incident=self.incident if info is None else "",

@@ -10,6 +10,7 @@ code block of the exercise's ``statement.md``.
 from __future__ import annotations
 
 import difflib
+import re
 import textwrap
 
 from . import submission as submission_mod
@@ -38,6 +39,9 @@ def missing_function_error(
             execution.cell_incident, f"{name}() was never defined. {execution.cell_incidents[0][1]}")
     if execution.function_found:
         return MissingFunction(f"'{name}' is defined but is a {execution.function_type}, not a function.")
+    stopped = _stopped_definition(submission, execution, name)
+    if stopped:
+        return SubmissionError.with_kind("definition-failed", stopped)
     close = difflib.get_close_matches(name, execution.candidates, n=3, cutoff=0.6)
     close += [c for c in execution.candidates if c.lower().replace("_", "") == name.lower().replace("_", "")
               and c not in close]
@@ -49,6 +53,20 @@ def missing_function_error(
     failed = (" Some cells raised errors before it could be defined; see the warnings."
               if execution.cell_errors else "")
     return MissingFunction(f"No function named '{name}' is defined in the submission.{hint}{failed}")
+
+
+def _stopped_definition(submission: submission_mod.Submission, execution: Execution, name: str) -> str:
+    """When the cell (or file) holding ``def name`` raised or was stopped, and the name was never bound: it stopped
+    before its ``def`` ran. The name was right, so the sentence says what stopped it, not how to spell it."""
+    pattern = re.compile(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{re.escape(name)}[ \t]*\(", re.M)
+    failed = dict(zip(execution.failed_cells, execution.cell_errors))
+    for cell in submission.cells:
+        if cell.code_number in failed and pattern.search(cell.source):
+            return (f"{name}() was never defined: {cell.label}, which defines it, stopped before its 'def {name}' "
+                    "line ran. "
+                    f"{failed[cell.code_number]} Fix that error, or move the code that fails out of the way of the "
+                    "definition.")
+    return ""
 
 
 def pasted_cells(submission: submission_mod.Submission, exercise: Exercise) -> list[int]:

@@ -96,6 +96,7 @@ class Execution:
     candidates: tuple[str, ...] = ()  # callables the submission did define, for "did you mean" hints
     calls: tuple[CallOutcome, ...] = ()
     cell_errors: tuple[str, ...] = ()  # one sentence per cell that raised or was stopped
+    failed_cells: tuple[int, ...] = ()  # those cells' code numbers, in the same order
     cell_incidents: tuple[tuple[str, str], ...] = ()  # (kind, sentence) for each cell stopped by a limit or crash
     notes: tuple[str, ...] = ()  # magics and shell lines that were skipped
     incident: str = ""  # set when the run ended before the function could be looked up

@@ -146,6 +146,27 @@ def test_missing_function_suggests_close_names(grade_source):
     assert "missing-function" in diagnosis_ids(result)
 
 
+def test_a_file_that_fails_before_its_def_says_so_not_that_the_name_is_wrong(grade_source):
+    result = grade_source("import numpy as np\nsettings = {}\nscale = settings['scale']\n\n" + CORRECT)
+    assert result.status == "error" and result.error.kind == "definition-failed"
+    message = result.error.message
+    assert "never defined" in message and "KeyError" in message and "line 3" in message
+    assert "Did you mean" not in message and "missing-function" not in diagnosis_ids(result)
+
+
+def test_a_notebook_cell_that_fails_before_its_def_is_named(grade_source):
+    result = grade_source(notebook("import numpy as np", "# MD the head", "fig, ax = (1,)\n" + CORRECT),
+                          "student.ipynb")
+    assert result.error.kind == "definition-failed"
+    assert "code cell 2 (cell 3 of the notebook)" in result.error.message and "ValueError" in result.error.message
+
+
+def test_a_failing_cell_elsewhere_still_reads_as_a_missing_function(grade_source):
+    result = grade_source(notebook("import numpy as np\n1 / 0", CORRECT.replace("vgg_classifier", "vgg_head")),
+                          "student.ipynb")
+    assert result.error.kind == "missing-function" and "Some cells raised errors" in result.error.message
+
+
 def test_name_bound_to_a_non_callable(grade_source):
     result = grade_source("vgg_classifier = 3\n")
     assert result.error.kind == "missing-function" and "int" in result.error.message
@@ -335,3 +356,15 @@ def test_notebook_saved_as_utf16_or_with_a_bom_is_read(grade_source):
     text = json.dumps(notebook(CORRECT))
     full_marks(grade_source(text.encode("utf-16"), "utf16.ipynb"))
     full_marks(grade_source(b"\xef\xbb\xbf" + text.encode(), "bom.ipynb"))
+
+
+@pytest.mark.parametrize("reshape", ["logits.reshape(logits.shape + (1,) * 38)",
+                                     "np.lib.stride_tricks.as_strided(logits, shape=(2**41, logits.shape[1]), "
+                                     "strides=(0, 8))"], ids=["40-dimensions", "2**41-rows"])
+def test_a_result_the_wire_cannot_describe_is_graded_as_unreadable_not_as_tampering(grade_source, reshape):
+    source = CORRECT.replace("    return h @ W3 + b3", f"    logits = h @ W3 + b3\n    return {reshape}")
+    result = grade_source(source)
+    assert result.status == "graded" and result.error is None
+    values = next(c for c in result.checks if c.id == "values-single")
+    assert values.status == "failed" and "could not be read as an array" in values.message
+    assert "result channel" not in " ".join(c.message for c in result.checks)

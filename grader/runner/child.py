@@ -17,6 +17,7 @@ import sys
 
 _here = os.path.dirname(os.path.abspath(__file__))
 _HEADER = 8  # two big-endian uint32: JSON length, payload length
+ALLOW_TOP_LEVEL_AWAIT, CO_COROUTINE = 0x2000, 0x80  # ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, inspect.CO_COROUTINE
 
 
 class _OutOfTime(BaseException):
@@ -78,6 +79,8 @@ class Child:
         self.write = os.write
         self.ndarray = np.ndarray
         self.run_name = setup.get("run_name", "__main__")
+        self.notebook = setup.get("source") == "ipynb"  # else a .py file, run as a module or a script
+        self.loop = None  # the event loop of a notebook's top-level ``await``, made on first use
         self.limits = setup.get("soft_limits", {})
         self.inputs = None
         if setup.get("inputs_size"):
@@ -134,7 +137,30 @@ class Child:
 
     # -- stages ---------------------------------------------------------------------------------------------
     def start_namespace(self) -> dict:
-        namespace = {"__name__": self.run_name, "__builtins__": __builtins__}
+        """The student's module, as Python or Jupyter would have it: registered in ``sys.modules`` under its name
+        (pickle, ``dataclasses`` with string annotations and ``sys.modules[__name__]`` look it up there), with
+        ``__file__`` and ``sys.argv`` of a script for a .py file and of a kernel for a notebook, and the builtins
+        the ``site`` module adds (``help``, ``exit``, ``quit``), which this ``-S`` interpreter lacks."""
+        import builtins
+        import types
+
+        import _sitebuiltins
+
+        module = types.ModuleType(self.run_name)
+        namespace = module.__dict__
+        namespace["__builtins__"] = __builtins__
+        if self.notebook:
+            sys.argv = ["ipykernel_launcher.py", "-f", "kernel.json"]
+        else:
+            namespace["__file__"] = os.path.join(os.getcwd(), "submission.py")
+            sys.argv = [namespace["__file__"]]
+        self.replaced = sys.modules.get(self.run_name)  # the runner's own ``__main__``: its functions keep its dict
+        sys.modules[self.run_name] = module
+        for name in ("exit", "quit"):
+            if not hasattr(builtins, name):
+                setattr(builtins, name, _sitebuiltins.Quitter(name, "Ctrl-D (i.e. EOF)"))
+        if not hasattr(builtins, "help"):
+            builtins.help = _sitebuiltins._Helper()
         namespace["get_ipython"] = lambda shell=_Shell(namespace, self): shell
         namespace["display"] = lambda *objs, **kw: None
         import standins  # on sys.path since main()
@@ -145,14 +171,25 @@ class Child:
     def run_cell(self, command: dict) -> None:
         if not self.namespace:
             self.namespace = self.start_namespace()
-        namespace = self.namespace
         seconds = self.limits.get("cell_seconds")
-        out_of_time, exc, _ = self.timed(
-            seconds,
-            lambda: exec(compile(command["source"], command["filename"], "exec", dont_inherit=True), namespace),
-        )
+        out_of_time, exc, _ = self.timed(seconds, lambda: self.execute(command["source"], command["filename"]))
         error = _describe(exc) if exc is not None else None
         self.send({"t": "cell-done", "seq": command["seq"], "error": error, "timed_out": out_of_time})
+
+    def execute(self, source: str, filename: str) -> None:
+        """Run one cell in the student's namespace; in a notebook, a cell may ``await`` at its top level, as IPython
+        allows: it then runs to its end on the notebook's event loop."""
+        flags = ALLOW_TOP_LEVEL_AWAIT if self.notebook else 0
+        code = compile(source, filename, "exec", flags=flags, dont_inherit=True)
+        if not code.co_flags & CO_COROUTINE:
+            exec(code, self.namespace)
+            return
+        import asyncio
+
+        if self.loop is None:
+            self.loop = asyncio.new_event_loop()
+            asyncio.set_event_loop(self.loop)
+        self.loop.run_until_complete(eval(code, self.namespace))
 
     def lookup(self, command: dict) -> None:
         namespace = self.namespace or self.start_namespace()
@@ -247,6 +284,11 @@ class Child:
             reply["note"] = "unreadable"
             reply["detail"] = type(exc).__name__
             return b""
+        if not self.wire.describable(array.shape):
+            reply["note"] = "unreadable"
+            reply["detail"] = f"{array.ndim} dimensions" if array.ndim > self.wire.MAX_DIMS else \
+                f"a dimension of {self.wire.MAX_EXTENT:,} or more"
+            return b""
         reply["shape"] = list(array.shape)
         reply["dtype"] = str(array.dtype)
         if array.dtype.kind not in "biufc" or array.dtype.fields is not None:
@@ -282,6 +324,8 @@ class _Shell:
     def run_line_magic(self, name: str, line: str, _stack_depth: int = 1):
         if name in self.RUN_LINE:
             exec(compile(line, f"<%{name}>", "exec", dont_inherit=True), self.user_ns)
+        elif name == "run":
+            self.run_file(line)
         elif name not in self.QUIET:
             self.child.note(f"The line magic %{name} was not run during grading.")
         return None
@@ -310,6 +354,43 @@ class _Shell:
             handle.write(cell)
         if here not in sys.path:
             sys.path.insert(0, here)
+
+    def run_file(self, line: str) -> None:
+        """``%run [-i] [-n] file.py [args]``, as IPython runs it: the file as ``__main__`` (``-n``: not) in a fresh
+        namespace (``-i``: the notebook's), whose names are then the notebook's. Only a .py file in the working
+        folder (one a ``%%writefile`` cell made) can be there to run."""
+        import shlex
+
+        try:
+            words = shlex.split(line)
+        except ValueError:
+            words = line.split()
+        options = {w for w in words if w.startswith("-")}
+        rest = [w for w in words if not w.startswith("-")]
+        path = os.path.join(os.getcwd(), rest[0]) if rest else ""
+        if not path.endswith(".py") or not os.path.isfile(path):
+            self.child.note(f"%run {line.strip()[:60]} was not run: only a .py file written by an earlier cell can be "
+                            "run during grading.")
+            return
+        with open(path, encoding="utf-8") as handle:
+            source = handle.read()
+        shared = "-i" in options
+        namespace = self.user_ns if shared else {"__builtins__": __builtins__}
+        saved = {k: namespace[k] for k in ("__name__", "__file__") if k in namespace}
+        namespace["__name__"] = os.path.splitext(os.path.basename(path))[0] if "-n" in options else "__main__"
+        namespace["__file__"] = path
+        argv, sys.argv = sys.argv, [path, *rest[1:]]
+        try:
+            exec(compile(source, path, "exec", dont_inherit=True), namespace)
+        finally:
+            sys.argv = argv
+            if shared:
+                for key in ("__name__", "__file__"):
+                    namespace.pop(key, None)
+                namespace.update(saved)
+            else:
+                self.user_ns.update({k: v for k, v in namespace.items()
+                                     if k not in ("__builtins__", "__name__", "__file__")})
 
     def system(self, command: str) -> None:
         self.child.note(f"The shell command '!{command[:60]}' was not run during grading.")

@@ -13,6 +13,7 @@ import numpy as np
 
 HEADER = struct.Struct(">II")  # JSON length, payload length
 MAX_JSON = 4 * 1024 * 1024
+MAX_DIMS, MAX_EXTENT = 32, 2**40  # numpy allows 64 dimensions; no result needs more than these
 #: dtype kinds that may cross: bool, signed and unsigned ints, floats, complex. Nothing with objects or fields.
 PLAIN_KINDS = frozenset("biufc")
 
@@ -68,11 +69,16 @@ def checked_dtype(spec: object) -> np.dtype:
     return dtype
 
 
+def describable(shape: tuple[int, ...]) -> bool:
+    """Whether a shape fits the wire's rules: the child says an array that does not is unreadable, not its shape."""
+    return len(shape) <= MAX_DIMS and all(0 <= n < MAX_EXTENT for n in shape)
+
+
 def checked_shape(spec: dict) -> tuple[int, ...]:
     shape = spec.get("shape")
-    if not isinstance(shape, list) or len(shape) > 32:
+    if not isinstance(shape, list) or len(shape) > MAX_DIMS:
         raise WireError("an array description has no valid shape")
-    if not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n < 2**40 for n in shape):
+    if not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n < MAX_EXTENT for n in shape):
         raise WireError(f"invalid shape {shape!r}")
     return tuple(shape)
 
