@@ -16,7 +16,7 @@ from pathlib import Path
 from . import exercise as exercise_mod
 from . import pysource
 from .errors import UsageError
-from .submission import MAX_BYTES, MAX_CHECKED_CELL, MAX_CHECKED_TOTAL, MAX_JSON_CONTAINERS
+from .submission import MAX_BYTES, MAX_CHECKED_CELL, MAX_CHECKED_TOTAL, MAX_JSON_VALUES, json_values
 
 
 def exercise(args: argparse.Namespace, require_reference: bool = True) -> exercise_mod.Exercise:
@@ -230,9 +230,10 @@ def defined_functions(path: Path) -> set[str]:
     try:
         if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_BYTES.get(path.suffix.lower(), 0):
             return set()
-        text = path.read_bytes().decode("utf-8-sig", errors="replace")
+        raw = path.read_bytes()
+        text = raw.decode("utf-8-sig", errors="replace")
         if path.suffix.lower() == ".ipynb":
-            if text.count("[") + text.count("{") > MAX_JSON_CONTAINERS:  # gigabytes of JSON objects: not read
+            if json_values(raw) > MAX_JSON_VALUES:  # a gigabyte of JSON values once read: not read
                 return set()
             cells = [c.get("source", "") for c in json.loads(text).get("cells", []) if c.get("cell_type") == "code"]
             sources = ["".join(c) if isinstance(c, list) else str(c) for c in cells]

@@ -33,10 +33,13 @@ CELL_MARKER = re.compile(r"^# ?(?:In\[[ \d]*\]:|%%)", re.M)
 # IPython's translation of magics) have a budget no honest notebook comes near.
 #: Code cells in a notebook, or parts of an exported script; more is refused.
 MAX_CELLS = 10_000
-#: Cells of any kind in a notebook, and '[' or '{' characters in its file (an upper bound on its JSON lists and
-#: objects, each about 80 bytes once read: 64 MiB of '[],' would take 1.8 GB); more is refused before reading.
+#: Cells of any kind in a notebook; more is refused.
 MAX_NOTEBOOK_CELLS = 100_000
-MAX_JSON_CONTAINERS = 4_000_000
+#: JSON values (lists, objects, strings, numbers) in a notebook's file, counted before it is read (``json_values``):
+#: each takes 50 to 80 bytes once read, so 64 MiB of '[],' would take 1.8 GB and of '"ab",' 1.1 GB, in the
+#: grader's own process and once per worker. A real notebook holds tens of thousands; more is refused.
+MAX_JSON_VALUES = 2_000_000
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
 #: The grader compiles (checks) and translates cells up to this size, and this much code per submission, the
 #: smallest cells first. Larger cells run as they are: a syntax error shows when the child runs them. (Compiling
 #: costs up to 5 us and a few hundred bytes per character when it fails, and it is the grader's own time.)
@@ -206,13 +209,25 @@ def decode_python(raw: bytes, name: str) -> str:
     return text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
+def json_values(raw: bytes) -> int:
+    """How many values the JSON text ``raw`` holds, at most: its commas, '[' and '{' outside strings, and its
+    strings. Counted over the whole text first (commas and quotes inside strings too: milliseconds), and again with
+    every string emptied only when that first count is over ``MAX_JSON_VALUES`` (a notebook that printed millions of
+    numbers has as many commas in its outputs' text)."""
+    def count(text: bytes) -> int:
+        return text.count(b",") + text.count(b"[") + text.count(b"{") + text.count(b'"') // 2 + 1
+
+    rough = count(raw)
+    return rough if rough <= MAX_JSON_VALUES else count(_JSON_STRING.sub(b'""', raw))
+
+
 def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[tuple[int, str]]]:
     if not raw.strip():
         raise NotJson(f"{name} is empty: it is not a notebook. Save the notebook in Jupyter and submit it again.")
-    if raw.count(b"[") + raw.count(b"{") > MAX_JSON_CONTAINERS:
+    if json_values(raw) > MAX_JSON_VALUES:
         raise SubmissionError.with_kind(
-            "too-many-cells", f"{name} holds more than {MAX_JSON_CONTAINERS:,} '[' and '{{' characters: far more "
-            "lists and objects than a notebook has, so it is not read.")
+            "too-many-cells", f"{name} holds more than {MAX_JSON_VALUES:,} JSON values (lists, objects, strings and "
+            "numbers): far more than a notebook has, so it is not read.")
     try:
         data = json.loads(raw)  # bytes: UTF-8 (with or without BOM), UTF-16 and UTF-32 are detected
     except RecursionError:

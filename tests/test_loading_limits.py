@@ -147,13 +147,30 @@ def test_too_many_cells_are_refused(tmp_path, grade_source):
         timed(load, path)
 
 
-def test_notebooks_too_wide_to_read_are_refused_before_reading(tmp_path):
-    """64 MiB of '[],' would take 1.8 GB and seconds to read as JSON, and millions of cells seconds to scan."""
+@pytest.mark.parametrize("values", ["{}", '"ab"', "[1.5]"], ids=["objects", "short-strings", "lists"])
+def test_notebooks_too_wide_to_read_are_refused_before_reading(tmp_path, values):
+    """64 MiB of '[],' would take 1.8 GB and seconds to read as JSON (of '"ab",' 1.1 GB), in the grader's own
+    process, and millions of cells seconds to scan."""
     path = tmp_path / "wide.ipynb"
-    path.write_text('{"nbformat": 4, "metadata": {}, "cells": [' + "{}," * 4_000_000 + "{}]}")
+    path.write_text('{"nbformat": 4, "metadata": {"x": [' + f"{values}," * 2_100_000 + '1]}, "cells": []}')
     error, seconds = timed(lambda: pytest.raises(submission_mod.SubmissionError, load, path).value)
     assert seconds < BOUND
-    assert error.kind == "too-many-cells" and "more than 4,000,000 '[' and '{' characters" in error.message
+    assert error.kind == "too-many-cells" and "more than 2,000,000 JSON values" in error.message
+
+
+def test_a_notebook_that_printed_millions_of_numbers_is_still_read(tmp_path):
+    """Commas inside strings are not values: three million of them in a printed array's text are read."""
+    row = ", ".join(["0.5"] * 1000) + "\n"
+    cell = {"cell_type": "code", "execution_count": 1, "metadata": {}, "source": CORRECT,
+            "outputs": [{"output_type": "stream", "name": "stdout", "text": [row] * 3000}]}
+    path = tmp_path / "printed.ipynb"
+    path.write_text(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [cell]}))
+    loaded, seconds = timed(lambda: load(path))
+    assert seconds < BOUND and any("def vgg_classifier" in c.source for c in loaded.cells)
+
+
+def test_notebooks_too_many_cells_are_refused(tmp_path):
+    path = tmp_path / "many.ipynb"
     markdown = {"cell_type": "markdown", "metadata": {}, "source": "x"}
     path.write_text(json.dumps({"nbformat": 4, "metadata": {}, "cells": [markdown] * 100_001}))
     with pytest.raises(submission_mod.SubmissionError, match="has 100,001 cells; a notebook may have at most 100,000"):
