@@ -311,6 +311,7 @@ class Run:
         self.cell_errors[number] = sentence
         if timed_out:
             self.cell_incidents.append(("timeout", sentence))
+            self.skip_cells.add(number)  # a restart does not replay it: its time is not charged twice
 
     def _outcome(self, call: Call, reply: Frame, seconds: float) -> CallOutcome:
         message, body = reply.message, reply.payload

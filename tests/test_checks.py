@@ -329,3 +329,20 @@ def test_an_error_result_counts_the_checks_a_graded_one_counts(session, exercise
         not_checked = student_check.check_file(path, exercise)
         assert not_checked.status == "error"
         assert (not_checked.max_score, len(not_checked.checks)) == (checked.max_score, len(checked.checks))
+
+
+def test_a_restart_does_not_replay_a_cell_that_ran_out_of_time(grade_source, quick_session):
+    """Three cells stopped at their 3 s limit, then one that ignores the alarm and is killed: the restart replays
+    the definition, not the 9 s of stopped cells, so the submission stays within its 20 s and is graded."""
+    import time
+
+    from conftest import notebook
+
+    loop = "while True:\n    pass\n"
+    deaf = "import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\n" + loop
+    started = time.monotonic()
+    result = grade_source(notebook(returning("y"), loop, loop, loop, deaf), "student.ipynb", use=quick_session)
+    assert time.monotonic() - started < 20
+    assert result.status == "graded", result.error
+    assert check(result, "completes").status == "failed"
+    assert result.score == result.max_score - check(result, "completes").max_points
