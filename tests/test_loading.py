@@ -368,3 +368,11 @@ def test_a_result_the_wire_cannot_describe_is_graded_as_unreadable_not_as_tamper
     values = next(c for c in result.checks if c.id == "values-single")
     assert values.status == "failed" and "could not be read as an array" in values.message
     assert "result channel" not in " ".join(c.message for c in result.checks)
+
+
+def test_an_object_that_claims_to_be_an_ndarray_is_called_what_it_is(grade_source):
+    source = CORRECT.replace("def vgg_classifier", "class Fake:\n    __class__ = property(lambda self: np.ndarray)\n\n\n"
+                             "def real_head") + "\n\ndef vgg_classifier(*args):\n    return Fake()\n"
+    result = grade_source(source)
+    kind = next(c for c in result.checks if c.id == "type")
+    assert kind.status == "failed" and "subclass" not in kind.message and "Fake" in kind.message

@@ -271,10 +271,11 @@ class Child:
     def describe_value(self, value, reply: dict, max_bytes: int) -> bytes:
         np = self.np
         reply["type"] = _type_name(value)
-        reply["exact"] = type(value) is self.ndarray
-        reply["subclass"] = isinstance(value, self.ndarray) and not reply["exact"]
+        kind = type(value)  # not isinstance(): a ``__class__`` property can claim to be an ndarray
+        reply["exact"] = kind is self.ndarray
+        reply["subclass"] = issubclass(kind, self.ndarray) and not reply["exact"]
         try:
-            if isinstance(value, self.ndarray):
+            if issubclass(kind, self.ndarray):
                 array = self.ndarray.view(value, self.ndarray)
             elif value is None:
                 return b""
