@@ -321,6 +321,13 @@ class _Shell:
     def __init__(self, namespace: dict, child: Child) -> None:
         self.user_ns = namespace
         self.child = child
+        self.config = {"IPKernelApp": {}} if child.notebook else {}  # what "am I in a notebook?" checks read
+
+    def __getattr__(self, name: str):
+        """Any other part of the shell does nothing, as the stand-in modules do."""
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return lambda *args, **kwargs: None
 
     def run_line_magic(self, name: str, line: str, _stack_depth: int = 1):
         if name in self.RUN_LINE:
