@@ -381,5 +381,5 @@ def test_an_object_that_claims_to_be_an_ndarray_is_called_what_it_is(grade_sourc
 def test_notebook_detection_through_the_shell_does_not_break_the_run(grade_source):
     detect = ("shell = get_ipython()\nIN_NOTEBOOK = 'IPKernelApp' in shell.config\n"
               "shell.events.register('post_run_cell', print)\n")
-    result = grade_source(notebook("import numpy as np\n" + detect, CORRECT), "student.ipynb")
+    result = grade_source(notebook(detect + CORRECT), "student.ipynb")  # a failing line would lose the def
     assert result.status == "graded" and result.score == result.max_score, result.error
