@@ -769,3 +769,70 @@ def test_evidence_never_quotes_hidden_cases():
 @pytest.mark.parametrize("fn", CORRECT, ids=lambda f: f.__name__)
 def test_correct_styles_get_no_generic_finding_either(fn):
     assert generic_and_exercise(fn) == []
+
+
+# -- mistakes a probe of the diagnosis found misnamed or unnamed -------------------------------------------------------
+def t_threshold(f, W1, b1, W2, b2, W3, b3):
+    cut = lambda z: z * (z > 1)  # noqa: E731
+    return head(flat(f), W1, b1, W2, b2, W3, b3, act1=cut, act2=cut)
+
+
+def t_mask_no_rescale(f, W1, b1, W2, b2, W3, b3):
+    rng = np.random.default_rng(0)
+    drop = lambda z: relu(z) * (rng.random(z.shape) > 0.5)  # noqa: E731
+    return head(flat(f), W1, b1, W2, b2, W3, b3, act1=drop, act2=drop)
+
+
+def t_temperature(f, *p):
+    return head(flat(f), *p, out=lambda z: z / 2)
+
+
+def t_exp_logits(f, *p):
+    return head(flat(f), *p, out=np.exp)
+
+
+def t_softmax_temperature(f, *p):
+    def soft(z):
+        e = np.exp(z / 2 - (z / 2).max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+    return head(flat(f), *p, out=soft)
+
+
+def t_mean_over_batch(f, W1, b1, W2, b2, W3, b3):
+    h1 = relu(flat(f) @ W1 + b1)
+    h2 = relu(h1 @ W2 + b2)
+    return np.broadcast_to(h2.mean(0), h2.shape) @ W3 + b3
+
+
+def t_relu_first_sample_only(f, W1, b1, W2, b2, W3, b3):
+    rows = []
+    for i in range(len(f)):
+        h1 = f[i].reshape(-1) @ W1 + b1
+        h1 = relu(h1) if i == 0 else h1
+        rows.append(relu(h1 @ W2 + b2) @ W3 + b3)
+    return np.stack(rows)
+
+
+PROBED = [
+    # a raised threshold zeroes the smallest positive values: not a dropout mask (which no factor of 1 says)
+    (t_threshold, "wrong-activation", ["z * (z > 1)", "0.09375, 0.5, 1, 2 to 0, 0, 0, 0, 0, 2"]),
+    # a mask without rescaling: how many values were kept, not "1/1 of the units"
+    (t_mask_no_rescale, "inference-dropout", ["of the 6 positive values come out unchanged", "dropout mask does"]),
+    # only the ramp after FC3 departs: named with what it showed, which needs no other stage
+    (t_temperature, "wrong-stage", ["your logits are -4, -1, -0.25, 0.25, 1, 4 where b3 = -8, -2, -0.5, 0.5, 2, 8",
+                                    "in how b3 is added or in what is done to the logits after FC3"]),
+    (t_exp_logits, "relu-after-fc3", ["exponential", "logits-ramp"]),
+    (t_softmax_temperature, "softmax-output", ["logits divided by 2", "probabilities"]),
+    # right whenever B = 1, wrong in batches
+    (t_mean_over_batch, "samples-mixed", ["single sample (B = 1)", "depend on the rest of its batch"]),
+    (t_relu_first_sample_only, "missing-relu", ["first sample of every batch", "FC1 has no ReLU"]),
+]
+
+
+@pytest.mark.parametrize("fn,finding_id,words", PROBED, ids=[s[0].__name__ for s in PROBED])
+def test_mistakes_outside_the_first_catalogue_are_named_truthfully(fn, finding_id, words):
+    diagnoses = generic_and_exercise(fn)
+    assert [d.id for d in diagnoses] == [finding_id], [(d.id, d.evidence) for d in diagnoses]
+    for word in words:
+        assert word in diagnoses[0].evidence, diagnoses[0].evidence
+    assert "1/1" not in diagnoses[0].evidence

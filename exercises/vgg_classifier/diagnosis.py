@@ -322,6 +322,25 @@ class _Probes:
         if complete:
             self.spec = spec
             self._example = (stack, square, actual, mask)
+        else:  # kept for a search of the rows after each batch's first (``later_rows``), run only when needed
+            self._search = (stack, square, actual, mask, starts, extra_acts, finals, exact)
+        self._later: tuple | None = None
+
+    def later_rows(self):
+        """The variant that reproduces every probe's rows after the first (the B = 1 probes say nothing there), as
+        (spec, example data), or None: computed once, and only when the whole search failed."""
+        if self._later is None:
+            self._later = (None,)
+            found = getattr(self, "_search", None)
+            if found is not None:
+                stack, square, actual, mask, starts, extra_acts, finals, exact = found
+                later = mask.copy()
+                later[:, 0, :] = False
+                if later.any():
+                    spec, complete = Q.search(stack, actual, later, starts, extra_acts, finals, self.loose, exact)
+                    if complete and spec != V.REFERENCE:
+                        self._later = (spec, (stack, square, actual, later))
+        return self._later[0], (self._later[1] if len(self._later) > 1 else None)
 
     def branch(self, verified: bool, by_name: dict) -> _Branch:
         """Computed once per outcome of the verification: every submission with these probe outputs shares it."""
@@ -519,12 +538,72 @@ def analyse(runs) -> Analysis:
     findings += branch.values.findings
     if not verified and not any(f.id in ("samples-dropped", "batch-flattened", "hardcoded-shape", "helper-result")
                                 for f in findings):
-        findings += branch.fallback
+        findings += _batch_dependent(work, graded, probes) or branch.fallback
     if any(f.id in EXPLAINS_RAISES for f in findings):  # a named mistake already says why the calls raise
         findings = [f for f in findings if f.id != "raises-error"]
     analysis = Analysis(_dedupe(findings), list(branch.lines))
     _LAST.entry = (key, runs, analysis)
     return analysis
+
+
+def _right(run, rows=slice(None)) -> bool | None:
+    """Are these rows of a run's output the statement's (exactly where float32 is exact)? None: no usable output."""
+    arr = S.usable(run)
+    if arr is None:
+        return None
+    expected = run.expected
+    scale = float(np.abs(expected).max()) + 1e-12
+    with np.errstate(invalid="ignore"):
+        return bool(np.all(np.abs(arr[rows] - expected[rows]) <= Q.tolerance(expected[rows], scale)))
+
+
+def _batch_dependent(work, graded, probes) -> list:
+    """Every call with a single sample is right, but batches are not: what a sample gets depends on the rest of its
+    batch. When one variant of the head gives every row after the first (say, a ReLU applied only to the first
+    sample), that variant's mistakes are named; otherwise the samples are mixed."""
+    small = [r for r in graded + probes if r.case.group != "full-scale"]
+    single = [r for r in small if r.expected.shape[0] == 1]
+    batched = [r for r in small if r.expected.shape[0] > 1]
+    if len(single) < 2 or not batched or any(S.usable(r) is None for r in small):
+        return []
+    if not all(_right(r) for r in single):
+        return []
+    wrong = [r for r in batched if not _right(r)]
+    if not wrong:
+        return []
+    spec, data = work.later_rows() if all(_right(r, slice(0, 1)) for r in batched) else (None, None)
+    if spec is not None and all(_later_reproduced(spec, r, work.loose) for r in graded if r.expected.shape[0] > 1):
+        stack, square, actual, later = data
+        findings = []
+        for finding_id, sentence, undone in Q.describe(spec):
+            text = (f"Every call with a single sample, and the first sample of every batch, gets the right logits; "
+                    f"for the other samples of a batch {sentence}.")
+            text += Q.example(stack, spec, undone, square, actual, later, work.loose)
+            findings.append(Finding(finding_id, text))
+        return findings
+    run = next((r for r in wrong if r.case.group == PROBE), None)
+    where = ""
+    if run is not None:
+        _, sentence = L.probe_matches(run)
+        where = f": {sentence}"
+    return [Finding("samples-mixed", f"Every call with a single sample (B = 1), {len(single)} in all, returned the "
+                                     f"right logits, but {len(wrong)} of the {len(batched)} calls with several "
+                                     f"samples did not{where}. So the logits of a sample depend on the rest of its "
+                                     f"batch: on the other samples, on how many there are, or on its place among "
+                                     f"them.")]
+
+
+def _later_reproduced(spec, run, rtol: float) -> bool:
+    """The variant gives a graded case's rows after the first (the first is the statement's)."""
+    arr = S.usable(run)
+    if arr is None:
+        return True
+    try:
+        with np.errstate(all="ignore"):
+            model = V.Stack([run.case.args]).forward(spec)[0]
+    except (ValueError, KeyError):
+        return False
+    return model.shape == arr.shape and bool(Q.close(arr[None, 1:], model[None, 1:], rtol).all())
 
 
 def _row_findings(runs) -> list:

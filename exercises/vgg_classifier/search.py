@@ -100,9 +100,10 @@ def describe(spec) -> list[tuple[str, str, object]]:
     if spec.input_relu:
         items.append(("extra-activation", "a ReLU is applied to the flattened features before FC1",
                       replace(spec, input_relu=False)))
-    if spec.final in ("softmax", "log-softmax", "softmax-batch"):
-        what = {"softmax": "probabilities", "log-softmax": "log-probabilities",
-                "softmax-batch": "values that sum to 1 down each column, across the samples"}[spec.final]
+    if spec.final in ("softmax", "log-softmax", "softmax-batch") or spec.final.startswith("softmax:"):
+        what = {"log-softmax": "log-probabilities",
+                "softmax-batch": "values that sum to 1 down each column, across the samples"}.get(spec.final,
+                                                                                                   "probabilities")
         items.append(("softmax-output", f"{V.final_name(spec.final)} is applied to the output of FC3, returning "
                                         f"{what}", replace(spec, final="none")))
     elif spec.final != "none":

@@ -233,7 +233,26 @@ def fit_activation(values: np.ndarray) -> list[str]:
     slope = float(values[0] / RAMP[0])
     if 0 < abs(slope) < 1 and exact(values, np.where(RAMP > 0, RAMP, float(_g(slope)) * RAMP)).all():
         names.append(f"leaky:{_g(slope)}")
+    bounds = threshold(values)
+    if bounds is not None:
+        names.append(f"thresh:{_g(bounds[0])}")
     return names
+
+
+def threshold(values: np.ndarray) -> tuple[float, float] | None:
+    """A ReLU whose threshold is above 0 (``z * (z > t)``): the negatives and the smallest positive ramp values are
+    0, every larger one is kept unchanged. (the largest value set to 0, the smallest one kept), or None."""
+    if values is None or not np.isfinite(values).all():
+        return None
+    live = RAMP > 0
+    if not np.all(values[~live] == 0):
+        return None
+    dropped = live & (values == 0)
+    kept = live & exact(values, RAMP)
+    if not dropped.any() or not kept.any() or int((dropped | kept).sum()) != int(live.sum()):
+        return None
+    lo, hi = float(RAMP[dropped].max()), float(RAMP[kept].min())
+    return (lo, hi) if lo < hi else None
 
 
 def fit_final(values: np.ndarray) -> list[str]:
@@ -242,7 +261,24 @@ def fit_final(values: np.ndarray) -> list[str]:
     lo, hi = float(values.min()), float(values.max())
     if (lo, hi) != (RAMP[0], RAMP[-1]) and exact(values, np.clip(RAMP, lo, hi)).all():
         return [f"clip:{_g(lo)}:{_g(hi)}"]
+    if lo > 0 and abs(float(values.sum()) - 1.0) < 1e-9:  # probabilities: a softmax of the logits times 1/T?
+        logs = np.log(values)
+        inverse = float((logs[-1] - logs[0]) / (RAMP[-1] - RAMP[0]))
+        if inverse > 0 and np.allclose(logs - logs[0], (RAMP - RAMP[0]) * inverse, rtol=1e-9, atol=1e-9) \
+                and abs(inverse - 1.0) > 1e-9:
+            return [f"softmax:{_g(1.0 / inverse)}"]
     return []
+
+
+def depends_on_position(run) -> bool:
+    """On 'act1-ramp' every non-positive ramp value reaches FC2 as the same number (ReLU and a raised threshold set
+    it to 0, FC2 maps 0 to 2), so a function of the value gives them all the same logit: different logits there
+    come from where a unit is, as a dropout mask's do, not from its value."""
+    values = first_row(run)[0] if run is not None else None
+    if values is None:
+        return False
+    same = values[RAMP <= 0]
+    return bool(np.isfinite(same).all() and not np.all(same == same[0]))
 
 
 def dropout_factor(values: np.ndarray) -> float | None:
@@ -253,6 +289,8 @@ def dropout_factor(values: np.ndarray) -> float | None:
     live = relu > 0
     kept = live & (np.abs(values) > 0)
     if not kept.any() or kept.sum() == live.sum():  # nothing dropped: a plain scale, which the model covers
+        return None
+    if threshold(values) is not None:  # the smallest positive values dropped, the others unchanged: no mask does that
         return None
     factors = values[kept] / relu[kept]
     factor = float(factors[0])

@@ -4,8 +4,8 @@ A ``Spec`` names one variant of the computation: the flatten order (within a sam
 which weights are read transposed, which biases are added, the activation of each hidden layer, ReLU before the
 bias, a constant scale on the hidden activations, an activation on the logits and the sequence of layers.
 ``REFERENCE`` is the exercise itself. Activations and final functions are named by strings; besides the fixed
-ones, ``clip:LO:HI``, ``leaky:SLOPE`` and ``floor:EPS`` name parameterised ones that ``stages.py`` fits to what a
-submission's activation did on a ramp.
+ones, ``clip:LO:HI``, ``leaky:SLOPE``, ``floor:EPS`` and ``thresh:T`` name parameterised ones that ``stages.py``
+fits to what a submission's activation did on a ramp.
 ``Stack`` holds several cases of identical sizes stacked on a leading axis so that one variant is evaluated on
 all of them with a handful of batched NumPy calls (tens of microseconds).
 """
@@ -104,11 +104,12 @@ ACTIVATION_NAMES = {
 }
 
 COMMON = ("relu", "none", "sigmoid", "tanh", "leaky0.01", "step", "relu6", "abs", "zero")
-FINALS = ("none", "relu", "softmax", "sigmoid", "tanh", "log-softmax", "softmax-batch")
+FINALS = ("none", "relu", "softmax", "sigmoid", "tanh", "log-softmax", "softmax-batch", "exp", "abs")
 
 
 def activation(name: str) -> Callable[[np.ndarray], np.ndarray]:
-    """A hidden layer's activation by name, the parameterised ``clip:LO:HI``, ``leaky:SLOPE``, ``floor:EPS`` too."""
+    """A hidden layer's activation by name, the parameterised ``clip:LO:HI``, ``leaky:SLOPE``, ``floor:EPS`` and
+    ``thresh:T`` too."""
     fn = ACTIVATIONS.get(name)
     if fn is not None:
         return fn
@@ -120,6 +121,8 @@ def activation(name: str) -> Callable[[np.ndarray], np.ndarray]:
         return lambda z: np.where(z > 0, z, values[0] * z)
     if kind == "floor":
         return lambda z: np.maximum(z, values[0])
+    if kind == "thresh":
+        return lambda z: np.where(z > values[0], z, 0.0)
     raise KeyError(name)
 
 
@@ -134,6 +137,8 @@ def activation_name(name: str) -> str:
         return f"a leaky ReLU (slope {params[0]})"
     if kind == "floor":
         return f"a ReLU with a floor of {params[0]}, max(z, {params[0]})"
+    if kind == "thresh":
+        return f"z * (z > {params[0]}), which sets the positive values up to {params[0]} to 0 as well,"
     return name
 SCALES = (0.5, 2.0, 0.8, 1.25)
 
@@ -267,10 +272,13 @@ FINAL_ACTIVATIONS = {
     "sigmoid": lambda z: 1.0 / (1.0 + np.exp(-z)),
     "tanh": np.tanh,
     "log-softmax": _log_softmax,
+    "exp": np.exp,
+    "abs": np.abs,
 }
 FINAL_NAMES = {
     "relu": "a ReLU", "sigmoid": "a sigmoid", "tanh": "tanh", "softmax": "a softmax over the classes",
     "log-softmax": "a log-softmax over the classes", "softmax-batch": "a softmax over the batch axis (axis 0)",
+    "exp": "the exponential, np.exp,", "abs": "the absolute value, np.abs,",
 }
 
 
@@ -278,6 +286,8 @@ def final_name(name: str) -> str:
     if name in FINAL_NAMES:
         return FINAL_NAMES[name]
     kind, *params = name.split(":")
+    if kind == "softmax":
+        return f"a softmax over the classes of the logits divided by {params[0]} (a temperature)"
     return f"clip(y, {params[0]}, {params[1]})" if kind == "clip" else name
 
 
@@ -294,6 +304,8 @@ def _final(name: str, z: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
     kind, *params = name.split(":")
     if kind == "clip":
         return np.clip(z, float(params[0]), float(params[1]))
+    if kind == "softmax":
+        return _softmax(z / float(params[0]))
     raise KeyError(name)
 
 

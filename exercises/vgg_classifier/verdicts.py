@@ -82,11 +82,29 @@ def fallback(values, by_name: dict) -> list:
     """No variant explains everything: name the first stage that departs, with what it did."""
     findings = []
     for stage in ("act1", "act2"):
-        factor = S.dropout_factor(values.readings[stage].values)
-        if factor is not None and values.readings[stage].departs:
-            findings.append(Finding("inference-dropout", f"On probe '{stage}-ramp', {values.readings[stage].neutral}: "
-                                                         f"each value is either 0 or ReLU's times {factor:g}, as a "
-                                                         f"dropout mask (keeping 1/{factor:g} of the units) gives."))
+        reading = values.readings[stage]
+        if not reading.departs:
+            continue
+        factor = S.dropout_factor(reading.values)
+        bounds = S.threshold(reading.values)
+        if bounds is not None and S.depends_on_position(by_name.get("act1-ramp")):
+            factor, bounds = 1.0, None  # the largest values kept by chance: a mask, not a threshold
+        if factor is not None:
+            live = S.RAMP > 0
+            kept = int(np.count_nonzero(live & (reading.values != 0)))
+            how = "unchanged" if factor == 1 else f"multiplied by {factor:g}"
+            findings.append(Finding("inference-dropout", f"On probe '{stage}-ramp', {reading.neutral}: {kept} of the "
+                                                         f"{int(live.sum())} positive values come out {how} and the "
+                                                         f"others are set to 0, as a dropout mask"
+                                                         f"{'' if factor == 1 else ' with rescaling'} does."))
+        elif bounds is not None:
+            layer = "FC1" if stage == "act1" else "FC2"
+            findings.append(Finding("wrong-activation", f"{layer}'s activation sets to 0 not only the negative values "
+                                                        f"but also the positive ones up to {S._fmt(bounds[0], 8)}, "
+                                                        f"and keeps {S._fmt(bounds[1], 8)} and above unchanged: a "
+                                                        f"ReLU with a threshold above 0 (z * (z > t), with t at least "
+                                                        f"{S._fmt(bounds[0], 8)}). On probe '{stage}-ramp', "
+                                                        f"{reading.neutral}."))
     if findings:
         return findings
     for stage in S.STAGES:
@@ -101,21 +119,31 @@ def fallback(values, by_name: dict) -> list:
                 f"{sentence}")
             unread = [S.STAGE_NAMES[s] for s in S.STAGES[:S.STAGES.index(stage)]
                       if values.verdicts.get(s, ("",))[0] == "not read"]
-            qualifier = (f" It is the first stage found to depart; {_join(unread)} could not be checked on "
-                         f"{'its' if len(unread) == 1 else 'their'} own." if unread else
-                         " Every stage before it computes what the statement says.")
+            if stage == "final":
+                qualifier = (" With every weight zero the three products contribute nothing, so the departure is "
+                             "in how b3 is added or in what is done to the logits after FC3. The earlier stages "
+                             "could not be checked on their own: every other probe passes through this one.")
+            else:
+                qualifier = (f" It is the first stage found to depart; {_join(unread)} could not be checked on "
+                             f"{'its' if len(unread) == 1 else 'their'} own." if unread else
+                             " Every stage before it computes what the statement says.")
             return [Finding("wrong-stage", f"{cap(text)}.{qualifier}")]
     return []
 
 
 def _localised(values, stage: str) -> bool:
     """A departure is pinned to its stage when another stage was found as stated (so the probes read the
-    pipeline, not noise) or when it is small (a near-identity: noise, rounding, a tiny floor)."""
+    pipeline, not noise), when it is small (a near-identity: noise, rounding, a tiny floor), or when it is what
+    follows FC3, read through no other stage, and its output on the ramp keeps or reverses the ramp's order (a
+    scale, a shift, a normalisation: not noise)."""
     if any(status == "as stated" for status, _ in values.verdicts.values()):
         return True
     reading = values.readings.get(stage)
     if reading is None or reading.values is None:
         return False
+    if stage == "final":  # read with every weight zero, through no other stage: pinned unless it looks like noise
+        steps = np.diff(reading.values)
+        return bool(np.isfinite(steps).all() and ((steps >= 0).all() or (steps <= 0).all()))
     expected = S.statement(stage)
     return bool(np.all(np.abs(reading.values - expected) <= 1e-3 * (np.abs(expected).max())))
 
