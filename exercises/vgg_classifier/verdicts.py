@@ -68,7 +68,7 @@ def stage_verdicts(values, by_name: dict) -> dict[str, tuple[str, str]]:
     if not later or run is None:
         verdicts["flatten"] = ("not read", "its probe passes through a later stage that departs or was not read")
     else:
-        reading = T.flatten_reading(run)
+        reading = T.flatten_reading(run) or _pooled_reading(run)
         if reading is None:
             ok, sentence = probe_matches(run)
             verdicts["flatten"] = ("not read", "probe 'flatten-order' gave no usable output") if ok is None else (
@@ -76,6 +76,28 @@ def stage_verdicts(values, by_name: dict) -> dict[str, tuple[str, str]]:
         else:
             verdicts["flatten"] = reading
     return verdicts
+
+
+POOLS = {"mean": np.mean, "sum": np.sum, "maximum": np.max}
+
+
+def _pooled_reading(run) -> tuple[str, str] | None:
+    """On 'flatten-order' (identity layers, every feature distinct): each position of a sample holds its channel's
+    mean, sum or maximum over height and width, i.e. the features were pooled and copied back to every position."""
+    arr = S.usable(run)
+    if arr is None:
+        return None
+    features = run.case.args[0]
+    for name, pool in POOLS.items():
+        pooled = np.broadcast_to(pool(features, axis=(1, 2), keepdims=True), features.shape).reshape(arr.shape)
+        if np.allclose(arr, pooled, rtol=1e-9, atol=1e-12):
+            shown = ", ".join(Q.fmt(v) for v in arr[0, :4])
+            want = ", ".join(Q.fmt(v) for v in run.expected[0, :4])
+            return ("pooled", f"on probe 'flatten-order' ({run.case.description}), every position of each sample "
+                              f"holds the {name} of its channel over height and width (sample 1 starts {shown} "
+                              f"where the flattened features are {want}): the spatial axes were pooled and the "
+                              f"pooled values copied back to every position before FC1")
+    return None
 
 
 def fallback(values, by_name: dict) -> list:
@@ -111,6 +133,8 @@ def fallback(values, by_name: dict) -> list:
         status, sentence = values.verdicts.get(stage, ("not read", ""))
         if status == "mixes":
             return [Finding("samples-mixed", f"On probe 'flatten-order' (every layer the identity), {sentence}.")]
+        if status == "pooled":
+            return [Finding("spatial-pooling", f"{cap(sentence)}. Every later stage computes what the statement says.")]
         if status == "departs":
             if not _localised(values, stage):
                 return []
@@ -126,6 +150,7 @@ def fallback(values, by_name: dict) -> list:
             else:
                 qualifier = (f" It is the first stage found to depart; {_join(unread)} could not be checked on "
                              f"{'its' if len(unread) == 1 else 'their'} own." if unread else
+                             " Every later stage computes what the statement says." if stage == "flatten" else
                              " Every stage before it computes what the statement says.")
             return [Finding("wrong-stage", f"{cap(text)}.{qualifier}")]
     return []
@@ -189,7 +214,7 @@ def lines(values, by_name: dict) -> list[str]:
     lines = ["stage by stage, on the public probes (every layer 12 wide):"]
     for stage in S.STAGES:
         status, sentence = verdicts.get(stage, ("not read", ""))
-        text = {"mixes": "departs"}.get(status, status)
+        text = {"mixes": "departs", "pooled": "departs"}.get(status, status)
         lines.append(f"  {S.STAGE_NAMES[stage]}: {text}" + (f" {sentence}" if status == "raises" else
                                                            f": {sentence}" if sentence else ""))
     if len(unplaced) == len(by_name):
