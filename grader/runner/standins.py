@@ -4,14 +4,33 @@ Real notebooks import plotting, progress-bar and framework modules next to their
 that defines the function (``import matplotlib.pyplot as plt``). Inside the sandbox only numpy exists, and a
 failed import would stop that cell before the ``def``. For the modules listed here, an import that nothing else
 can satisfy gets a stand-in that accepts any attribute or call and does nothing, and the grader is told so that
-the report can say it. A call with one positional argument returns that argument, so decorators (``@njit``) and
-wrappers (``tqdm(range(n))``) keep working. Modules that really are installed are never replaced.
+the report can say it. Modules that really are installed are never replaced.
+
+What correct code does with these modules must keep working as if the module were there and did nothing visible:
+
+- a call with one positional argument that is not a plain value (a function, a class, an iterable) returns that
+  argument, so decorators (``@torch.no_grad()``, ``@jax.jit``) and wrappers keep working; any other call gives a
+  stand-in (``plt.figure(1)`` is a figure, not ``1``);
+- progress bars (``tqdm``, ``trange``, ``tenumerate``, ... in any ``tqdm`` module) iterate what they wrap, whatever
+  their other arguments, and their methods (``update``, ``set_postfix``, ``with``) do nothing;
+- numba's decorators (``jit``, ``njit``, ``vectorize``, ...) accept signatures and options first and give back the
+  function (``vectorize`` applies it element by element, as a ufunc would); ``prange`` is ``range``;
+- matplotlib's ``subplots`` unpacks as ``fig, ax`` and gives a grid of axes (indexing, ``.flat``, ``.ravel()``)
+  when asked for several; figures and axes are instances of stand-in ``Figure`` and ``Axes`` classes;
+- ``__version__`` (and ``version``) is a string;
+- a capitalised name (``torch.Tensor``, ``nn.Module``, ``pd.DataFrame``) is a real class, the same one at every
+  access: it can be subclassed, instantiated with any arguments (the instance is a stand-in), and used in
+  ``isinstance``, ``X | Y`` and ``typing.Union``.
 """
 from __future__ import annotations
 
+import abc
+import functools
 import importlib.abc
 import importlib.machinery
+import numbers
 import sys
+import threading
 import types
 
 ENVIRONMENT_MODULES = frozenset({
@@ -19,26 +38,67 @@ ENVIRONMENT_MODULES = frozenset({
     "sklearn", "scipy", "torch", "torchvision", "tensorflow", "keras", "jax", "numba", "pytest", "nose",
 })
 
+VERSION = "0.0.0+stand-in"
+
+#: a single argument of these types is a value, not something being wrapped or decorated
+_PLAIN = (str, bytes, bytearray, numbers.Number, type(None))
+
+
+def _lookup(parent: str, name: str):
+    """The value of attribute ``name`` of the stand-in (module, object or class) whose dotted path is ``parent``."""
+    if name == "__version__":
+        return _Version(VERSION)
+    if name.startswith("__") and name.endswith("__"):
+        raise AttributeError(name)
+    path = f"{parent}.{name}"
+    if name == "version":
+        return _Version(VERSION)
+    special = _SPECIALS.get(parent.partition(".")[0], {}).get(name)
+    if special is not None:
+        return special(parent, path)
+    if name[:1].isupper() and any(c.islower() for c in name):  # CamelCase: a class (ALL_CAPS stays a constant)
+        return _class_for(path)
+    return StandIn(path)
+
 
 class StandIn:
     """Absorbs attribute access, calls, indexing, iteration and ``with``; never raises."""
 
-    def __getattr__(self, name: str) -> StandIn:
-        if name.startswith("__") and name.endswith("__"):
-            raise AttributeError(name)
-        return StandIn()
+    _standin_path = "stand-in"
+
+    def __init__(self, path: str = "stand-in") -> None:
+        self._standin_path = path
+
+    def __getattr__(self, name: str):
+        return _lookup(self._standin_path, name)
 
     def __call__(self, *args, **kwargs):
-        return args[0] if len(args) == 1 else StandIn()
+        if len(args) == 1 and not isinstance(args[0], _PLAIN):
+            return args[0]
+        return StandIn(self._standin_path + "()")
 
     def __getitem__(self, key) -> StandIn:
-        return StandIn()
+        return StandIn(self._standin_path + "[]")
 
     def __setitem__(self, key, value) -> None:
         pass
 
     def __iter__(self):
         return iter(())
+
+    def __len__(self) -> int:  # empty, as its iteration is
+        return 0
+
+    def __bool__(self) -> bool:
+        return True
+
+    def __int__(self) -> int:
+        return 0
+
+    __index__ = __int__
+
+    def __float__(self) -> float:
+        return 0.0
 
     def __enter__(self) -> StandIn:
         return self
@@ -49,12 +109,304 @@ class StandIn:
     def __repr__(self) -> str:
         return "<stand-in>"
 
+    def __format__(self, spec: str) -> str:  # f"{accuracy:.2f}"
+        return repr(self)
 
+    def _result(self, *args) -> StandIn:
+        return StandIn(self._standin_path + "()")
+
+    # arithmetic and comparisons give stand-ins; numpy defers to them (``array - stand_in``)
+    __array_ufunc__ = None
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _result
+    __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __pow__ = __rpow__ = __matmul__ = __rmatmul__ = _result
+    __neg__ = __pos__ = __abs__ = __invert__ = __lt__ = __le__ = __gt__ = __ge__ = _result
+
+
+class _Version(str):
+    """A version string whose other attributes (``torch.version.cuda``) are stand-ins."""
+
+    def __getattr__(self, name: str):
+        return _lookup("version", name)
+
+    def __call__(self, *args, **kwargs):
+        return self
+
+
+# -- classes ------------------------------------------------------------------------------------------------------
+class _StandInMeta(abc.ABCMeta):
+    """The type of stand-in classes: class attributes are absorbed too (``Image.open``, ``tqdm.write``).
+
+    Derived from ``ABCMeta`` so that a student's ``class Net(nn.Module, ABC)`` has a metaclass to agree on."""
+
+    def __getattr__(cls, name: str):
+        return _lookup(cls._standin_path, name)
+
+    def __repr__(cls) -> str:
+        return f"<class '{cls.__module__}.{cls.__qualname__}'>"
+
+
+class _StandInClass(StandIn, metaclass=_StandInMeta):
+    """Base of the classes that capitalised names stand for; instances behave as stand-ins."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        pass
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__()
+
+    def __class_getitem__(cls, item):  # ``pd.Series[float]`` in an annotation
+        return cls
+
+
+_classes: dict[str, type] = {}
+_classes_lock = threading.Lock()
+
+
+def _class_for(path: str, base: type = _StandInClass, namespace: dict | None = None) -> type:
+    """The class standing for ``path``: created on first use, the same object afterwards."""
+    with _classes_lock:
+        cls = _classes.get(path)
+        if cls is None:
+            module, _, name = path.rpartition(".")
+            body = {"__module__": module, "__qualname__": name, "_standin_path": path, **(namespace or {})}
+            cls = _classes[path] = _StandInMeta(name, (base,), body)
+        return cls
+
+
+class _Call(StandIn):
+    """A stand-in attribute that does something when called (and still absorbs attribute access)."""
+
+    def __init__(self, path: str, function) -> None:
+        super().__init__(path)
+        self._standin_function = function
+
+    def __call__(self, *args, **kwargs):
+        return self._standin_function(*args, **kwargs)
+
+
+# -- progress bars ------------------------------------------------------------------------------------------------
+class _ProgressBar(_StandInClass):
+    """``tqdm(iterable=None, desc=None, total=None, ...)``: iterates ``iterable``; every method does nothing."""
+
+    _standin_path = "tqdm.tqdm"
+
+    def __init__(self, iterable=None, desc=None, total=None, *args, **kwargs) -> None:
+        self.iterable = iterable
+        self.desc = desc
+        self.total = total
+        self.n = 0
+
+    def __iter__(self):
+        if self.iterable is None:
+            return
+        for item in self.iterable:
+            yield item
+            self.n += 1
+
+    def __len__(self) -> int:
+        if self.total is not None:
+            return int(self.total)
+        try:
+            return len(self.iterable)
+        except TypeError:
+            return 0
+
+    def __bool__(self) -> bool:
+        return True
+
+    def update(self, n=1) -> None:
+        try:
+            self.n += n
+        except TypeError:
+            pass
+
+    def close(self, *args, **kwargs) -> None:
+        pass
+
+    @staticmethod
+    def write(*args, **kwargs) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return "<stand-in progress bar>"
+
+
+def _progress(parent: str, path: str):
+    return _ProgressBar
+
+
+def _trange(parent: str, path: str):
+    return lambda *args, **kwargs: _ProgressBar(range(*args), **kwargs)
+
+
+def _tenumerate(parent: str, path: str):
+    def tenumerate(iterable, start=0, total=None, tqdm_class=None, **kwargs):
+        return _ProgressBar(enumerate(iterable, start), total=total, **kwargs)
+    return tenumerate
+
+
+def _tzip(parent: str, path: str):
+    return lambda *iterables, **kwargs: _ProgressBar(zip(*iterables))
+
+
+def _tmap(parent: str, path: str):
+    return lambda function, *iterables, **kwargs: _ProgressBar(map(function, *iterables))
+
+
+def _process_map(parent: str, path: str):
+    return lambda function, *iterables, **kwargs: list(map(function, *iterables))
+
+
+# -- numba ----------------------------------------------------------------------------------------------------------
+def _is_function(value) -> bool:
+    """Is this what a decorator decorates (a function or a class), rather than a signature or an option?"""
+    if isinstance(value, (StandIn, *_PLAIN, list, tuple, dict)):
+        return False
+    if isinstance(value, type) and issubclass(value, StandIn):
+        return False
+    return callable(value)
+
+
+def _compiled(function):
+    if isinstance(function, types.FunctionType):
+        function.py_func = function  # what numba's dispatchers expose
+    return function
+
+
+def _elementwise(function):
+    """``@vectorize``: the scalar function applied to every element, as a ufunc would (numpy loaded lazily)."""
+    try:
+        import numpy
+    except ImportError:  # not in the sandbox; array-at-once code still works
+        return function
+    each = numpy.vectorize(function, otypes=[object])
+
+    @functools.wraps(function)
+    def ufunc(*args, **kwargs):
+        values = numpy.array(each(*args).tolist())
+        floats = [numpy.asarray(a).dtype for a in args if numpy.asarray(a).dtype.kind in "fc"]
+        if floats and values.dtype.kind in "iu":  # ``z if z > 0 else 0`` on floats is float, as numba types it
+            values = values.astype(numpy.result_type(*floats))
+        return values[()] if values.ndim == 0 else values
+
+    ufunc.py_func = function
+    return ufunc
+
+
+def _decorator(wrap):
+    def factory(parent: str, path: str):
+        def decorate(*args, **kwargs):
+            if args and _is_function(args[0]):  # ``@njit`` or ``njit(f, cache=True)``
+                return wrap(args[0])
+            # ``@njit("float64(float64)", cache=True)``, ``@vectorize([float64(float64)])``, ``@njit(parallel=True)``
+            return lambda function: wrap(function) if _is_function(function) else function
+        return _Call(path, decorate)
+    return factory
+
+
+def _prange(parent: str, path: str):
+    return range
+
+
+# -- matplotlib -----------------------------------------------------------------------------------------------------
+def _figure_class() -> type:
+    return _class_for("matplotlib.figure.Figure")
+
+
+def _axes_class() -> type:
+    return _class_for("matplotlib.axes.Axes")
+
+
+def _count(value) -> int:
+    try:
+        return max(int(value), 1)
+    except (TypeError, ValueError):
+        return 1
+
+
+def _axes_grid(nrows=1, ncols=1, *args, squeeze=True, **kwargs):
+    """What ``subplots(nrows, ncols)`` gives as axes: one Axes for 1x1, else a numpy object array of them."""
+    rows, cols = _count(nrows), _count(ncols)
+    axes = _axes_class()
+    try:
+        import numpy
+    except ImportError:
+        grid = [[axes() for _ in range(cols)] for _ in range(rows)]
+        if not squeeze:
+            return grid
+        if rows == 1 and cols == 1:
+            return grid[0][0]
+        return grid[0] if rows == 1 else [row[0] for row in grid] if cols == 1 else grid
+    grid = numpy.empty((rows, cols), dtype=object)
+    for index in range(grid.size):
+        grid.flat[index] = axes()
+    if not squeeze:
+        return grid
+    grid = grid.squeeze()
+    return grid.item() if grid.ndim == 0 else grid
+
+
+def _subplots(parent: str, path: str):
+    def subplots(*args, **kwargs):
+        axes = _axes_grid(*args, **kwargs)
+        return axes if parent.endswith("Figure") else (_figure_class()(), axes)
+    return _Call(path, subplots)
+
+
+def _subplot_mosaic(parent: str, path: str):
+    def mosaic(*args, **kwargs):
+        axes = StandIn(path + "()")
+        return axes if parent.endswith("Figure") else (_figure_class()(), axes)
+    return _Call(path, mosaic)
+
+
+def _new_figure(parent: str, path: str):
+    return _Call(path, lambda *args, **kwargs: _figure_class()())
+
+
+def _new_axes(parent: str, path: str):
+    return _Call(path, lambda *args, **kwargs: _axes_class()())
+
+
+def _returns(count: int, container=tuple):
+    """A call whose result is unpacked into ``count`` names (``n, bins, patches = plt.hist(x)``, ``line, = ...``)."""
+    def factory(parent: str, path: str):
+        return _Call(path, lambda *args, **kwargs: container(StandIn(path + "()") for _ in range(count)))
+    return factory
+
+
+_SPECIALS = {
+    "tqdm": {
+        "tqdm": _progress, "tqdm_notebook": _progress, "tqdm_gui": _progress, "tqdm_rich": _progress,
+        "trange": _trange, "tnrange": _trange, "tenumerate": _tenumerate, "tzip": _tzip, "tmap": _tmap,
+        "process_map": _process_map, "thread_map": _process_map,
+    },
+    "numba": {
+        **{name: _decorator(_compiled) for name in (
+            "jit", "njit", "guvectorize", "cfunc", "generated_jit", "stencil", "jitclass", "overload",
+            "overload_method", "register_jitable", "intrinsic")},
+        "vectorize": _decorator(_elementwise),
+        "prange": _prange,
+    },
+    "matplotlib": {
+        "subplots": _subplots, "subplot_mosaic": _subplot_mosaic,
+        "figure": _new_figure, "gcf": _new_figure,
+        **{name: _new_axes for name in ("subplot", "add_subplot", "gca", "axes", "add_axes", "twinx", "twiny",
+                                        "inset_axes")},
+        "hist": _returns(3), "xlim": _returns(2), "ylim": _returns(2), "get_xlim": _returns(2),
+        "get_ylim": _returns(2), "get_legend_handles_labels": _returns(2),
+        **{name: _returns(1, list) for name in ("plot", "semilogx", "semilogy", "loglog", "step")},
+    },
+}
+
+
+# -- the modules --------------------------------------------------------------------------------------------------
 class _StandInModule(types.ModuleType):
     def __getattr__(self, name: str):
-        if name.startswith("__") and name.endswith("__"):
-            raise AttributeError(name)
-        return StandIn()
+        value = _lookup(self.__name__, name)
+        if isinstance(value, type):  # the same class at every access, even if the cache were bypassed
+            setattr(self, name, value)
+        return value
 
 
 class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
