@@ -749,14 +749,18 @@ def test_a_loop_that_skips_the_first_sample_is_named():
 
 def test_unknown_departures_are_described_by_what_the_probe_showed():
     """A doubled b1 is not the activation's fault: the sentence says what came out with W1 zero, not which of the
-    bias or the activation did it. A normalised input departs before FC1, so FC3's probe is not blamed alone."""
+    bias or the activation did it. A normalised input departs before FC1, so FC3's probe is not blamed: the values
+    FC1 passed on are shown, and what was done to them."""
     doubled = D.diagnose(make_runs(u_bias_twice), EX)
     assert [f.id for f in doubled] == ["wrong-stage"]
     assert "With W1 zero, FC1 and the first activation turn b1 = -2, -0.5, 0.5, 2" in doubled[0].evidence
     assert "your first activation maps" not in doubled[0].evidence
     normalised = D.diagnose(make_runs(u_normalised_input), EX)
-    assert [f.id for f in normalised] == ["wrong-stage"]
-    assert "or a stage before it" in normalised[0].evidence
+    assert [f.id for f in normalised] == ["features-changed"]
+    assert "divided by their own L2 norm" in normalised[0].evidence
+    assert "FC3 (h2 W3 + b3)" not in normalised[0].evidence
+    lines = dict(line.strip().split(": ", 1) for line in D.stage_trace(make_runs(u_normalised_input))[1:])
+    assert lines["flatten"].startswith("departs") and lines["FC3 (h2 W3 + b3)"] == "as stated"
 
 
 def test_evidence_never_quotes_hidden_cases():
@@ -813,7 +817,50 @@ def t_relu_first_sample_only(f, W1, b1, W2, b2, W3, b3):
     return np.stack(rows)
 
 
+def t_bias_floor(f, W1, b1, W2, b2, W3, b3):
+    h1 = np.maximum(flat(f) @ W1, b1)
+    h2 = np.maximum(h1 @ W2, b2)
+    return h2 @ W3 + b3
+
+
+def t_bias_before_product(f, W1, b1, W2, b2, W3, b3):
+    h1 = relu(flat(f) @ W1 + b1)
+    return relu((h1 + b2) @ W2) @ W3 + b3
+
+
+def t_divided_by_255(f, *p):
+    return head(flat(f) / 255.0, *p)
+
+
+def t_mean_subtracted(f, *p):
+    x = flat(f)
+    return head(x - x.mean(), *p)
+
+
+def t_int_features(f, *p):
+    return head(flat(f).astype(int), *p)
+
+
+def t_last_feature_dropped(f, W1, b1, W2, b2, W3, b3):
+    x = flat(f)
+    return head(x[:, :-1], W1[:-1], b1, W2, b2, W3, b3)
+
+
+def t_channel_zero_only(f, W1, b1, W2, b2, W3, b3):
+    B, H, W, C = f.shape
+    return head(f[..., 0].reshape(B, -1), W1[:H * W], b1, W2, b2, W3, b3)
+
+
 PROBED = [
+    # the bias as np.maximum's floor, or added before the product: a bias in the wrong place, said where
+    (t_bias_floor, "bias-misplaced", ["np.maximum(x W1, b1)", "np.maximum(h1 W2, b2)", "probe '"]),
+    (t_bias_before_product, "bias-misplaced", ["FC2 adds b2 to its input before multiplying by W2", "probe '"]),
+    # the features changed before FC1: what FC1 passed on is shown on the probe where every layer passes it on
+    (t_divided_by_255, "features-changed", ["probe 'flatten-order'", "each is the feature divided by 255"]),
+    (t_mean_subtracted, "features-changed", ["minus the mean of all the batch's features"]),
+    (t_int_features, "features-changed", ["rounded down to whole numbers", "sample 2 gives 1, 1, 1, 2, 2, 2"]),
+    (t_last_feature_dropped, "features-changed", ["the value at position 12 of 12 reaches FC1 as 0"]),
+    (t_channel_zero_only, "features-changed", ["part of the features is left out"]),
     # a raised threshold zeroes the smallest positive values: not a dropout mask (which no factor of 1 says)
     (t_threshold, "wrong-activation", ["z * (z > 1)", "0.09375, 0.5, 1, 2 to 0, 0, 0, 0, 0, 2"]),
     # a mask without rescaling: how many values were kept, not "1/1 of the units"

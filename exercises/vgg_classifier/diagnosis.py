@@ -511,8 +511,8 @@ class Analysis:
     lines: list
 
 
-EXPLAINS_RAISES = {"transposed-weights", "missing-layer", "batch-flattened", "hardcoded-shape", "spatial-pooling",
-                   "helper-result", "samples-dropped", "wrong-signature"}
+EXPLAINS_RAISES = {"transposed-weights", "missing-layer", "bias-misplaced", "batch-flattened", "hardcoded-shape",
+                   "spatial-pooling", "helper-result", "samples-dropped", "wrong-signature"}
 #: (key, runs, Analysis) of this thread's last analysis: diagnose() and stage_trace() share it (per thread, so a
 #: batch's other worker cannot replace it in between)
 _LAST = threading.local()

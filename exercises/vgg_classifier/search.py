@@ -93,6 +93,22 @@ def describe(spec) -> list[tuple[str, str, object]]:
                 items.append(("relu-before-bias", f"in {LAYER[i]} the ReLU is applied before b{i + 1} is added",
                               replace(spec, relu_before_bias=tuple(False if j == i else f
                                                                    for j, f in enumerate(spec.relu_before_bias)))))
+    for i, moved in enumerate(spec.bias_input):
+        if moved and spec.bias[i]:
+            h = ("x", "h1", "h2")[i]
+            items.append(("bias-misplaced", f"{LAYER[i]} adds b{i + 1} to its input before multiplying by "
+                                            f"W{i + 1}, ({h} + b{i + 1}) W{i + 1}, instead of adding it to the "
+                                            f"product, {h} W{i + 1} + b{i + 1}",
+                          replace(spec, bias_input=tuple(False if j == i else f
+                                                         for j, f in enumerate(spec.bias_input)))))
+    for i, floor in enumerate(spec.bias_floor):
+        if floor and spec.bias[i]:
+            h = ("x", "h1")[i]
+            items.append(("bias-misplaced", f"{LAYER[i]} uses b{i + 1} as the floor of its ReLU, "
+                                            f"np.maximum({h} W{i + 1}, b{i + 1}), instead of adding it before a "
+                                            f"ReLU whose floor is 0, max({h} W{i + 1} + b{i + 1}, 0)",
+                          replace(spec, bias_floor=tuple(False if j == i else f
+                                                         for j, f in enumerate(spec.bias_floor)))))
     for i, s in enumerate(spec.scale):
         if s != 1.0:
             items.append(("inference-dropout", f"{LAYER[i]}'s activations are multiplied by {s:g}",
@@ -127,8 +143,10 @@ def stage_of(spec) -> dict[str, list[str]]:
                 where.append("final")
             elif field in ("act", "scale"):
                 where += [f"act{j + 1}" for j in range(2) if old[j] != new[j]]
-            elif field in ("transposed", "bias", "relu_before_bias"):
+            elif field in ("transposed", "bias", "relu_before_bias", "bias_input"):
                 where += [f"fc{j + 1}" for j in range(len(old)) if old[j] != new[j]]
+            elif field == "bias_floor":
+                where += [s for j in range(len(old)) if old[j] != new[j] for s in (f"fc{j + 1}", f"act{j + 1}")]
             else:  # sequence: the layers whose weights, bias or presence differ
                 where += list(V.SEQUENCE_STAGES[old])
         for stage in dict.fromkeys(where):
@@ -243,6 +261,7 @@ def undo(current, spec, undone):
 PREFERRED_PROBE = {  # the probe built to show each departure on its own, for a readable example
     "flatten": "flatten-order", "sequence": "weights", "transposed": "weights", "scale": "weights",
     "final": "fc3", "bias": ("fc1", "fc2", "fc3"), "act": ("fc1", "fc2"), "relu_before_bias": ("fc1", "fc2"),
+    "bias_input": ("fc1", "fc2", "fc3"), "bias_floor": ("fc1", "fc2"),
 }
 
 

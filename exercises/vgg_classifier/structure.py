@@ -194,9 +194,13 @@ def _broadcast(a: tuple, b: tuple, n, names) -> ErrorReading:
                                 f"row does not line up; in that layout it must be a column, {sname}[:, None]")
         other = [k for k, v in OUT_OF.items() if big == (n["B"], n[v])]
         if other:
-            return ErrorReading("broadcast", "missing-layer", f"fc{other[0]}",
-                                f"{text}: {sname} is added to FC{other[0]}'s output, which needs "
-                                f"b{other[0]} ({n[OUT_OF[other[0]]]} values)")
+            k = other[0]
+            # the same array is the next layer's input: b{k+1} may be added there, before the product it follows
+            before = (f", or to FC{k + 1}'s input before the product with W{k + 1}, where {sname} does not belong "
+                      f"either (it is added to that product)" if sname == f"b{k + 1}" else "")
+            return ErrorReading("broadcast", "missing-layer", f"fc{k}",
+                                f"{text}: {sname} is added to FC{k}'s output, which needs "
+                                f"b{k} ({n[OUT_OF[k]]} values){before}")
     return ErrorReading("broadcast", "raises-error", "", f"{text} cannot be added element by element")
 
 

@@ -2,7 +2,9 @@
 
 A ``Spec`` names one variant of the computation: the flatten order (within a sample, or one that mixes samples),
 which weights are read transposed, which biases are added, the activation of each hidden layer, ReLU before the
-bias, a constant scale on the hidden activations, an activation on the logits and the sequence of layers.
+bias, a bias used in the wrong place (added to a layer's input before the product, or taken as the floor of the
+maximum in place of 0), a constant scale on the hidden activations, an activation on the logits and the sequence of
+layers.
 ``REFERENCE`` is the exercise itself. Activations and final functions are named by strings; besides the fixed
 ones, ``clip:LO:HI``, ``leaky:SLOPE``, ``floor:EPS`` and ``thresh:T`` name parameterised ones that ``stages.py``
 fits to what a submission's activation did on a ramp.
@@ -195,6 +197,8 @@ class Spec:
     final: str = "none"
     sequence: str = "ref"
     input_relu: bool = False  # a ReLU on the flattened features, before FC1
+    bias_input: tuple[bool, bool, bool] = (False, False, False)  # per bias: added to the layer's input, (h + b) W
+    bias_floor: tuple[bool, bool] = (False, False)  # per hidden layer: the bias as ReLU's floor, max(h W, b)
 
 
 REFERENCE = Spec()
@@ -243,6 +247,11 @@ def neighbours(spec: Spec, extra_acts: Sequence[str] = (), extra_finals: Sequenc
     for mask in [(False, False), *_masks(2)]:
         if mask != spec.relu_before_bias and all(not m or spec.bias[i] for i, m in enumerate(mask)):
             out.append(_replace(spec, relu_before_bias=mask))
+        if mask != spec.bias_floor and all(not m or spec.bias[i] for i, m in enumerate(mask)):
+            out.append(_replace(spec, bias_floor=mask))
+    for mask in [(False, False, False), *_masks(3)]:
+        if mask != spec.bias_input and all(not m or spec.bias[i] for i, m in enumerate(mask)):
+            out.append(_replace(spec, bias_input=mask))
     scales = []
     for s in (1.0, *SCALES):
         scales += [(s, spec.scale[1]), (spec.scale[0], s), (s, s)] if s in (1.0, 0.5, 2.0) else [(s, s)]
@@ -343,7 +352,8 @@ class Stack:
         steps = SEQUENCES[spec.sequence]
         w, b, role = steps[0]
         key = (spec.flatten, spec.input_relu, w, b, role, spec.transposed[w - 1], spec.bias[b - 1],
-               spec.act[role], spec.relu_before_bias[role], spec.scale[role])
+               spec.act[role], spec.relu_before_bias[role], spec.scale[role], spec.bias_input[b - 1],
+               spec.bias_floor[role] if role < 2 else False)
         h = self._first.get(key)
         if h is None:  # the first layer's output is shared by most variants a search tries: keep it
             x = self.flat(spec.flatten)
@@ -353,14 +363,18 @@ class Stack:
         return h
 
     def _layer(self, h: np.ndarray, spec: Spec, w: int, b: int, role: int) -> np.ndarray:
-        z = h @ (self.weights_t[w] if spec.transposed[w - 1] else self.weights[w])
         use_bias = spec.bias[b - 1]
+        if use_bias and spec.bias_input[b - 1]:  # the bias added to the layer's input, before the product
+            h, use_bias = h + self.biases[b], False
+        z = h @ (self.weights_t[w] if spec.transposed[w - 1] else self.weights[w])
         if role == 2:
             if use_bias:
                 z = z + self.biases[b]
             return _final(spec.final, z, self.rows)
         act = activation(spec.act[role])
-        if use_bias and spec.relu_before_bias[role]:
+        if use_bias and spec.bias_floor[role]:  # np.maximum(h W, b): the bias as the floor, never added
+            h = np.maximum(z, self.biases[b])
+        elif use_bias and spec.relu_before_bias[role]:
             h = act(z) + self.biases[b]
         else:
             h = act(z + self.biases[b]) if use_bias else act(z)

@@ -3,6 +3,9 @@
 Each stage is read through stages found as stated on the values it sees there: the ramps first (``stages.py``),
 then FC3, FC2 and FC1 from their probes, then the flatten from the probe where every layer is the identity.
 A stage whose probe passes through a stage that departs, or that could not be read, is "not read", with why.
+When FC3's probe departs but FC2's and FC3's probes both give the statement's output for one and the same changed
+input (the two share their features, and FC1 passes them on), the departure is before FC1's product: what FC1
+passed on is read on the probe where every layer is the identity, and said (scaled, shifted, rounded, cut short).
 When nothing confirms which of a layer's bias and its activation produced a ramp's departure, the sentence says
 what the probe showed, not which one did it.
 """
@@ -59,6 +62,12 @@ def stage_verdicts(values, by_name: dict) -> dict[str, tuple[str, str]]:
     acts = "the activations it passes through are not both the identity on [0.5, 3]"
     final = "departs" if verdicts["final"][0] == "departs" else "could not be read"
     read("fc3", "fc3", stated["final"] and moderate, acts if stated["final"] else f"what follows FC3 {final}")
+    changed = _changed_input(by_name) if verdicts["fc3"][0] == "departs" and all(stated.values()) else None
+    if changed is not None:  # FC2 and FC3 compute the statement on what reaches them: the input to FC1 is changed
+        verdicts["fc3"] = verdicts["fc2"] = ("as stated", "")
+        verdicts["fc1"] = ("not read", "its probe's features reach FC1's product changed (see the flatten)")
+        verdicts["flatten"] = ("changed", changed)
+        return verdicts
     read("fc2", "fc2", verdicts["fc3"][0] == "as stated" and stated["act2"] and moderate,
          "its probe passes through a stage that departs or was not read (FC3 or the second activation)")
     read("fc1", "fc1", verdicts["fc2"][0] == "as stated" and stated["act1"] and stated["act2"],
@@ -79,6 +88,116 @@ def stage_verdicts(values, by_name: dict) -> dict[str, tuple[str, str]]:
 
 
 POOLS = {"mean": np.mean, "sum": np.sum, "maximum": np.max}
+
+
+def _changed_input(by_name: dict) -> str | None:
+    """The head from FC1's product on is as stated, but what it multiplies is not the flattened features.
+
+    Probes 'fc3' and 'fc2' share their features and pass them through FC1 (W1 the identity, b1 zero). From 'fc3'
+    (FC2 the identity too) the values FC1 passed on, after its ReLU, are solved for through FC3's invertible W3;
+    'fc2' must then give the statement's output for those same values, through FC2's own weights and bias. Then
+    'flatten-order' (every layer the identity) shows those values for distinct features: what they are is said."""
+    runs = [by_name.get(name) for name in ("fc3", "fc2", "flatten-order")]
+    if any(r is None for r in runs):
+        return None
+    outputs = [S.usable(r) for r in runs]
+    if any(a is None or not np.isfinite(a).all() for a in outputs):
+        return None
+    (fc3, fc2, order), (y3, y2, y0) = runs, outputs
+    f3, W13, b13, W23, b23, W33, b33 = fc3.case.args
+    f2, W12, b12, W22, b22, W32, b32 = fc2.case.args
+    eye = np.eye(W13.shape[0])
+    if not (np.array_equal(f2, f3) and all(W.shape == eye.shape and np.array_equal(W, eye) for W in (W13, W23, W12))
+            and not b13.any() and not b23.any() and not b12.any()):
+        return None
+    with np.errstate(all="ignore"):
+        try:
+            passed = np.linalg.solve(W33.T, (y3 - b33).T).T  # passed @ W3 + b3 = y3
+        except np.linalg.LinAlgError:
+            return None
+        scale = float(np.abs(passed).max()) + 1e-12
+        if not np.isfinite(passed).all() or (passed < -1e-6 * scale).any():
+            return None  # not what comes out of a ReLU
+        passed = np.maximum(passed, 0.0)
+        predicted = np.maximum(passed @ W22 + b22, 0.0) @ W32 + b32
+        if not bool(Q.close(y2[None], predicted[None]).all()):
+            return None
+        features = f3.reshape(f3.shape[0], -1)
+        if bool(Q.close(passed[None], np.maximum(features, 0.0)[None]).all()):
+            return None
+        x0 = order.case.args[0].reshape(order.case.args[0].shape[0], -1)
+        if (y0 < -1e-6 * (np.abs(y0).max() + 1e-12)).any():
+            return None
+    where = ("on the probes where W1 is the identity and b1 zero, FC1 passes on values that are not the flattened "
+             "features, and every later stage computes what the statement says on the values it receives "
+             "(probes 'fc2' and 'fc3' both give the statement's output for the same changed values)")
+    if bool(Q.close(y0[None], x0[None]).all()):  # distinct positive features unchanged: only the others are
+        return where
+    row = int(np.argmax(np.count_nonzero(y0, axis=1)))  # the sample with the fewest values at 0 shows the most
+    shown = ", ".join(Q.fmt(v) for v in y0[row, :6])
+    want = ", ".join(Q.fmt(v) for v in x0[row, :6])
+    more = ", ..." if x0.shape[1] > 6 else ""
+    return (f"{where}: on probe 'flatten-order' ({order.case.description}, so the logits are what FC1 passes on, "
+            f"after its ReLU), sample {row + 1} gives {shown}{more} where its flattened features are {want}{more}"
+            f"{_what_changed(x0, y0, row)}")
+
+
+def _what_changed(x: np.ndarray, y: np.ndarray, row: int) -> str:
+    """What was done to the distinct positive features ``x`` (B, d) to give ``y``, the values after FC1's ReLU,
+    when it is one of a few simple things; else nothing."""
+    def fits(candidate):
+        with np.errstate(all="ignore"):
+            return bool(Q.close(y[None], np.maximum(candidate, 0.0)[None]).all())
+
+    stats = {  # (over the whole batch, per sample)
+        "largest value": (np.abs(x).max(), np.abs(x).max(axis=1, keepdims=True)),
+        "L2 norm": (np.linalg.norm(x), np.linalg.norm(x, axis=1, keepdims=True)),
+        "sum": (x.sum(), x.sum(axis=1, keepdims=True)),
+        "mean": (x.mean(), x.mean(axis=1, keepdims=True)),
+        "standard deviation": (x.std(), x.std(axis=1, keepdims=True)),
+    }
+    for name, (whole, each) in stats.items():
+        if fits(x / whole):
+            return f": each is the feature divided by the {name} of all the batch's features ({Q.fmt(whole)})"
+        if fits(x / each):
+            return f": each sample's features are divided by their own {name}"
+    with np.errstate(all="ignore"):
+        ratio = y / x
+    if fits(x * ratio[0, 0]):
+        factor = float(ratio[0, 0])
+        inverse = 1.0 / factor
+        how = (f"divided by {inverse:.0f}" if inverse > 1 and abs(inverse - round(inverse)) < 1e-6 * inverse
+               else f"multiplied by {Q.fmt(factor)}")
+        return f": each is the feature {how}"
+    relu = " (the values that go below 0 are then set to 0 by FC1's ReLU)"
+    for name, mean in (("of all the batch's features", x.mean()), ("of its sample", x.mean(axis=1, keepdims=True)),
+                       ("over the samples of the batch, position by position", x.mean(axis=0, keepdims=True))):
+        if fits(x - mean):
+            return f": each is the feature minus the mean {name}{relu}"
+        for sd in (x.std(), x.std(axis=1, keepdims=True), x.std(axis=0, keepdims=True)):
+            with np.errstate(all="ignore"):
+                if np.all(sd > 0) and fits((x - mean) / sd):
+                    return (f": the features are standardised, minus the mean {name} and divided by a "
+                            f"standard deviation{relu}")
+    for how, fn in (("rounded down to whole numbers, as astype(int) does", np.trunc),
+                    ("rounded to whole numbers", np.round), ("rounded up to whole numbers", np.ceil)):
+        if fits(fn(x)):
+            return f": each is the feature {how}"
+    same = Q.close(y[None], x[None])[0]
+    zero = y == 0
+    if np.all(same | zero) and zero.any():
+        cols = [int(j) for j in np.flatnonzero(zero.all(axis=0))]
+        if np.all(same[:, [j for j in range(x.shape[1]) if j not in cols]]) and cols:
+            listed = ", ".join(str(j + 1) for j in cols[:6]) + (", ..." if len(cols) > 6 else "")
+            what = (f"the values at positions {listed} of {x.shape[1]} reach" if len(cols) > 1
+                    else f"the value at position {listed} of {x.shape[1]} reaches")
+            return (f": {what} FC1 as 0 in every sample and all the others unchanged, so part of the features is "
+                    f"left out")
+    if all(np.isin(y[i][y[i] != 0], x[i]).all() for i in range(x.shape[0])) and zero.any():
+        return (f": every value FC1 passes on is one of the sample's own features or 0, but {int(zero[row].sum())} of "
+                f"sample {row + 1}'s {x.shape[1]} positions get 0 and others hold a feature from another position, so "
+                f"part of the features is left out and the rest moved")
+    return ""
 
 
 def _pooled_reading(run) -> tuple[str, str] | None:
@@ -135,6 +254,8 @@ def fallback(values, by_name: dict) -> list:
             return [Finding("samples-mixed", f"On probe 'flatten-order' (every layer the identity), {sentence}.")]
         if status == "pooled":
             return [Finding("spatial-pooling", f"{cap(sentence)}. Every later stage computes what the statement says.")]
+        if status == "changed":
+            return [Finding("features-changed", f"{cap(sentence)}.")]
         if status == "departs":
             if not _localised(values, stage):
                 return []
@@ -214,7 +335,7 @@ def lines(values, by_name: dict) -> list[str]:
     lines = ["stage by stage, on the public probes (every layer 12 wide):"]
     for stage in S.STAGES:
         status, sentence = verdicts.get(stage, ("not read", ""))
-        text = {"mixes": "departs", "pooled": "departs"}.get(status, status)
+        text = {"mixes": "departs", "pooled": "departs", "changed": "departs"}.get(status, status)
         lines.append(f"  {S.STAGE_NAMES[stage]}: {text}" + (f" {sentence}" if status == "raises" else
                                                            f": {sentence}" if sentence else ""))
     if len(unplaced) == len(by_name):
