@@ -162,12 +162,13 @@ def _exercise_options(parser: argparse.ArgumentParser) -> None:
                              "`grader check` uses the stored public outputs instead unless this is given)")
 
 
-def usage_document(message: str, kind: str = "usage") -> dict:
+def usage_document(message: str, kind: str = "usage", result_type: type | None = None) -> dict:
     """The JSON document printed for a usage error under --json: the result schema with nothing graded.
 
-    Derived from ``GradeResult``'s fields, so a field added there appears here too: a field with a default keeps
-    it (an empty list for a tuple, so ``sections`` is ``[]`` and nothing recurses), and one without (what only a
-    graded submission knows: exercise, submission, student) is null.
+    Derived from the fields of ``result_type`` (``GradeResult``), so a field added there appears here too: a field
+    with a default keeps it (an empty list for a tuple, so ``sections`` is ``[]`` and nothing recurses), and one
+    without (what only a graded submission knows: exercise, submission, student) is null. (``results`` is imported
+    here, not with this module: the command line starts the sandbox before it imports the rest.)
     """
     from dataclasses import MISSING, asdict, fields
 
@@ -175,7 +176,7 @@ def usage_document(message: str, kind: str = "usage") -> dict:
 
     given = {"status": "error", "score": 0.0, "max_score": 0.0, "error": asdict(ErrorInfo(kind, message))}
     document = {}
-    for item in fields(GradeResult):
+    for item in fields(result_type or GradeResult):
         if item.name in given:
             value = given[item.name]
         elif item.default is not MISSING:

@@ -91,7 +91,7 @@ def test_usage_errors_exit_2_with_a_json_error_document(tmp_path, args, kind):
     assert "Traceback" not in proc.stderr
 
 
-def test_the_usage_document_follows_the_result_fields_even_a_new_one(monkeypatch):
+def test_the_usage_document_follows_the_result_fields_even_a_new_one():
     from grader import cli
 
     assert_shape(usage_document("Unknown flag.", "usage"))
@@ -102,8 +102,7 @@ def test_the_usage_document_follows_the_result_fields_even_a_new_one(monkeypatch
         parts_again: tuple[GradeResult, ...] = ()
         note: str = "new"
 
-    monkeypatch.setattr(cli, "GradeResult", Grown)
-    document = cli.usage_document("x")
+    document = cli.usage_document("x", result_type=Grown)
     assert document["parts_again"] == [] and document["note"] == "new"
     assert_shape(document, Grown)
 
