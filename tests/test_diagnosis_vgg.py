@@ -851,15 +851,41 @@ def t_channel_zero_only(f, W1, b1, W2, b2, W3, b3):
     return head(f[..., 0].reshape(B, -1), W1[:H * W], b1, W2, b2, W3, b3)
 
 
+def t_channel_zero_copied(f, *p):
+    return head(np.broadcast_to(f[..., :1], f.shape).reshape(len(f), -1), *p)
+
+
+def t_rows_of_W1_reversed(f, W1, b1, W2, b2, W3, b3):
+    return head(flat(f), W1[::-1], b1, W2, b2, W3, b3)
+
+
+def t_first_unit_skipped(f, W1, b1, W2, b2, W3, b3):
+    z1 = flat(f) @ W1 + b1
+    z1[:, 0] = 0.0  # a loop over range(1, D1)
+    return head(z1, np.eye(len(b1)), np.zeros_like(b1), W2, b2, W3, b3)
+
+
+def t_fan_in_scaled(f, W1, b1, W2, b2, W3, b3):
+    x = flat(f)
+    return head(x / np.sqrt(x.shape[1]), W1, b1, W2, b2, W3, b3)
+
+
 PROBED = [
+    # what FC1 passes on departs while every later stage is as stated: said on 'flatten-order'
+    (t_channel_zero_copied, "features-changed", ["6 of sample 1's 12 features do not reach FC1 at all"]),
+    (t_rows_of_W1_reversed, "flatten-order", ["puts F[1, 2, 1] at position 0", "all of its own features"]),
+    (t_fan_in_scaled, "features-changed", ["the square root of the number of features"]),
+    # a unit of FC1 left at 0, told from a feature left out by probe 'fc1'
+    (t_first_unit_skipped, "wrong-stage", ["FC1's output at position 1 is 0", "that unit of FC1 is never computed"]),
     # the bias as np.maximum's floor, or added before the product: a bias in the wrong place, said where
     (t_bias_floor, "bias-misplaced", ["np.maximum(x W1, b1)", "np.maximum(h1 W2, b2)", "probe '"]),
     (t_bias_before_product, "bias-misplaced", ["FC2 adds b2 to its input before multiplying by W2", "probe '"]),
     # the features changed before FC1: what FC1 passed on is shown on the probe where every layer passes it on
     (t_divided_by_255, "features-changed", ["probe 'flatten-order'", "each is the feature divided by 255"]),
     (t_mean_subtracted, "features-changed", ["minus the mean of all the batch's features"]),
-    (t_int_features, "features-changed", ["rounded down to whole numbers", "sample 2 gives 1, 1, 1, 2, 2, 2"]),
-    (t_last_feature_dropped, "features-changed", ["the value at position 12 of 12 reaches FC1 as 0"]),
+    (t_int_features, "features-changed", ["as astype(int) does", "sample 2 gives 1, 1, 1, 2, 2, 2"]),
+    (t_last_feature_dropped, "features-changed", ["the value at position 12 of 12 comes out of FC1 as 0",
+                                                  "probe 'fc1'", "changed the same way"]),
     (t_channel_zero_only, "features-changed", ["part of the features is left out"]),
     # a raised threshold zeroes the smallest positive values: not a dropout mask (which no factor of 1 says)
     (t_threshold, "wrong-activation", ["z * (z > 1)", "0.09375, 0.5, 1, 2 to 0, 0, 0, 0, 0, 2"]),

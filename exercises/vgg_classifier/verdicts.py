@@ -63,10 +63,14 @@ def stage_verdicts(values, by_name: dict) -> dict[str, tuple[str, str]]:
     final = "departs" if verdicts["final"][0] == "departs" else "could not be read"
     read("fc3", "fc3", stated["final"] and moderate, acts if stated["final"] else f"what follows FC3 {final}")
     changed = _changed_input(by_name) if verdicts["fc3"][0] == "departs" and all(stated.values()) else None
-    if changed is not None:  # FC2 and FC3 compute the statement on what reaches them: the input to FC1 is changed
+    if changed is not None:  # FC2 and FC3 compute the statement on what reaches them: FC1 passes on something else
         verdicts["fc3"] = verdicts["fc2"] = ("as stated", "")
-        verdicts["fc1"] = ("not read", "its probe's features reach FC1's product changed (see the flatten)")
-        verdicts["flatten"] = ("changed", changed)
+        if changed[0] == "units":
+            verdicts["fc1"] = ("departs", changed[1])
+            verdicts["flatten"] = ("not read", "its probe passes through FC1, which departs")
+        else:
+            verdicts["fc1"] = ("not read", "its probe's features reach FC1's product changed (see the flatten)")
+            verdicts["flatten"] = changed
         return verdicts
     read("fc2", "fc2", verdicts["fc3"][0] == "as stated" and stated["act2"] and moderate,
          "its probe passes through a stage that departs or was not read (FC3 or the second activation)")
@@ -80,8 +84,14 @@ def stage_verdicts(values, by_name: dict) -> dict[str, tuple[str, str]]:
         reading = T.flatten_reading(run) or _pooled_reading(run)
         if reading is None:
             ok, sentence = probe_matches(run)
+            passed = _passed_on(run)[1] if ok is False else None  # every later stage as stated: FC1 passes x on
             verdicts["flatten"] = ("not read", "probe 'flatten-order' gave no usable output") if ok is None else (
-                ("as stated", "") if ok else ("departs", sentence))
+                ("as stated", "") if ok else ("changed", f"FC1 passes on values that are not the flattened "
+                                                         f"features, and every later stage computes what the "
+                                                         f"statement says: {passed}") if passed else
+                ("departs", sentence))
+        elif reading[0] == "departs":  # each sample's own values, all there, in another order
+            verdicts["flatten"] = ("reordered", reading[1])
         else:
             verdicts["flatten"] = reading
     return verdicts
@@ -90,7 +100,7 @@ def stage_verdicts(values, by_name: dict) -> dict[str, tuple[str, str]]:
 POOLS = {"mean": np.mean, "sum": np.sum, "maximum": np.max}
 
 
-def _changed_input(by_name: dict) -> str | None:
+def _changed_input(by_name: dict) -> tuple[str, str] | None:
     """The head from FC1's product on is as stated, but what it multiplies is not the flattened features.
 
     Probes 'fc3' and 'fc2' share their features and pass them through FC1 (W1 the identity, b1 zero). From 'fc3'
@@ -132,73 +142,118 @@ def _changed_input(by_name: dict) -> str | None:
              "features, and every later stage computes what the statement says on the values it receives "
              "(probes 'fc2' and 'fc3' both give the statement's output for the same changed values)")
     if bool(Q.close(y0[None], x0[None]).all()):  # distinct positive features unchanged: only the others are
-        return where
+        return "changed", where
+    status, sentence = _passed_on(order, by_name.get("fc1"))
+    return (status, sentence if status == "units" else f"{where}: {sentence}")
+
+
+def _passed_on(order, fc1=None) -> str:
+    """What FC1 passed on for 'flatten-order' (every layer the identity, every feature distinct and positive), as
+    a sentence, with what was done to the features when it is one of a few simple things. ``fc1`` (features of
+    both signs through a general FC1) tells a feature left out from a unit of FC1 that is never computed."""
+    y0 = S.usable(order)
+    x0 = order.case.args[0].reshape(order.case.args[0].shape[0], -1)
     row = int(np.argmax(np.count_nonzero(y0, axis=1)))  # the sample with the fewest values at 0 shows the most
     shown = ", ".join(Q.fmt(v) for v in y0[row, :6])
     want = ", ".join(Q.fmt(v) for v in x0[row, :6])
     more = ", ..." if x0.shape[1] > 6 else ""
-    return (f"{where}: on probe 'flatten-order' ({order.case.description}, so the logits are what FC1 passes on, "
-            f"after its ReLU), sample {row + 1} gives {shown}{more} where its flattened features are {want}{more}"
-            f"{_what_changed(x0, y0, row)}")
+    what, change = _what_changed(x0, y0, row)
+    if change is not None and fc1 is not None and (y1 := S.usable(fc1)) is not None:
+        f, W1, b1, W2, b2, W3, b3 = fc1.case.args
+        x1 = f.reshape(f.shape[0], -1)
+
+        def rest(h1):  # FC2 and FC3 as stated
+            return np.maximum(np.maximum(h1, 0.0) @ W2 + b2, 0.0) @ W3 + b3
+        with np.errstate(all="ignore"):
+            if Q.close(y1[None], rest(change(x1) @ W1 + b1)[None]).all():
+                what += (f"; probe 'fc1' ({fc1.case.description}), whose features have both signs, gives the "
+                         f"statement's output for its features changed the same way")
+            elif getattr(change, "units", None) and Q.close(y1[None], rest(change(x1 @ W1 + b1))[None]).all():
+                units = ", ".join(str(j + 1) for j in change.units)
+                return ("units", f"FC1's output at position{'s' if len(change.units) > 1 else ''} {units} is 0 "
+                                 f"for every sample, whatever its input and b1 (on probe 'flatten-order', where "
+                                 f"W1 is the identity, and on probe 'fc1', {fc1.case.description}), while the other "
+                                 f"units are as stated: {'those units' if len(change.units) > 1 else 'that unit'}"
+                                 f" of FC1 {'are' if len(change.units) > 1 else 'is'} never computed")
+            elif getattr(change, "units", None):
+                what += " (or those units of FC1 are never computed)"
+    return ("changed", f"on probe 'flatten-order' ({order.case.description}, so the logits are what FC1 passes on, "
+                       f"after its ReLU), sample {row + 1} gives {shown}{more} where its flattened features are "
+                       f"{want}{more}{what}")
 
 
-def _what_changed(x: np.ndarray, y: np.ndarray, row: int) -> str:
+def _what_changed(x: np.ndarray, y: np.ndarray, row: int) -> tuple[str, object]:
     """What was done to the distinct positive features ``x`` (B, d) to give ``y``, the values after FC1's ReLU,
-    when it is one of a few simple things; else nothing."""
+    when it is one of a few simple things, with that change as a function of a case's flattened features; else
+    ("", None)."""
     def fits(candidate):
         with np.errstate(all="ignore"):
             return bool(Q.close(y[None], np.maximum(candidate, 0.0)[None]).all())
 
-    stats = {  # (over the whole batch, per sample)
-        "largest value": (np.abs(x).max(), np.abs(x).max(axis=1, keepdims=True)),
-        "L2 norm": (np.linalg.norm(x), np.linalg.norm(x, axis=1, keepdims=True)),
-        "sum": (x.sum(), x.sum(axis=1, keepdims=True)),
-        "mean": (x.mean(), x.mean(axis=1, keepdims=True)),
-        "standard deviation": (x.std(), x.std(axis=1, keepdims=True)),
+    stats = {  # name: (over the whole batch, per sample)
+        "largest value": (lambda a: np.abs(a).max(), lambda a: np.abs(a).max(axis=1, keepdims=True)),
+        "L2 norm": (lambda a: np.linalg.norm(a), lambda a: np.linalg.norm(a, axis=1, keepdims=True)),
+        "sum": (lambda a: a.sum(), lambda a: a.sum(axis=1, keepdims=True)),
+        "mean": (lambda a: a.mean(), lambda a: a.mean(axis=1, keepdims=True)),
+        "standard deviation": (lambda a: a.std(), lambda a: a.std(axis=1, keepdims=True)),
     }
     for name, (whole, each) in stats.items():
-        if fits(x / whole):
-            return f": each is the feature divided by the {name} of all the batch's features ({Q.fmt(whole)})"
-        if fits(x / each):
-            return f": each sample's features are divided by their own {name}"
+        if fits(x / whole(x)):
+            return (f": each is the feature divided by the {name} of all the batch's features ({Q.fmt(whole(x))})",
+                    lambda a, stat=whole: a / stat(a))
+        if fits(x / each(x)):
+            return f": each sample's features are divided by their own {name}", lambda a, stat=each: a / stat(a)
+    if fits(x / np.sqrt(x.shape[1])):
+        return (f": each is the feature divided by {Q.fmt(np.sqrt(x.shape[1]))}, the square root of the number of "
+                f"features H*W*C = {x.shape[1]}", lambda a: a / np.sqrt(a.shape[1]))
     with np.errstate(all="ignore"):
-        ratio = y / x
-    if fits(x * ratio[0, 0]):
-        factor = float(ratio[0, 0])
+        factor = float(y[0, 0] / x[0, 0])
+    if fits(x * factor):
         inverse = 1.0 / factor
         how = (f"divided by {inverse:.0f}" if inverse > 1 and abs(inverse - round(inverse)) < 1e-6 * inverse
                else f"multiplied by {Q.fmt(factor)}")
-        return f": each is the feature {how}"
+        return f": each is the feature {how}", lambda a: a * factor
     relu = " (the values that go below 0 are then set to 0 by FC1's ReLU)"
-    for name, mean in (("of all the batch's features", x.mean()), ("of its sample", x.mean(axis=1, keepdims=True)),
-                       ("over the samples of the batch, position by position", x.mean(axis=0, keepdims=True))):
-        if fits(x - mean):
-            return f": each is the feature minus the mean {name}{relu}"
-        for sd in (x.std(), x.std(axis=1, keepdims=True), x.std(axis=0, keepdims=True)):
-            with np.errstate(all="ignore"):
-                if np.all(sd > 0) and fits((x - mean) / sd):
-                    return (f": the features are standardised, minus the mean {name} and divided by a "
-                            f"standard deviation{relu}")
-    for how, fn in (("rounded down to whole numbers, as astype(int) does", np.trunc),
+    means = (("of all the batch's features", lambda a: a.mean(), lambda a: a.std()),
+             ("of its sample", lambda a: a.mean(axis=1, keepdims=True), lambda a: a.std(axis=1, keepdims=True)),
+             ("over the samples of the batch, position by position", lambda a: a.mean(axis=0, keepdims=True),
+              lambda a: a.std(axis=0, keepdims=True)))
+    for name, mean, sd in means:
+        if fits(x - mean(x)):
+            return f": each is the feature minus the mean {name}{relu}", lambda a, m=mean: a - m(a)
+        with np.errstate(all="ignore"):
+            if np.all(sd(x) > 0) and fits((x - mean(x)) / sd(x)):
+                return (f": the features are standardised, minus the mean {name} and divided by the standard "
+                        f"deviation taken the same way{relu}", lambda a, m=mean, d=sd: (a - m(a)) / d(a))
+    for how, fn in (("rounded toward 0 to whole numbers, as astype(int) does", np.trunc),
                     ("rounded to whole numbers", np.round), ("rounded up to whole numbers", np.ceil)):
         if fits(fn(x)):
-            return f": each is the feature {how}"
+            return f": each is the feature {how}", fn
     same = Q.close(y[None], x[None])[0]
     zero = y == 0
     if np.all(same | zero) and zero.any():
         cols = [int(j) for j in np.flatnonzero(zero.all(axis=0))]
         if np.all(same[:, [j for j in range(x.shape[1]) if j not in cols]]) and cols:
             listed = ", ".join(str(j + 1) for j in cols[:6]) + (", ..." if len(cols) > 6 else "")
-            what = (f"the values at positions {listed} of {x.shape[1]} reach" if len(cols) > 1
-                    else f"the value at position {listed} of {x.shape[1]} reaches")
-            return (f": {what} FC1 as 0 in every sample and all the others unchanged, so part of the features is "
-                    f"left out")
-    if all(np.isin(y[i][y[i] != 0], x[i]).all() for i in range(x.shape[0])) and zero.any():
-        return (f": every value FC1 passes on is one of the sample's own features or 0, but {int(zero[row].sum())} of "
-                f"sample {row + 1}'s {x.shape[1]} positions get 0 and others hold a feature from another position, so "
-                f"part of the features is left out and the rest moved")
-    return ""
+            what = (f"the values at positions {listed} of {x.shape[1]} come" if len(cols) > 1
+                    else f"the value at position {listed} of {x.shape[1]} comes")
 
+            def left_out(a, cols=cols):
+                a = a.copy()
+                a[:, cols] = 0.0
+                return a
+            left_out.units = cols
+            return (f": {what} out of FC1 as 0 in every sample and all the others unchanged, so part of the "
+                    f"features is left out of FC1's product", left_out)
+    if all(np.isin(y[i][y[i] != 0], x[i]).all() for i in range(x.shape[0])):
+        count = int(zero[row].sum())
+        missing = int((~np.isin(x[row], y[row])).sum())
+        zeros = f" and {count} of its positions {'gets' if count == 1 else 'get'} 0" if count else ""
+        return (f": every value FC1 passes on is one of the sample's own features{' or 0' if count else ''}, but "
+                f"{missing} of sample {row + 1}'s {x.shape[1]} features {'does' if missing == 1 else 'do'} not "
+                f"reach FC1 at all{zeros}, so part of the features is left out and the rest moved or repeated",
+                None)
+    return "", None
 
 def _pooled_reading(run) -> tuple[str, str] | None:
     """On 'flatten-order' (identity layers, every feature distinct): each position of a sample holds its channel's
@@ -256,6 +311,11 @@ def fallback(values, by_name: dict) -> list:
             return [Finding("spatial-pooling", f"{cap(sentence)}. Every later stage computes what the statement says.")]
         if status == "changed":
             return [Finding("features-changed", f"{cap(sentence)}.")]
+        if status == "reordered":
+            return [Finding("flatten-order", f"{cap(sentence)}: on probe 'flatten-order' (every layer the identity) "
+                                             f"each sample gets all of its own features, in an order that is not "
+                                             f"row-major (H, W, C) nor one of the usual other orders. Every later "
+                                             f"stage computes what the statement says.")]
         if status == "departs":
             if not _localised(values, stage):
                 return []
@@ -335,7 +395,8 @@ def lines(values, by_name: dict) -> list[str]:
     lines = ["stage by stage, on the public probes (every layer 12 wide):"]
     for stage in S.STAGES:
         status, sentence = verdicts.get(stage, ("not read", ""))
-        text = {"mixes": "departs", "pooled": "departs", "changed": "departs"}.get(status, status)
+        text = {"mixes": "departs", "pooled": "departs", "changed": "departs", "reordered": "departs"}.get(status,
+                                                                                                         status)
         lines.append(f"  {S.STAGE_NAMES[stage]}: {text}" + (f" {sentence}" if status == "raises" else
                                                            f": {sentence}" if sentence else ""))
     if len(unplaced) == len(by_name):
