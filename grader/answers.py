@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import hints
 from .channel import ProtocolError
 from .outcomes import CallError, Returned
 from .runner import wire
@@ -62,9 +63,10 @@ def call_error(error: object, submission: Submission) -> CallError:
     reserved = error.get("reserved")
     if reserved is not None and (not isinstance(reserved, int) or isinstance(reserved, bool) or reserved < 0):
         raise ProtocolError("an error's reserved memory is not a number")
-    return CallError(type=_clean(text_field(error, "type"), 80) or "Exception",
-                     message=_clean(text_field(error, "message"), 400), where=where or "", line=line, cell=cell,
-                     reserved=reserved)
+    kind, message = _clean(text_field(error, "type"), 80) or "Exception", _clean(text_field(error, "message"), 400)
+    hint = hints.error_hint(kind, message)
+    return CallError(type=kind, message=f"{message}. {hint}" if hint else message, where=where or "", line=line,
+                     cell=cell, reserved=reserved)
 
 
 def returned(spec: object, body: bytes, used: int, max_bytes: int, expect: str) -> tuple[Returned, int]:

@@ -400,7 +400,7 @@ def _size(characters: int) -> str:
 
 
 #: Cell magics whose body the child runs as Python: a syntax error in the body is the cell's syntax error.
-PYTHON_CELL_MAGICS = ("time", "capture")
+PYTHON_CELL_MAGICS = ("time", "capture", "prun")  # the child runs these bodies as Python (_Shell.RUN_CELL)
 
 
 def _python_cell_magic(source: str) -> tuple[str, str, str, int] | None:

@@ -383,3 +383,17 @@ def test_notebook_detection_through_the_shell_does_not_break_the_run(grade_sourc
               "shell.events.register('post_run_cell', print)\n")
     result = grade_source(notebook(detect + CORRECT), "student.ipynb")  # a failing line would lose the def
     assert result.status == "graded" and result.score == result.max_score, result.error
+
+
+def test_a_name_numpy_2_removed_is_named_with_its_replacement(grade_source):
+    result = grade_source(CORRECT.replace("features.shape[0], -1", "features.shape[0], np.product(features.shape[1:])"))
+    evidence = " ".join(d.evidence for d in result.diagnoses if d.id == "raises-error")
+    assert "np.product was removed in NumPy 2.0" in evidence and "use np.prod instead" in evidence
+
+
+def test_completes_does_not_say_every_cell_ran_to_its_end_when_one_raised(grade_source):
+    result = grade_source(notebook(CORRECT, "undefined_name + 1"), "student.ipynb")
+    completes = check(result, "completes")
+    assert completes.status == "passed" and "1 place raised an error" in completes.message
+    assert any(w.startswith("Code cell 2 (cell 2 of the notebook) raised NameError") for w in result.warnings), \
+        result.warnings

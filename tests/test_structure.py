@@ -15,7 +15,7 @@ RANKS = {
     "sandbox": 1, "memory": 1, "bwrap": 0, "template": 0, "handles": 0,
     "largecase": 2.5, "cacheentry": 2.55, "cache": 2.6,
     "exercisepackage": 1.9, "exercise": 2, "submission": 2, "ipython": 1.5, "signing": 1,
-    "outcomes": 3, "channel": 3, "answers": 3.5,
+    "outcomes": 3, "channel": 3, "hints": 3, "answers": 3.5,
     "authoring": 3.1,  # what an exercise folder imports: the cases (exercise) and what a call did (outcomes)
     "calls": 3.9,  # the run's calls planned: inputs laid out, commands encoded
     "execute": 4,

@@ -314,7 +314,7 @@ class _Shell:
     """Enough of IPython's shell for rewritten magics: run what defines code, skip what touches the system."""
 
     RUN_LINE = {"time"}
-    RUN_CELL = {"time", "capture"}
+    RUN_CELL = {"time", "capture", "prun"}  # each runs its body in the notebook's namespace, as IPython does
     QUIET = {"matplotlib", "load_ext", "config", "pinfo", "pinfo2", "who", "whos", "precision", "autoreload",
              "psearch", "pdoc", "pdef", "psource", "xmode", "colors", "reload_ext", "lsmagic"}
 
@@ -336,6 +336,16 @@ class _Shell:
             exec(compile(line, f"<%{name}>", "exec", dont_inherit=True), self.user_ns)
         elif name == "run":
             self.run_file(line)
+        elif name == "aimport":  # autoreload's import: the modules become names of the notebook
+            import importlib
+
+            for module in line.replace(",", " ").split():
+                if not module.startswith("-"):
+                    self.user_ns[module.partition(".")[0]] = importlib.import_module(module.partition(".")[0])
+                    importlib.import_module(module)
+        elif name == "pylab":  # numpy's names in the notebook, as ``%pylab`` puts them there
+            exec("import numpy\nimport numpy as np\nfrom numpy import *\nimport matplotlib.pyplot as plt\n",
+                 self.user_ns)
         elif name not in self.QUIET:
             self.child.note(f"The line magic %{name} was not run during grading.")
         return None
@@ -356,9 +366,9 @@ class _Shell:
         names = [w for w in words if not w.startswith("-")]
         here = os.path.realpath(os.getcwd())
         target = os.path.realpath(os.path.join(here, names[0].strip("'\"")) if names else here)
-        if not names or os.path.dirname(target) != here:
-            self.child.note(f"%%writefile {line.strip()[:60]} was not run: only files in the working folder "
-                            "can be written during grading.")
+        if not names or not target.startswith(here + os.sep) or not os.path.isdir(os.path.dirname(target)):
+            self.child.note(f"%%writefile {line.strip()[:60]} was not run: only files in the working folder (or "
+                            "a folder made in it) can be written during grading.")
             return
         with open(target, "a" if append else "w", encoding="utf-8") as handle:
             handle.write(cell)

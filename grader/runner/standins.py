@@ -36,6 +36,8 @@ import types
 ENVIRONMENT_MODULES = frozenset({
     "matplotlib", "IPython", "ipywidgets", "google", "tqdm", "seaborn", "plotly", "pandas", "PIL", "cv2",
     "sklearn", "scipy", "torch", "torchvision", "tensorflow", "keras", "jax", "numba", "pytest", "nose",
+    # what a notebook prints, logs or measures with, Colab's preinstalled ones among them: never the computation
+    "psutil", "rich", "tabulate", "termcolor", "colorama", "wandb", "ipytest", "nest_asyncio",
 })
 
 VERSION = "0.0.0+stand-in"

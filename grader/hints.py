@@ -1,0 +1,35 @@
+"""What an exception's own text does not say: added to a student's error message where the grader knows more.
+
+A notebook written for NumPy 1.x fails under NumPy 2 with ``AttributeError: module 'numpy' has no attribute
+'product'``; the message does not say that the name was removed, nor what replaced it. The grader's sandbox runs
+the NumPy it was installed with, so the hint names that version too.
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+#: names NumPy 2.0 removed from its main namespace, and what to write instead (from NumPy 2.0's migration guide)
+REMOVED_IN_NUMPY_2 = {
+    "alltrue": "np.all", "sometrue": "np.any", "product": "np.prod", "cumproduct": "np.cumprod",
+    "asfarray": "np.asarray(x, dtype=np.float64)", "cast": "np.asarray(x, dtype=...)",
+    "float_": "np.float64", "complex_": "np.complex128", "cfloat": "np.complex128", "longfloat": "np.longdouble",
+    "singlecomplex": "np.complex64", "clongfloat": "np.clongdouble", "longcomplex": "np.clongdouble",
+    "string_": "np.bytes_", "unicode_": "np.str_", "round_": "np.round", "mat": "np.asmatrix",
+    "msort": "np.sort(a, axis=0)", "Inf": "np.inf", "Infinity": "np.inf", "infty": "np.inf", "PINF": "np.inf",
+    "NINF": "-np.inf", "NaN": "np.nan", "PZERO": "0.0", "NZERO": "-0.0",
+    "find_common_type": "np.result_type", "fastCopyAndTranspose": "a.T.copy()", "safe_eval": "ast.literal_eval",
+    "set_string_function": "np.set_printoptions", "issubclass_": "issubclass", "source": "inspect.getsource",
+    "disp": "print", "byte_bounds": "np.lib.array_utils.byte_bounds",
+}
+_MISSING = re.compile(r"^module 'numpy' has no attribute '([A-Za-z_]\w*)'")
+
+
+def error_hint(kind: str, message: str) -> str:
+    """A sentence to add to the message of an exception of type ``kind``, or ""."""
+    found = _MISSING.match(message) if kind == "AttributeError" else None
+    if found and found.group(1) in REMOVED_IN_NUMPY_2:
+        return (f"np.{found.group(1)} was removed in NumPy 2.0 (the grader runs NumPy {np.__version__}): "
+                f"use {REMOVED_IN_NUMPY_2[found.group(1)]} instead.")
+    return ""
