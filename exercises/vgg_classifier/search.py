@@ -43,6 +43,11 @@ def tolerance(model: np.ndarray, scale, loose: float = MATCH_RTOL, exact: float 
 LAYER = ("FC1", "FC2", "FC3")
 
 
+
+def _cleared(flags: tuple[bool, ...], i: int) -> tuple[bool, ...]:
+    """``flags`` with the i-th one off: the model without that one departure."""
+    return tuple(False if j == i else f for j, f in enumerate(flags))
+
 def describe(spec) -> list[tuple[str, str, object]]:
     """(id, sentence, spec with this one departure undone) for every departure of ``spec`` from the reference."""
     ref = V.REFERENCE
@@ -91,24 +96,21 @@ def describe(spec) -> list[tuple[str, str, object]]:
         for i, flag in enumerate(spec.relu_before_bias):
             if flag:
                 items.append(("relu-before-bias", f"in {LAYER[i]} the ReLU is applied before b{i + 1} is added",
-                              replace(spec, relu_before_bias=tuple(False if j == i else f
-                                                                   for j, f in enumerate(spec.relu_before_bias)))))
+                              replace(spec, relu_before_bias=_cleared(spec.relu_before_bias, i))))
     for i, moved in enumerate(spec.bias_input):
         if moved and spec.bias[i]:
             h = ("x", "h1", "h2")[i]
             items.append(("bias-misplaced", f"{LAYER[i]} adds b{i + 1} to its input before multiplying by "
                                             f"W{i + 1}, ({h} + b{i + 1}) W{i + 1}, instead of adding it to the "
                                             f"product, {h} W{i + 1} + b{i + 1}",
-                          replace(spec, bias_input=tuple(False if j == i else f
-                                                         for j, f in enumerate(spec.bias_input)))))
+                          replace(spec, bias_input=_cleared(spec.bias_input, i))))
     for i, floor in enumerate(spec.bias_floor):
         if floor and spec.bias[i]:
             h = ("x", "h1")[i]
             items.append(("bias-misplaced", f"{LAYER[i]} uses b{i + 1} as the floor of its ReLU, "
                                             f"np.maximum({h} W{i + 1}, b{i + 1}), instead of adding it before a "
                                             f"ReLU whose floor is 0, max({h} W{i + 1} + b{i + 1}, 0)",
-                          replace(spec, bias_floor=tuple(False if j == i else f
-                                                         for j, f in enumerate(spec.bias_floor)))))
+                          replace(spec, bias_floor=_cleared(spec.bias_floor, i))))
     for i, s in enumerate(spec.scale):
         if s != 1.0:
             items.append(("inference-dropout", f"{LAYER[i]}'s activations are multiplied by {s:g}",
