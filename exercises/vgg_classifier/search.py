@@ -43,10 +43,10 @@ def tolerance(model: np.ndarray, scale, loose: float = MATCH_RTOL, exact: float 
 LAYER = ("FC1", "FC2", "FC3")
 
 
-
 def _cleared(flags: tuple[bool, ...], i: int) -> tuple[bool, ...]:
     """``flags`` with the i-th one off: the model without that one departure."""
     return tuple(False if j == i else f for j, f in enumerate(flags))
+
 
 def describe(spec) -> list[tuple[str, str, object]]:
     """(id, sentence, spec with this one departure undone) for every departure of ``spec`` from the reference."""
