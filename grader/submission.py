@@ -39,7 +39,9 @@ MAX_NOTEBOOK_CELLS = 100_000
 #: each takes 50 to 80 bytes once read, so 64 MiB of '[],' would take 1.8 GB and of '"ab",' 1.1 GB, in the
 #: grader's own process and once per worker. A real notebook holds tens of thousands; more is refused.
 MAX_JSON_VALUES = 2_000_000
-_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+#: the rest of a JSON string after its opening quote, closing quote included; possessive, so a string that never
+#: closes costs one pass over the text, not one per later quote
+_JSON_STRING_REST = re.compile(rb'(?:[^"\\]++|\\.)*+"', re.S)
 #: The grader compiles (checks) and translates cells up to this size, and this much code per submission, the
 #: smallest cells first. Larger cells run as they are: a syntax error shows when the child runs them. (Compiling
 #: costs up to 5 us and a few hundred bytes per character when it fails, and it is the grader's own time.)
@@ -214,11 +216,23 @@ def json_values(raw: bytes) -> int:
     strings. Counted over the whole text first (commas and quotes inside strings too: milliseconds), and again with
     every string emptied only when that first count is over ``MAX_JSON_VALUES`` (a notebook that printed millions of
     numbers has as many commas in its outputs' text)."""
-    def count(text: bytes) -> int:
-        return text.count(b",") + text.count(b"[") + text.count(b"{") + text.count(b'"') // 2 + 1
-
-    rough = count(raw)
-    return rough if rough <= MAX_JSON_VALUES else count(_JSON_STRING.sub(b'""', raw))
+    rough = raw.count(b",") + raw.count(b"[") + raw.count(b"{") + raw.count(b'"') // 2 + 1
+    if rough <= MAX_JSON_VALUES:
+        return rough
+    # string by string, left to right, each scanned once; stopped once over the cap (at most MAX_JSON_VALUES steps)
+    values, position, end = 1, 0, len(raw)
+    while values <= MAX_JSON_VALUES:
+        quote = raw.find(b'"', position)
+        stop = end if quote < 0 else quote
+        values += raw.count(b",", position, stop) + raw.count(b"[", position, stop) + raw.count(b"{", position, stop)
+        if quote < 0:
+            break
+        closed = _JSON_STRING_REST.match(raw, quote + 1)
+        if closed is None:  # a string that never closes: not JSON, which reading it will say
+            break
+        values += 1
+        position = closed.end()
+    return values
 
 
 def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[tuple[int, str]]]:
