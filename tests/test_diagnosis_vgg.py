@@ -870,7 +870,46 @@ def t_fan_in_scaled(f, W1, b1, W2, b2, W3, b3):
     return head(x / np.sqrt(x.shape[1]), W1, b1, W2, b2, W3, b3)
 
 
+def t_batch_from_height(f, *p):
+    return head(f.reshape(len(f[0]), -1), *p)
+
+
+def t_b1_on_logits_when_it_fits(f, W1, b1, W2, b2, W3, b3):
+    y = head(flat(f), W1, np.zeros_like(b1), W2, b2, W3, b3)
+    return y + b1 if b1.shape == b3.shape else y
+
+
+def t_accumulator_not_reset(f, W1, b1, W2, b2, W3, b3):
+    rows, z1 = [], np.zeros_like(b1)
+    for sample in f:
+        z1 = z1 + sample.reshape(-1) @ W1
+        rows.append(relu(relu(z1 + b1) @ W2 + b2) @ W3 + b3)
+    return np.stack(rows)
+
+
+def t_fixed_point_features(f, *p):
+    return head(np.trunc(flat(f) * 4096) / 4096, *p)
+
+
+def t_centred_over_batch(f, *p):
+    y = head(flat(f), *p)
+    return y - y.mean(axis=0)
+
+
+def t_abs_features(f, *p):
+    return head(flat(np.abs(f)), *p)
+
+
 PROBED = [
+    # the features reshaped into H rows: the batch size read from the wrong axis, not the batch flattened
+    (t_batch_from_height, "raises-error", ["reshaped into 3 rows of 40 values", "the number of rows is H"]),
+    # b1 left out of FC1 on every case whose sizes differ, and something else again where widths are equal
+    (t_b1_on_logits_when_it_fits, "missing-bias", ["probe 'sizes'", "b1 (FC1) is not added", "12 wide"]),
+    (t_accumulator_not_reset, "samples-mixed", ["row 2 is the sum of the rows of samples 1 and 2"]),
+    (t_fixed_point_features, "features-changed", ["rounded toward 0 to multiples of 2^-12"]),
+    (t_centred_over_batch, "samples-mixed", ["y - y.mean(axis=0)"]),
+    (t_abs_features, "extra-activation", ["absolute value"]),
+
     # what FC1 passes on departs while every later stage is as stated: said on 'flatten-order'
     (t_channel_zero_copied, "features-changed", ["6 of sample 1's 12 features do not reach FC1 at all"]),
     (t_rows_of_W1_reversed, "flatten-order", ["puts F[1, 2, 1] at position 0", "all of its own features"]),

@@ -541,9 +541,12 @@ def analyse(runs) -> Analysis:
     verified = work.spec is not None and _verify(work.spec, checked, work.loose)
     branch = work.branch(verified, {r.case.name: r for r in probes})
     findings += branch.values.findings
-    if not verified and not any(f.id in ("samples-dropped", "batch-flattened", "hardcoded-shape", "helper-result")
-                                for f in findings):
-        findings += _batch_dependent(work, graded, probes) or branch.fallback
+    explained = ("samples-dropped", "samples-mixed", "batch-flattened", "hardcoded-shape", "helper-result")
+    if not verified and not any(f.id in explained for f in findings):
+        findings += (_batch_dependent(work, graded, probes) or _quantised(work, graded, probes)
+                     or _unequal_sizes(work, graded, probes) or branch.fallback)
+    elif verified and work.spec == V.REFERENCE:  # right to float32's precision: perhaps rounded features
+        findings += _quantised(work, graded, probes)
     if any(f.id in EXPLAINS_RAISES for f in findings):  # a named mistake already says why the calls raise
         findings = [f for f in findings if f.id != "raises-error"]
     analysis = Analysis(_dedupe(findings), list(branch.lines))
@@ -646,6 +649,113 @@ def _batch_dependent(work, graded, probes) -> list:
                                      f"samples did not{where}. So the logits of a sample depend on the rest of its "
                                      f"batch: on the other samples, on how many there are, or on its place among "
                                      f"them.")]
+
+
+def _unequal_sizes(work, graded, probes) -> list:
+    """No variant reproduces the square probes, but one reproduces probe 'sizes' (every size different) and every
+    graded case (whose sizes differ too): its mistakes are named, with an output of 'sizes' that shows each, and
+    what the square probes returned besides (code that acts on which sizes are equal, say a branch on the shapes,
+    does something else where every width is 12)."""
+    run = next((r for r in probes if r.case.name == "sizes"), None)
+    arr = S.usable(run) if run is not None else None
+    if arr is None or not np.isfinite(arr).all() or _right(run) or getattr(work, "_search", None) is None:
+        return []
+    if any(S.usable(r) is None for r in graded if r.case.group != "full-scale"):
+        return []
+    stack, square, sq_actual, sq_mask, starts, extra_acts, finals, _ = work._search
+    one = V.Stack([run.case.args])
+    actual, mask = arr[None], np.ones((1, *arr.shape), dtype=bool)
+    spec, complete = Q.search(one, actual, mask, starts, extra_acts, finals, work.loose, Q.EXACT_RTOL)
+    if not complete or spec == V.REFERENCE or not _verify(spec, graded, work.loose):
+        return []
+    with np.errstate(all="ignore"):
+        try:
+            model = stack.forward(spec)
+        except (ValueError, KeyError):
+            model = None
+    besides = ""
+    for p, sq in enumerate(square):
+        got = S.usable(sq)
+        if got is None or model is None:
+            continue
+        if not bool(Q.close(got[None], model[p:p + 1, : got.shape[0]], work.loose).all()):
+            gap = np.where(np.isfinite(got), np.abs(got - model[p, : got.shape[0]]), np.inf)
+            r, k = np.unravel_index(int(np.argmax(gap)), got.shape)
+            sample = f"sample {r + 1}, " if got.shape[0] > 1 else ""
+            besides = (f" On the probes where every layer is 12 wide your function departs from that as well: on "
+                       f"probe '{sq.case.name}' ({sq.case.description}), {sample}output {k + 1} is "
+                       f"{Q.fmt(got[r, k])} where that mistake alone gives {Q.fmt(model[p, r, k])} and the statement "
+                       f"gives {Q.fmt(sq.expected[r, k])} (code that acts on which sizes are equal, such as a branch on "
+                       f"the shapes, can do something else there).")
+            break
+    findings = []
+    for finding_id, sentence, undone in Q.describe(spec):
+        text = (f"On probe 'sizes' ({run.case.description}) and on every graded case your function returns what "
+                f"the head gives when {sentence}.")
+        text += Q.example(one, spec, undone, [run], actual, mask, work.loose) + besides
+        findings.append(Finding(finding_id, text))
+    return findings
+
+
+#: grids a student may round the features to: 2^-k (fixed point) and 10^-k (decimals), finest last
+GRIDS = tuple((2.0 ** -k, f"2^-{k} = {2.0 ** -k:.10g}") for k in range(0, 25)) + tuple(
+    (10.0 ** -k, f"{10.0 ** -k:g}") for k in range(1, 10))
+ROUNDINGS = (("rounded toward 0", np.trunc, "as (x / step).astype(int) * step does"),
+             ("rounded to the nearest multiple", np.round, "as np.round(x / step) * step does"),
+             ("rounded down", np.floor, "as np.floor(x / step) * step does"))
+
+
+def _head(args, x) -> np.ndarray:
+    _, W1, b1, W2, b2, W3, b3 = args
+    return np.maximum(np.maximum(x @ W1 + b1, 0.0) @ W2 + b2, 0.0) @ W3 + b3
+
+
+def _digits(a: float, b: float) -> tuple[str, str]:
+    """Two numbers with as many significant digits as it takes to tell them apart."""
+    for digits in (4, 6, 8, 10, 12, 15, 17):
+        x, y = f"{a:.{digits}g}", f"{b:.{digits}g}"
+        if x != y:
+            break
+    return x, y
+
+
+def _quantised(work, graded, probes) -> list:
+    """Every square probe is right (their features are short dyadic numbers), but probe 'sizes' and the graded cases
+    are not: their logits are exactly the head's on the features rounded to a fixed grid (fixed point, or a number
+    of decimals)."""
+    run = next((r for r in probes if r.case.name == "sizes"), None)
+    if work.spec != V.REFERENCE or run is None or S.usable(run) is None:
+        return []
+    checked = [run] + [r for r in graded if r.case.group != "full-scale"]
+    if any(S.usable(r) is None for r in checked) or T.close(S.usable(run), run.expected, 1e-9):
+        return []
+    for step, step_text in GRIDS:
+        for how, fn, code in ROUNDINGS:
+            fits = True
+            for r in checked:
+                f = r.case.args[0]
+                with np.errstate(all="ignore"):
+                    model = _head(r.case.args, (fn(f / step) * step).reshape(f.shape[0], -1))
+                if not T.close(S.usable(r), model, 1e-9):
+                    fits = False
+                    break
+            if not fits:
+                continue
+            arr, expected = S.usable(run), run.expected
+            r, k = np.unravel_index(int(np.argmax(np.abs(arr - expected))), arr.shape)
+            got, want = _digits(arr[r, k], expected[r, k])
+            on_grid = all(np.array_equal(fn(p.case.args[0] / step) * step, p.case.args[0]) for p in probes
+                          if p.case.name != "sizes")
+            return [Finding("features-changed", f"Your logits are exactly those of the head on the features {how} "
+                                                f"to multiples of {step_text} ({code}), before FC1: on probe "
+                                                f"'{run.case.name}' ({run.case.description}), sample {r + 1}, output "
+                                                f"{k + 1} is {got} where the statement gives {want}, and the head "
+                                                f"on the rounded features gives {got} too; the same holds on every "
+                                                f"graded case."
+                                                + (" The other probes' features are already multiples of that step,"
+                                                   " so rounding leaves them unchanged and those probes are right."
+                                                   if on_grid else ""))]
+    return []
 
 
 def _later_reproduced(spec, run, rtol: float) -> bool:

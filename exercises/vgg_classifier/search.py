@@ -115,15 +115,20 @@ def describe(spec) -> list[tuple[str, str, object]]:
         if s != 1.0:
             items.append(("inference-dropout", f"{LAYER[i]}'s activations are multiplied by {s:g}",
                           replace(spec, scale=tuple(1.0 if j == i else x for j, x in enumerate(spec.scale)))))
-    if spec.input_relu:
-        items.append(("extra-activation", "a ReLU is applied to the flattened features before FC1",
-                      replace(spec, input_relu=False)))
+    if spec.input_act != "none":
+        items.append(("extra-activation", f"{V.INPUT_ACT_NAMES[spec.input_act]} is applied to the features before FC1",
+                      replace(spec, input_act="none")))
     if spec.final in ("softmax", "log-softmax", "softmax-batch") or spec.final.startswith("softmax:"):
         what = {"log-softmax": "log-probabilities",
                 "softmax-batch": "values that sum to 1 down each column, across the samples"}.get(spec.final,
                                                                                                    "probabilities")
         items.append(("softmax-output", f"{V.final_name(spec.final)} is applied to the output of FC3, returning "
                                         f"{what}", replace(spec, final="none")))
+    elif spec.final == "centre-batch":
+        items.append(("samples-mixed", "after FC3 the mean of the logits over the batch (axis 0) is subtracted from "
+                                       "each sample's logits, y - y.mean(axis=0), so each sample's logits depend on "
+                                       "the other samples of its batch (a single sample's are all 0)",
+                      replace(spec, final="none")))
     elif spec.final != "none":
         items.append(("relu-after-fc3", f"{V.final_name(spec.final)} is applied to the logits after FC3",
                       replace(spec, final="none")))
@@ -139,7 +144,7 @@ def stage_of(spec) -> dict[str, list[str]]:
             old, new = getattr(spec, field), getattr(undone, field)
             if old == new:
                 continue
-            if field in ("flatten", "input_relu"):
+            if field in ("flatten", "input_act"):
                 where.append("flatten")
             elif field == "final":
                 where.append("final")
@@ -178,6 +183,8 @@ def search(stack, actual, mask, starts=(), extra_acts=(), extra_finals=(), loose
         try:
             model = stack.forward(spec)
         except (ValueError, KeyError):
+            return (-1, 0.0)
+        if model.shape != target.shape:  # a layer left out or repeated, on a case whose widths all differ
             return (-1, 0.0)
         gap = np.abs(target - model)
         return (int(np.count_nonzero(gap <= tolerance(model, scale, loose, exact))),

@@ -73,6 +73,7 @@ class ErrorReading:
     fixed: int | None = None  # a size written into the code (reshape), for the consistency check
     backwards: int = 0  # layer i whose product met W_i's shape the other way round (W_i used from the left?)
     column: bool = False  # a bias added as a row to a result that holds the samples as columns
+    rows: int = 0  # FC1's product met the features reshaped into this many rows (B*H*W*C / its columns), not B
 
 
 MATMUL = re.compile(r"mismatch in its core dimension \d.*?\(size (\d+) is different from (\d+)\)")
@@ -159,7 +160,13 @@ def _product(left_cols: int, right_rows: int, n, names, left=None, right=None) -
     lroles, rroles = _roles(left_cols, n), _roles(right_rows, n)
     if "Bd" in lroles and "d" in rroles:
         return ErrorReading("product", "batch-flattened", "flatten",
-                            f"{operands}: the whole batch was flattened into one row of {left_cols} values")
+                            f"{operands}: the whole batch was flattened into one row of {left_cols} values", rows=1)
+    if "d" in rroles and left_cols != n["d"] and left_cols and n["Bd"] % left_cols == 0 and not lname \
+            and not set(lroles) & {"B", "D1", "D2", "K"}:
+        rows = n["Bd"] // left_cols
+        return ErrorReading("product", "raises-error", "flatten",
+                            f"{operands}: the features (B*H*W*C = {n['Bd']} values) were reshaped into {rows} rows "
+                            f"of {left_cols} values instead of B = {n['B']} rows of H*W*C = {n['d']}", rows=rows)
     for layer in (1, 2, 3):
         if OUT_OF[layer] in lroles and IN_OF[layer] in rroles and (lname in (None, f"W{layer}")):
             layout = rname and "samples as columns" in rname
@@ -249,16 +256,45 @@ def error_findings(runs) -> list:
                                                       f"multiplies from the left, as for weights stored (out, in): "
                                                       f"{_where(run)}; {reading.sentence}. And {_where(crun)}; "
                                                       f"{creading.sentence}."))
+    reshaped = [(r, e) for r, e in read if e.rows]
+    flattened = bool(reshaped) and all(e.rows == 1 for _, e in reshaped)
+    if reshaped and not flattened:  # the row count of the features' reshape, read on every call that failed there
+        findings.append(_rows_from(reshaped, len(runs)))
     for finding_id in ("transposed-weights", "missing-layer", "batch-flattened"):
-        hits = [(r, e) for r, e in read if e.finding == finding_id]
+        hits = [(r, e) for r, e in read if e.finding == finding_id and (flattened or not e.rows)]
         if hits:
             run, reading = _pick(hits)
             findings.append(Finding(finding_id, f"{_cap(_where(run))}: {reading.sentence}."))
-    plain = [(r, e) for r, e in read if e.finding == "raises-error" and e.sentence]
+    plain = [(r, e) for r, e in read if e.finding == "raises-error" and e.sentence and not (e.rows and reshaped)]
     if plain:
         run, reading = _pick(plain)
         findings.append(Finding("raises-error", f"Read from the error: {_where(run)}; {reading.sentence}."))
     return findings
+
+
+AXES = {"H": ("H, the height", "features.shape[1], or len(features[0])"),
+        "W": ("W, the width", "features.shape[2]"), "C": ("C, the number of channels", "features.shape[3]")}
+
+
+def _rows_from(reshaped: list, total: int) -> Finding:
+    """The features were reshaped into a number of rows that is not B, on every call that failed at FC1's product:
+    when it is the same axis's size every time (H, W or C), the batch size was read from that axis. One batch
+    flattened into one row (a B = 1 reading) is only that when every such call says so."""
+    common = None
+    for run, reading in reshaped:
+        n = dims(run.case)
+        axes = {a for a in AXES if n[a] == reading.rows}
+        common = axes if common is None else common & axes
+    run, reading = _pick(reshaped)
+    text = f"Read from the error: {_where(run)}; {reading.sentence}."
+    if common:
+        axis = next(a for a in AXES if a in common)
+        text += (f" On each of the {len(reshaped)} calls that failed there the number of rows is {AXES[axis][0]} "
+                 f"of that call's features ({AXES[axis][1]}), so the batch size was read from the wrong axis: "
+                 f"in NHWC layout it is features.shape[0], or len(features).")
+    else:
+        text += f" {len(reshaped)} of {total} calls failed this way: each sample's row must hold its H*W*C features."
+    return Finding("raises-error", text)
 
 
 # -- what happened to the samples ----------------------------------------------------------------------------------
@@ -327,9 +363,43 @@ def row_findings(runs) -> list:
     else:
         rows = ", ".join(str(i + 1) for i in what)
         zero = all(np.all(run.outcome.array.reshape(B, -1)[i] == 0) for i in what)
+        mixed = _mixed_rows(run, what) if run.case.name == "flatten-order" and not zero else None
+        if mixed:
+            return [Finding("samples-mixed", f"On probe '{run.case.name}' ({run.case.description}, so each sample's "
+                                             f"logits are its own flattened features) your function returned the "
+                                             f"right logits for every sample except row{'s' if len(what) > 1 else ''}"
+                                             f" {rows}, and {mixed}: the logits of a sample depend on other samples "
+                                             f"of the batch, as when a value is carried over from one sample to the "
+                                             f"next. On every case with several samples ({len(patterns)}) some rows "
+                                             f"are right and the others wrong.")]
         text = head + (f"the right logits for every sample except row{'s' if len(what) > 1 else ''} {rows}, which "
                        f"{'hold only zeros' if zero else 'hold other values'}")
     return [Finding("samples-dropped", text + f". Every case with several samples ({len(patterns)}) shows the same.")]
+
+
+def _mixed_rows(run, wrong) -> str:
+    """On a probe whose logits are the samples' flattened features (identity layers, all positive), each wrong row
+    as the sum or the mean of its own sample's row and other samples' rows, as a phrase ("row 2 is the sum of the
+    rows of samples 1 and 2"), or "" when a wrong row is not one."""
+    from itertools import combinations
+    arr = run.outcome.array.reshape(run.expected.shape).astype(np.float64)
+    expected = run.expected
+    B = expected.shape[0]
+    parts = []
+    for i in wrong:
+        found = ""
+        for size in range(2, B + 1):
+            for group in combinations(range(B), size):
+                if i not in group:
+                    continue
+                for how, value in (("sum", expected[list(group)].sum(0)), ("mean", expected[list(group)].mean(0))):
+                    if not found and close(arr[i], value, 1e-9):
+                        names = ", ".join(str(j + 1) for j in group[:-1]) + f" and {group[-1] + 1}"
+                        found = f"row {i + 1} is the {how} of the rows of samples {names}"
+        if not found:
+            return ""
+        parts.append(found)
+    return ", ".join(parts)
 
 
 def flatten_reading(run) -> tuple[str, str] | None:

@@ -105,8 +105,10 @@ ACTIVATION_NAMES = {
     "softplus": "a softplus",
 }
 
+INPUT_ACTS = {"none": lambda x: x, "relu": lambda x: np.maximum(x, 0.0), "abs": np.abs}
+INPUT_ACT_NAMES = {"relu": "a ReLU", "abs": "the absolute value, np.abs,"}
 COMMON = ("relu", "none", "sigmoid", "tanh", "leaky0.01", "step", "relu6", "abs", "zero")
-FINALS = ("none", "relu", "softmax", "sigmoid", "tanh", "log-softmax", "softmax-batch", "exp", "abs")
+FINALS = ("none", "relu", "softmax", "sigmoid", "tanh", "log-softmax", "softmax-batch", "exp", "abs", "centre-batch")
 
 
 def activation(name: str) -> Callable[[np.ndarray], np.ndarray]:
@@ -196,7 +198,7 @@ class Spec:
     scale: tuple[float, float] = (1.0, 1.0)
     final: str = "none"
     sequence: str = "ref"
-    input_relu: bool = False  # a ReLU on the flattened features, before FC1
+    input_act: str = "none"  # a function on the flattened features, before FC1: "none", "relu" or "abs"
     bias_input: tuple[bool, bool, bool] = (False, False, False)  # per bias: added to the layer's input, (h + b) W
     bias_floor: tuple[bool, bool] = (False, False)  # per hidden layer: the bias as ReLU's floor, max(h W, b)
 
@@ -229,7 +231,9 @@ def neighbours(spec: Spec, extra_acts: Sequence[str] = (), extra_finals: Sequenc
     for final in (*FINALS, *extra_finals):
         if final != spec.final:
             out.append(_replace(spec, final=final))
-    out.append(_replace(spec, input_relu=not spec.input_relu))
+    for name in INPUT_ACTS:
+        if name != spec.input_act:
+            out.append(_replace(spec, input_act=name))
     acts = []
     for name in ACTIVATIONS:  # the rarer activations only on both layers at once, to keep searches short
         acts += [(name, spec.act[1]), (spec.act[0], name), (name, name)] if name in COMMON else [(name, name)]
@@ -288,6 +292,7 @@ FINAL_NAMES = {
     "relu": "a ReLU", "sigmoid": "a sigmoid", "tanh": "tanh", "softmax": "a softmax over the classes",
     "log-softmax": "a log-softmax over the classes", "softmax-batch": "a softmax over the batch axis (axis 0)",
     "exp": "the exponential, np.exp,", "abs": "the absolute value, np.abs,",
+    "centre-batch": "the mean over the batch (axis 0) subtracted from each sample's logits, y - y.mean(axis=0),",
 }
 
 
@@ -307,6 +312,10 @@ def _final(name: str, z: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
         peak = np.where(valid, z, -np.inf).max(axis=-2, keepdims=True)
         e = np.where(valid, np.exp(z - peak), 0.0)
         return np.where(valid, e / e.sum(axis=-2, keepdims=True), z)
+    if name == "centre-batch":
+        valid = np.ones(z.shape[:-1] + (1,), bool) if rows is None else rows
+        mean = np.where(valid, z, 0.0).sum(axis=-2, keepdims=True) / valid.sum(axis=-2, keepdims=True)
+        return np.where(valid, z - mean, z)
     fn = FINAL_ACTIVATIONS.get(name)
     if fn is not None:
         return fn(z)
@@ -351,13 +360,13 @@ class Stack:
         """The variant's output, (P, B, K); raises ValueError when its shapes do not fit these sizes."""
         steps = SEQUENCES[spec.sequence]
         w, b, role = steps[0]
-        key = (spec.flatten, spec.input_relu, w, b, role, spec.transposed[w - 1], spec.bias[b - 1],
+        key = (spec.flatten, spec.input_act, w, b, role, spec.transposed[w - 1], spec.bias[b - 1],
                spec.act[role], spec.relu_before_bias[role], spec.scale[role], spec.bias_input[b - 1],
                spec.bias_floor[role] if role < 2 else False)
         h = self._first.get(key)
         if h is None:  # the first layer's output is shared by most variants a search tries: keep it
             x = self.flat(spec.flatten)
-            h = self._first[key] = self._layer(np.maximum(x, 0.0) if spec.input_relu else x, spec, w, b, role)
+            h = self._first[key] = self._layer(INPUT_ACTS[spec.input_act](x), spec, w, b, role)
         for w, b, role in steps[1:]:
             h = self._layer(h, spec, w, b, role)
         return h
