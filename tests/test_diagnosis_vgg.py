@@ -900,7 +900,26 @@ def t_abs_features(f, *p):
     return head(flat(np.abs(f)), *p)
 
 
+def t_b1_typed_for_b2(f, W1, b1, W2, b2, W3, b3):
+    return head(flat(f), W1, b1, W2, b1, W3, b3)
+
+
+def t_logits_concatenated(f, W1, b1, W2, b2, W3, b3):
+    return np.concatenate([head(s.reshape(1, -1), W1, b1, W2, b2, W3, b3)[0] for s in f])
+
+
+def t_einsum_out_in(f, W1, b1, W2, b2, W3, b3):
+    return head(np.einsum("ni,oi->no", flat(f), W1), np.eye(len(b1)), b1, W2, b2, W3, b3)
+
+
 PROBED = [
+    # another layer's bias, read from the errors and from the square probes
+    (t_b1_typed_for_b2, "missing-layer", ["FC2 adds b1 instead of b2", "which needs b2"]),
+    # every sample's right logits, concatenated: the shape is wrong, the batch was not flattened away
+    (t_logits_concatenated, "wrong-shape", []),
+    # einsum's remapped shapes name no product that failed: no flattened batch read from them
+    (t_einsum_out_in, "transposed-weights", ["W1 is used as (out, in)"]),
+
     # the features reshaped into H rows: the batch size read from the wrong axis, not the batch flattened
     (t_batch_from_height, "raises-error", ["reshaped into 3 rows of 40 values", "the number of rows is H"]),
     # b1 left out of FC1 on every case whose sizes differ, and something else again where widths are equal

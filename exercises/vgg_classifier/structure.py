@@ -115,7 +115,7 @@ def read_error(run) -> ErrorReading | None:
     match = DOT.search(message) or REMAPPED.search(message)
     if match:
         left, right = _shape(match.group(1)), _shape(match.group(2))
-        if left and right:
+        if left and right and left[-1] != right[0]:  # equal sizes: not where the product failed (an einsum's axes)
             return _product(left[-1], right[0], n, names, left, right)
     match = MATMUL.search(message)
     if match:

@@ -162,6 +162,10 @@ SEQUENCES: dict[str, tuple[tuple[int, int, int], ...]] = {
     "b1-b2-swapped": ((1, 2, 0), (2, 1, 1), (3, 3, 2)),
     "b2-b3-swapped": ((1, 1, 0), (2, 3, 1), (3, 2, 2)),
     "W1-W2-swapped": ((2, 1, 0), (1, 2, 1), (3, 3, 2)),
+    "b1-in-fc2": ((1, 1, 0), (2, 1, 1), (3, 3, 2)),
+    "b2-in-fc1": ((1, 2, 0), (2, 2, 1), (3, 3, 2)),
+    "b2-in-fc3": ((1, 1, 0), (2, 2, 1), (3, 2, 2)),
+    "b3-in-fc2": ((1, 1, 0), (2, 3, 1), (3, 3, 2)),
 }
 SEQUENCE_NAMES = {
     "skip-fc2": "FC2 (W2, b2) is skipped: the output of FC1 goes straight into FC3",
@@ -177,13 +181,18 @@ SEQUENCE_NAMES = {
     "b1-b2-swapped": "b1 and b2 are swapped: FC1 adds b2 and FC2 adds b1",
     "b2-b3-swapped": "b2 and b3 are swapped: FC2 adds b3 and FC3 adds b2",
     "W1-W2-swapped": "W1 and W2 are swapped: FC1 multiplies by W2 and FC2 by W1",
+    "b1-in-fc2": "FC2 adds b1 instead of b2 (b1 is added in FC1 and again in FC2)",
+    "b2-in-fc1": "FC1 adds b2 instead of b1 (b2 is added in FC1 and again in FC2)",
+    "b2-in-fc3": "FC3 adds b2 instead of b3 (b2 is added in FC2 and again in FC3)",
+    "b3-in-fc2": "FC2 adds b3 instead of b2 (b3 is added in FC2 and again in FC3)",
 }
 #: the stages (stages.py) each sequence changes
 SEQUENCE_STAGES = {
     "skip-fc2": ("fc2", "act2"), "fc2-twice": ("fc2", "act2"), "skip-fc1": ("fc1", "act1"), "fc1-twice": ("fc1", "act1"),
     "skip-fc3": ("fc3",), "W1-in-fc2": ("fc2",), "W2-in-fc1": ("fc1",), "W2-in-fc3": ("fc3",), "W3-in-fc2": ("fc2",),
     "W2-W3-swapped": ("fc2", "fc3"), "b1-b2-swapped": ("fc1", "fc2"), "b2-b3-swapped": ("fc2", "fc3"),
-    "W1-W2-swapped": ("fc1", "fc2"),
+    "W1-W2-swapped": ("fc1", "fc2"), "b1-in-fc2": ("fc2",), "b2-in-fc1": ("fc1",), "b2-in-fc3": ("fc3",),
+    "b3-in-fc2": ("fc2",),
 }
 LAYER = ("FC1", "FC2", "FC3")
 
