@@ -256,8 +256,10 @@ def _rewrite_line(manager, line: str) -> str | None:
 def _read_cost(lines: list[str]) -> int:
     """What tokenizing ``lines`` costs, in characters: their length, plus a term that grows with the square of
     each line's, as the tokenizer of Python 3.12.0 to 3.12.3 does (each token copies its whole line: 1.9 s for a
-    32 KiB line of short tokens; python/cpython#119118)."""
-    return sum(len(line) + len(line) ** 2 // 1600 for line in lines)
+    32 KiB line of short tokens; python/cpython#119118), plus what the pure-Python tokenizer of 3.11 reads again
+    after a run of blanks where no token starts (``pysource.rescan_cost``: 0.25 us a character, 65 s for 16,000
+    spaces before a '?' in brackets)."""
+    return sum(len(line) + len(line) ** 2 // 1600 + pysource.rescan_cost(line) // 8 for line in lines)
 
 
 def _code_names(code: types.CodeType) -> set[str]:

@@ -451,7 +451,10 @@ def _grader_metadata(path: Path) -> dict:
     if Path(path).suffix.lower() != ".ipynb":
         return {}
     try:
-        value = json.loads(Path(path).read_text(encoding="utf-8-sig")).get("metadata", {}).get("grader", {})
+        raw = Path(path).read_bytes()
+        if json_values(raw) > MAX_JSON_VALUES:  # a gigabyte once read, which loading refuses too
+            return {}
+        value = json.loads(raw.decode("utf-8-sig")).get("metadata", {}).get("grader", {})
         return value if isinstance(value, dict) else {}
     except (OSError, ValueError, AttributeError):
         return {}

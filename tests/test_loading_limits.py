@@ -111,6 +111,45 @@ def test_cells_only_ipython_itself_can_translate_stay_bounded(tmp_path):
     assert any("too large to translate within the grader's limits" in e for e in errors)
 
 
+def test_blanks_before_no_token_do_not_stall_ipythons_tokenizer(tmp_path):
+    """Python 3.11's tokenize (IPython's translation runs it) reads a run of blanks again from each of its blanks
+    when no token follows it (a '?' in brackets, a '$'): 63 s for the first cell's 16,000 spaces, 50 s for each
+    reading of the second's line, both within the old budget; each is charged what it rereads and refused."""
+    cells = ["x = (\n" + " " * 16_000 + "?\n", "!x" + " " * 15_000 + "$\n", CORRECT]
+    path = tmp_path / "blanks.py"
+    path.write_text("".join("# %%\n" + cell for cell in cells))
+    submission, seconds = timed(load, path)
+    assert seconds < BOUND
+    errors = submission.syntax_errors()
+    assert len(errors) == 2 and all("too large to translate within the grader's limits" in e for e in errors)
+    assert submission.cells[2].syntax_error is None
+    # honest IPython syntax, with blanks before a '$', is still translated as IPython does it
+    honest = "!echo   $HOME\nnp.mean?\nif True:\n    !ls   $x\n"
+    assert load_text(tmp_path, honest).cells[0].source == TransformerManager().transform_cell(honest)
+
+
+def load_text(tmp_path, source: str, name: str = "cell.py"):
+    path = tmp_path / name
+    path.write_text(source)
+    return load(path)
+
+
+def test_a_notebooks_metadata_is_not_read_past_the_loaders_cap(tmp_path, monkeypatch):
+    """Which exercise a notebook names is read before loading; 64 MiB of '[],' took 1.4 GB and 6 s to read as
+    JSON for it, which loading itself refuses before reading."""
+    path = tmp_path / "wide.ipynb"
+    path.write_text('{"nbformat": 4, "metadata": {"grader": {"exercise": "vgg_classifier"}, "x": ['
+                    + "[]," * 2_100_000 + '1]}, "cells": []}')
+    read = []
+    real = json.loads
+    monkeypatch.setattr(json, "loads", lambda *a, **k: read.append(1) or real(*a, **k))
+    assert timed(submission_mod.named_exercise, path)[0] is None
+    assert submission_mod.named_assignment(path) == (None, [])
+    assert not read
+    path.write_text('{"nbformat": 4, "metadata": {"grader": {"exercise": "vgg_classifier"}}, "cells": []}')
+    assert submission_mod.named_exercise(path) == "vgg_classifier"
+
+
 def test_large_cells_run_unchecked_with_a_warning(tmp_path, grade_source):
     data = "DATA = [\n" + "    1.0,\n" * 30_000 + "]\n"  # 300 KiB: more than the grader compiles in one cell
     result = grade_source(notebook(data, CORRECT), "student.ipynb")
