@@ -49,10 +49,13 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from . import escape, pysource
-from .submission import CELL_MARKER, MAX_BYTES, SUFFIXES, decode_python
+from .submission import CELL_MARKER, MAX_BYTES, MAX_JSON_VALUES, SUFFIXES, decode_python, json_values
 
 #: Characters of code compared per submission (the rest of a huge file is left out, and the page says so).
 MAX_CHARS = 200_000
+#: What ``tokenize`` may read again per character of a cell (``pysource.rescan_cost``); code that compiles reads
+#: nothing again, and a cell over this is read with rough tokens (so a submission costs 0.2 s at most).
+MAX_RESCAN = 4
 _UINT64_MAX = np.uint64(np.iinfo(np.uint64).max)
 _KEEP_NAMES = frozenset(dir(builtins)) | frozenset(keyword.kwlist)
 _DROPPED = {tokenize.COMMENT, tokenize.NL, tokenize.INDENT, tokenize.DEDENT, tokenize.ENCODING, tokenize.ENDMARKER}
@@ -61,7 +64,8 @@ _FSTRING_END = getattr(tokenize, "FSTRING_END", None)
 _FALLBACK = re.compile(r"#[^\n]*|[A-Za-z_]\w*|\d[\w.]*|\"[^\"\n]*\"?|'[^'\n]*'?|\n|[^\s\w]")
 _CELL_MAGIC = "get_ipython().run_cell_magic("
 #: IPython lines that are not Python (``%magic``, ``%%magic``, ``!shell``, ``?help``, ``name?``).
-_IPYTHON_LINE = re.compile(r"^[ \t]*(?:[%!?].*|[^#\n]*\?)$", re.M)
+#: possessive blanks: else ``[^#\n]*`` takes them back one by one (a line of blanks took O(n^2), 1 s for 20,000)
+_IPYTHON_LINE = re.compile(r"^[ \t]*+(?:[%!?].*|[^#\n]*\?)$", re.M)
 
 
 @dataclass(frozen=True)
@@ -166,6 +170,8 @@ def read_cells(path: Path) -> list[str]:
         if not starts or text[: starts[0]].strip():
             starts.insert(0, 0)
         return [text[a:b] for a, b in zip(starts, starts[1:] + [len(text)])]
+    if json_values(raw) > MAX_JSON_VALUES:  # a gigabyte once read, and ``load`` refuses it too
+        raise ValueError(f"more than {MAX_JSON_VALUES:,} JSON values, far more than a notebook holds: not read")
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError):
@@ -210,7 +216,12 @@ def cell_code(source: str) -> str:
 
 
 def normalise(code: str) -> list[tuple[str, int, int]]:
-    """(normalised token, start, end) for each token of ``code`` that counts; offsets are into ``code``."""
+    """(normalised token, start, end) for each token of ``code`` that counts; offsets are into ``code``.
+
+    Code that ``tokenize`` would read many times over (runs of blanks where no token starts: quadratic, hours for
+    a submission's 200,000 characters) is read with the rough tokens of ``_fallback`` instead."""
+    if pysource.rescan_cost(code) > MAX_RESCAN * len(code):
+        return _normalised(_fallback(code, 0))
     starts = [0]
     for line in code.split("\n"):
         starts.append(starts[-1] + len(line) + 1)

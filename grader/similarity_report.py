@@ -132,11 +132,14 @@ def regions(analysis: Analysis, pair: Pair) -> tuple[list[list[list[tuple[str, i
 def _segments(doc: Document, labels: np.ndarray) -> list[list[tuple[str, int]]]:
     cells: list[list[tuple[str, int]]] = []
     left = SHOWN_CHARS
+    # each cell's tokens, which come cell after cell: found once, not by a pass over every token per cell (that
+    # was cells times tokens: seconds a pair for a notebook of thousands of one-line cells)
+    bounds = np.searchsorted(doc.where[:, 0], np.arange(len(doc.cells) + 1)) if len(doc.where) else None
     for number, text in enumerate(doc.cells):
         if left <= 0:
             break
         marks = np.zeros(len(text), np.int64)
-        mine = np.flatnonzero(doc.where[:, 0] == number) if len(doc.where) else np.empty(0, np.int64)
+        mine = np.arange(bounds[number], bounds[number + 1]) if bounds is not None else np.empty(0, np.int64)
         for index in mine[labels[mine] > 0]:
             _, start, end = doc.where[index]
             marks[start:end] = labels[index]

@@ -345,6 +345,63 @@ def test_the_cost_grows_with_the_class_not_with_its_pairs(tmp_path, exercise, mo
     assert elapsed < 20, elapsed  # about 1 s on the 2-core CI machine; this bounds a quadratic regression
 
 
+#: Generous: each of these took minutes to hours before it was bounded, and takes well under a second now.
+BOUND = 20.0
+
+
+def timed(function, *args):
+    started = time.perf_counter()
+    value = function(*args)
+    return value, time.perf_counter() - started
+
+
+def test_blank_runs_are_read_in_linear_time(tmp_path, exercise):
+    """Runs of blanks a student controls: Python 3.11's tokenize read one again from each of its blanks when no
+    token followed (hours for 100,000 spaces before a '$', 15 s for 8,000), and the pattern for IPython lines took
+    them back one by one (1 s for 20,000, a minute for 150,000)."""
+    hostile = {"dollar": "x" + " " * 100_000 + "$\n", "bracket": "x = (\n" + " " * 80_000 + "\u20ac)\n",
+               "open": "x = " + " " * 50_000 + "'" + "a" * 50_000 + "\n", "help": "x?\n" + " " * 150_000 + "y\n"}
+    for name, code in hostile.items():
+        tokens, seconds = timed(lambda: similarity.normalise(similarity.cell_code(code)))
+        assert seconds < BOUND, name
+        assert tokens, name
+    assert similarity.cell_code("x?\n" + " " * 100 + "y?\n") == "  \n" + " " * 102 + "\n"  # still blanked
+    honest = "def f(a,\n      b):\n    return a  +  b  # sum\n"
+    assert [t for t, _, _ in similarity.normalise(honest)] == ["def", "V", "(", "V", ",", "V", ")", ":", ";", "return",
+                                                                  "V", "+", "V", ";"]
+    files = {"orig.py": ORIGINAL, "copy.py": DISGUISED, **{f"{n}.py": code for n, code in hostile.items()}}
+    result, seconds = timed(analyse, write_class(tmp_path / "class", files), exercise)
+    assert seconds < BOUND
+    assert flagged(result) == {frozenset({"orig", "copy"})} and not result.skipped
+
+
+def test_showing_a_pair_of_thousands_of_cells_takes_one_pass(tmp_path, exercise):
+    """Each shown cell's tokens were found by a pass over every token of the submission: 40,000 one-character
+    cells (the shown part) of 200,000 took a minute per side of a pair, for each of the 50 pairs shown."""
+    import numpy as np
+
+    hasher = similarity._Hasher(12)
+    doc = similarity.document(Source("s", tmp_path / "s.ipynb"), ["x"] * 200_000, hasher)
+    assert len(doc.cells) == 200_000 and len(doc.ids) == 400_000
+    labels = np.ones(len(doc.ids), np.int64)
+    (cells, _), seconds = timed(lambda: [similarity_report._segments(doc, labels) for _side in "ab"])
+    assert seconds < BOUND / 4  # 25 s before, about 0.5 s now
+    assert len(cells) == similarity_report.SHOWN_CHARS and cells[0] == [("x", 1)]
+
+
+def test_notebooks_too_wide_to_read_are_skipped_unread(tmp_path, exercise, monkeypatch):
+    """64 MiB of '[],' took 1.4 GB and 6 s to read as JSON, which loading refuses before reading."""
+    files = {"orig.py": ORIGINAL, "copy.py": DISGUISED,
+             "wide.ipynb": '{"nbformat": 4, "cells": [], "x": [' + "[]," * 2_100_000 + "[]]}"}
+    folder = write_class(tmp_path / "class", files)
+    read = []
+    real = json.loads
+    monkeypatch.setattr(json, "loads", lambda *a, **k: read.append(a[0]) if len(a[0]) > 1 << 20 else real(*a, **k))
+    result = analyse(folder, exercise)
+    assert flagged(result) == {frozenset({"orig", "copy"})} and not read
+    assert result.skipped == [("wide", "more than 2,000,000 JSON values, far more than a notebook holds: not read")]
+
+
 # -- the batch ---------------------------------------------------------------------------------------------------
 def test_grade_writes_the_report_linked_from_the_summary_and_off_skips_it(tmp_path):
     folder = write_class(tmp_path / "class", {"orig.py": ORIGINAL, "copy.py": DISGUISED,
