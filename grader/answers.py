@@ -57,7 +57,8 @@ def call_error(error: object, submission: Submission) -> CallError:
     cell = where = None
     if line is not None and source:
         number = source[len("<cell "):-1] if source.startswith("<cell ") and source.endswith(">") else ""
-        found = submission.cell(int(number)) if number.isdigit() else None
+        # ASCII digits, as few as a cell number has: '²' is a digit that int() refuses, and so are 4,301 digits
+        found = submission.cell(int(number)) if number.isascii() and number.isdigit() and len(number) <= 9 else None
         cell = found.code_number if found else None
         where = found.short(line) if found else f"line {line}"
     reserved = error.get("reserved")

@@ -9,6 +9,7 @@ below): a hostile file costs the grader a few seconds at most.
 from __future__ import annotations
 
 import codecs
+import functools
 import hashlib
 import io
 import json
@@ -101,7 +102,16 @@ class Submission:
         return "__main__" if self.has_cells else "submission"
 
     def cell(self, code_number: int) -> Cell | None:
-        return next((c for c in self.cells if c.code_number == code_number), None)
+        return self._by_code_number.get(code_number)
+
+    @functools.cached_property
+    def _by_code_number(self) -> dict[int, Cell]:
+        """Each code cell by its number, made once: the child names a cell for each error it reports, and a scan
+        of the cells for each would cost cells times errors."""
+        found: dict[int, Cell] = {}
+        for cell in self.cells:
+            found.setdefault(cell.code_number, cell)
+        return found
 
     def syntax_errors(self) -> list[str]:
         return [c.syntax_error for c in self.cells if c.syntax_error]

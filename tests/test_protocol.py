@@ -165,3 +165,21 @@ def test_a_returned_value_with_a_forbidden_dtype_is_a_protocol_error():
         answers.returned(spec, bytearray(8), 0, 1 << 20, "a (1,) float64 array")
     with pytest.raises(ProtocolError, match="more bytes than were sent"):
         answers.returned({**spec, "array": {"dtype": "<f8", "shape": [4]}}, bytearray(8), 0, 1 << 20, "")
+
+
+def test_errors_the_child_places_in_cells_cost_one_lookup_each(tmp_path):
+    """A hostile child names a cell for each error it reports: each was found by a scan of the cells (cells times
+    errors: 20 s for 50,000), and a cell named '<cell ²>' or with 5,000 digits made int() raise in the grader."""
+    from grader import answers
+    from grader.submission import Cell, Submission
+
+    cells = tuple(Cell(n, n, "1/0\n", label=f"code cell {n} (cell {n} of the notebook)") for n in range(1, 50_001))
+    submission = Submission(tmp_path / "s.ipynb", "s", "ipynb", cells, "0" * 64)
+    started = time.monotonic()
+    errors = [answers.call_error({"type": "ZeroDivisionError", "message": "division by zero", "line": 1,
+                                  "file": f"<cell {n}>"}, submission) for n in range(1, 50_001)]
+    assert time.monotonic() - started < 5  # 0.3 s now
+    assert [e.cell for e in errors] == list(range(1, 50_001)) and errors[-1].where == "line 1 of code cell 50000"
+    for forged in ("<cell \u00b2>", "<cell " + "9" * 5000 + ">", "<cell 0>"):
+        error = answers.call_error({"type": "E", "message": "m", "line": 3, "file": forged}, submission)
+        assert error.cell is None and error.where == "line 3"
