@@ -167,6 +167,13 @@ def test_a_returned_value_with_a_forbidden_dtype_is_a_protocol_error():
         answers.returned({**spec, "array": {"dtype": "<f8", "shape": [4]}}, bytearray(8), 0, 1 << 20, "")
 
 
+def test_a_frame_nested_too_deeply_is_a_wire_error_not_a_grader_bug():
+    from grader.runner import wire
+
+    with pytest.raises(wire.WireError, match="nested too deeply"):
+        wire.decode_message(b'{"t": "result", "x": ' + b"[" * 1_000_000 + b"]" * 1_000_000 + b"}")
+
+
 def test_errors_the_child_places_in_cells_cost_one_lookup_each(tmp_path):
     """A hostile child names a cell for each error it reports: each was found by a scan of the cells (cells times
     errors: 20 s for 50,000), and a cell named '<cell ²>' or with 5,000 digits made int() raise in the grader."""

@@ -48,6 +48,8 @@ def decode_message(body: bytes) -> dict:
         message = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise WireError(f"unreadable frame: {exc}") from None
+    except RecursionError:  # a frame nested deeper than any message the child sends
+        raise WireError("unreadable frame: nested too deeply") from None
     if not isinstance(message, dict) or not isinstance(message.get("t"), str):
         raise WireError("a frame is not a protocol message")
     return message
