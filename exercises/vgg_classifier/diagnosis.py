@@ -18,6 +18,9 @@ Three kinds of evidence:
   parameterised candidates (a ReLU clipped at 6, a floor under ReLU, a leaky slope), and when no variant
   explains everything, the first stage that departs is named with what its probe showed (``wrong-stage``,
   ``verdicts.py``) instead of nothing. ``stage_trace`` gives one line per stage for the report.
+
+What the search does not model (the predicted class instead of the logits, samples that depend on their batch,
+features rounded to a grid) is read from the outputs directly, in ``detectors.py``.
 """
 from __future__ import annotations
 
@@ -33,6 +36,7 @@ from . import search as Q
 from . import stages as S
 from . import structure as T
 from . import variants as V
+from . import detectors as D
 from . import verdicts as L
 
 H, W, C = 2, 3, 2
@@ -246,26 +250,6 @@ class Values:
     spec: object = None  # the verified variant, or None
     readings: dict = field(default_factory=dict)  # stage -> stages.Reading for the ramps
     verdicts: dict = field(default_factory=dict)  # stage -> (status, sentence)
-
-
-def _verify(spec, checked, rtol: float) -> bool:
-    """The variant must reproduce every graded case (and the ``sizes`` probe) that returned a usable array.
-
-    The reference variant's output on a case is the reference's answer, which the run holds already: compared
-    with that, a correct submission's check costs one comparison per case instead of a model built and run."""
-    for run in checked:
-        if run.case.group == "full-scale" or run.case.args[0].size * run.case.args[1].shape[1] > 2_000_000:
-            continue
-        arr = S.usable(run)
-        if arr is None:
-            continue
-        if spec == V.REFERENCE:
-            with np.errstate(all="ignore"):
-                if not bool(Q.close(arr[None], np.asarray(run.expected, dtype=np.float64)[None], rtol).all()):
-                    return False
-        elif not Q.reproduces(spec, run, arr, rtol):
-            return False
-    return True
 
 
 def _ramp_sentence(readings, finding_id, spec) -> str:
@@ -540,244 +524,27 @@ def analyse(runs) -> Analysis:
                 if f is not None]
     findings += T.error_findings(everything)
     findings += _row_findings(everything)
-    predicted = _predictions(everything)
+    predicted = D.predictions(everything)
     if predicted is not None:  # the class of each sample, not its logits: nothing else about the values to find
         analysis = Analysis([predicted], [])
         _LAST.entry = (key, runs, analysis)
         return analysis
     checked = graded + [r for r in probes if r.case.name == "sizes"]
     work = _probe_work(probes)  # the search, shared by every submission whose probes returned the same
-    verified = work.spec is not None and _verify(work.spec, checked, work.loose)
+    verified = work.spec is not None and D.verify(work.spec, checked, work.loose)
     branch = work.branch(verified, {r.case.name: r for r in probes})
     findings += branch.values.findings
     explained = ("samples-dropped", "samples-mixed", "batch-flattened", "hardcoded-shape", "helper-result")
     if not verified and not any(f.id in explained for f in findings):
-        findings += (_batch_dependent(work, graded, probes) or _quantised(work, graded, probes)
-                     or _unequal_sizes(work, graded, probes) or branch.fallback)
+        findings += (D.batch_dependent(work, graded, probes) or D.quantised(work, graded, probes)
+                     or D.unequal_sizes(work, graded, probes) or branch.fallback)
     elif verified and work.spec == V.REFERENCE:  # right to float32's precision: perhaps rounded features
-        findings += _quantised(work, graded, probes)
+        findings += D.quantised(work, graded, probes)
     if any(f.id in EXPLAINS_RAISES for f in findings):  # a named mistake already says why the calls raise
         findings = [f for f in findings if f.id != "raises-error"]
     analysis = Analysis(_dedupe(findings), list(branch.lines))
     _LAST.entry = (key, runs, analysis)
     return analysis
-
-
-def _predictions(runs) -> Finding | None:
-    """Every call returned the predicted class of each sample (the index of its largest logit), or a one-hot row
-    with a 1 there, instead of the logits."""
-    small = [r for r in runs if r.case.group != "full-scale"]
-    if any(r.outcome.status != "ok" for r in small):
-        return None
-    kinds, example = set(), None
-    for run in small:
-        arr, expected = run.outcome.array, run.expected
-        if arr is None or arr.dtype.kind not in "biuf" or expected.ndim != 2 or expected.shape[1] < 2:
-            return None
-        B = expected.shape[0]
-        top = expected.max(axis=1)
-        if arr.size == B and arr.shape[-1] != expected.shape[1] or arr.shape in ((B,), (B, 1)) and B > 1:
-            labels = arr.reshape(-1)
-            if not np.all(labels == np.round(labels)) or labels.min() < 0 or labels.max() >= expected.shape[1]:
-                return None
-            if not np.all(expected[np.arange(B), labels.astype(np.int64)] == top):
-                return None
-            kinds.add("labels")
-        elif arr.shape == expected.shape:
-            ones = arr == 1
-            if not (np.all(ones | (arr == 0)) and np.all(ones.sum(axis=1) == 1) and np.all(expected[ones] == top)):
-                return None
-            kinds.add("one-hot")
-        else:
-            return None
-        if run.case.name == "sizes" or example is None:
-            example = run
-    if len(small) < 2 or len(kinds) != 1 or example is None:
-        return None
-    arr, expected = example.outcome.array, example.expected
-    where = (f"on probe '{example.case.name}' ({example.case.description})" if example.case.group == PROBE
-             else "on a graded case")
-    if kinds == {"labels"}:
-        shown = ", ".join(str(int(v)) for v in arr.reshape(-1)[:4])
-        return Finding("class-predictions", f"Every call returned one class index per sample, the position of its "
-                                            f"largest logit, instead of the logits: {where} your function returned "
-                                            f"{shown}{', ...' if arr.size > 4 else ''} (shape {tuple(arr.shape)}, "
-                                            f"dtype {arr.dtype}) where the statement gives an array of shape "
-                                            f"{expected.shape} whose largest entry in each row is at those positions.")
-    return Finding("class-predictions", f"Every call returned, for each sample, a row of zeros with a single 1 at the "
-                                        f"position of the largest logit (a one-hot prediction) instead of the logits "
-                                        f"themselves: {where} the first row is "
-                                        f"{', '.join(f'{v:g}' for v in arr[0][:8])}{', ...' if arr.shape[1] > 8 else ''}"
-                                        f" where the statement gives "
-                                        f"{', '.join(Q.fmt(v) for v in expected[0][:8])}"
-                                        f"{', ...' if arr.shape[1] > 8 else ''}.")
-
-
-def _right(run, rows=slice(None)) -> bool | None:
-    """Are these rows of a run's output the statement's (exactly where float32 is exact)? None: no usable output."""
-    arr = S.usable(run)
-    if arr is None:
-        return None
-    expected = run.expected
-    scale = float(np.abs(expected).max()) + 1e-12
-    with np.errstate(invalid="ignore"):
-        return bool(np.all(np.abs(arr[rows] - expected[rows]) <= Q.tolerance(expected[rows], scale)))
-
-
-def _batch_dependent(work, graded, probes) -> list:
-    """Every call with a single sample is right, but batches are not: what a sample gets depends on the rest of its
-    batch. When one variant of the head gives every row after the first (say, a ReLU applied only to the first
-    sample), that variant's mistakes are named; otherwise the samples are mixed."""
-    small = [r for r in graded + probes if r.case.group != "full-scale"]
-    single = [r for r in small if r.expected.shape[0] == 1]
-    batched = [r for r in small if r.expected.shape[0] > 1]
-    if len(single) < 2 or not batched or any(S.usable(r) is None for r in small):
-        return []
-    if not all(_right(r) for r in single):
-        return []
-    wrong = [r for r in batched if not _right(r)]
-    if not wrong:
-        return []
-    spec, data = work.later_rows() if all(_right(r, slice(0, 1)) for r in batched) else (None, None)
-    if spec is not None and all(_later_reproduced(spec, r, work.loose) for r in graded if r.expected.shape[0] > 1):
-        stack, square, actual, later = data
-        findings = []
-        for finding_id, sentence, undone in Q.describe(spec):
-            text = (f"Every call with a single sample, and the first sample of every batch, gets the right logits; "
-                    f"for the other samples of a batch {sentence}.")
-            text += Q.example(stack, spec, undone, square, actual, later, work.loose)
-            findings.append(Finding(finding_id, text))
-        return findings
-    run = next((r for r in wrong if r.case.group == PROBE), None)
-    where = ""
-    if run is not None:
-        _, sentence = L.probe_matches(run)
-        where = f": {sentence}"
-    return [Finding("samples-mixed", f"Every call with a single sample (B = 1), {len(single)} in all, returned the "
-                                     f"right logits, but {len(wrong)} of the {len(batched)} calls with several "
-                                     f"samples did not{where}. So the logits of a sample depend on the rest of its "
-                                     f"batch: on the other samples, on how many there are, or on its place among "
-                                     f"them.")]
-
-
-def _unequal_sizes(work, graded, probes) -> list:
-    """No variant reproduces the square probes, but one reproduces probe 'sizes' (every size different) and every
-    graded case (whose sizes differ too): its mistakes are named, with an output of 'sizes' that shows each, and
-    what the square probes returned besides (code that acts on which sizes are equal, say a branch on the shapes,
-    does something else where every width is 12)."""
-    run = next((r for r in probes if r.case.name == "sizes"), None)
-    arr = S.usable(run) if run is not None else None
-    if arr is None or not np.isfinite(arr).all() or _right(run) or getattr(work, "_search", None) is None:
-        return []
-    if any(S.usable(r) is None for r in graded if r.case.group != "full-scale"):
-        return []
-    stack, square, sq_actual, sq_mask, starts, extra_acts, finals, _ = work._search
-    one = V.Stack([run.case.args])
-    actual, mask = arr[None], np.ones((1, *arr.shape), dtype=bool)
-    spec, complete = Q.search(one, actual, mask, starts, extra_acts, finals, work.loose, Q.EXACT_RTOL)
-    if not complete or spec == V.REFERENCE or not _verify(spec, graded, work.loose):
-        return []
-    with np.errstate(all="ignore"):
-        try:
-            model = stack.forward(spec)
-        except (ValueError, KeyError):
-            model = None
-    besides = ""
-    for p, sq in enumerate(square):
-        got = S.usable(sq)
-        if got is None or model is None:
-            continue
-        if not bool(Q.close(got[None], model[p:p + 1, : got.shape[0]], work.loose).all()):
-            gap = np.where(np.isfinite(got), np.abs(got - model[p, : got.shape[0]]), np.inf)
-            r, k = np.unravel_index(int(np.argmax(gap)), got.shape)
-            sample = f"sample {r + 1}, " if got.shape[0] > 1 else ""
-            besides = (f" On the probes where every layer is 12 wide your function departs from that as well: on "
-                       f"probe '{sq.case.name}' ({sq.case.description}), {sample}output {k + 1} is "
-                       f"{Q.fmt(got[r, k])} where that mistake alone gives {Q.fmt(model[p, r, k])} and the statement "
-                       f"gives {Q.fmt(sq.expected[r, k])} (code that acts on which sizes are equal, such as a branch on "
-                       f"the shapes, can do something else there).")
-            break
-    findings = []
-    for finding_id, sentence, undone in Q.describe(spec):
-        text = (f"On probe 'sizes' ({run.case.description}) and on every graded case your function returns what "
-                f"the head gives when {sentence}.")
-        text += Q.example(one, spec, undone, [run], actual, mask, work.loose) + besides
-        findings.append(Finding(finding_id, text))
-    return findings
-
-
-#: grids a student may round the features to: 2^-k (fixed point) and 10^-k (decimals), finest last
-GRIDS = tuple((2.0 ** -k, f"2^-{k} = {2.0 ** -k:.10g}") for k in range(0, 25)) + tuple(
-    (10.0 ** -k, f"{10.0 ** -k:g}") for k in range(1, 10))
-ROUNDINGS = (("rounded toward 0", np.trunc, "as (x / step).astype(int) * step does"),
-             ("rounded to the nearest multiple", np.round, "as np.round(x / step) * step does"),
-             ("rounded down", np.floor, "as np.floor(x / step) * step does"))
-
-
-def _head(args, x) -> np.ndarray:
-    _, W1, b1, W2, b2, W3, b3 = args
-    return np.maximum(np.maximum(x @ W1 + b1, 0.0) @ W2 + b2, 0.0) @ W3 + b3
-
-
-def _digits(a: float, b: float) -> tuple[str, str]:
-    """Two numbers with as many significant digits as it takes to tell them apart."""
-    for digits in (4, 6, 8, 10, 12, 15, 17):
-        x, y = f"{a:.{digits}g}", f"{b:.{digits}g}"
-        if x != y:
-            break
-    return x, y
-
-
-def _quantised(work, graded, probes) -> list:
-    """Every square probe is right (their features are short dyadic numbers), but probe 'sizes' and the graded cases
-    are not: their logits are exactly the head's on the features rounded to a fixed grid (fixed point, or a number
-    of decimals)."""
-    run = next((r for r in probes if r.case.name == "sizes"), None)
-    if work.spec != V.REFERENCE or run is None or S.usable(run) is None:
-        return []
-    checked = [run] + [r for r in graded if r.case.group != "full-scale"]
-    if any(S.usable(r) is None for r in checked) or T.close(S.usable(run), run.expected, 1e-9):
-        return []
-    for step, step_text in GRIDS:
-        for how, fn, code in ROUNDINGS:
-            fits = True
-            for r in checked:
-                f = r.case.args[0]
-                with np.errstate(all="ignore"):
-                    model = _head(r.case.args, (fn(f / step) * step).reshape(f.shape[0], -1))
-                if not T.close(S.usable(r), model, 1e-9):
-                    fits = False
-                    break
-            if not fits:
-                continue
-            arr, expected = S.usable(run), run.expected
-            r, k = np.unravel_index(int(np.argmax(np.abs(arr - expected))), arr.shape)
-            got, want = _digits(arr[r, k], expected[r, k])
-            on_grid = all(np.array_equal(fn(p.case.args[0] / step) * step, p.case.args[0]) for p in probes
-                          if p.case.name != "sizes")
-            return [Finding("features-changed", f"Your logits are exactly those of the head on the features {how} "
-                                                f"to multiples of {step_text} ({code}), before FC1: on probe "
-                                                f"'{run.case.name}' ({run.case.description}), sample {r + 1}, output "
-                                                f"{k + 1} is {got} where the statement gives {want}, and the head "
-                                                f"on the rounded features gives {got} too; the same holds on every "
-                                                f"graded case."
-                                                + (" The other probes' features are already multiples of that step,"
-                                                   " so rounding leaves them unchanged and those probes are right."
-                                                   if on_grid else ""))]
-    return []
-
-
-def _later_reproduced(spec, run, rtol: float) -> bool:
-    """The variant gives a graded case's rows after the first (the first is the statement's)."""
-    arr = S.usable(run)
-    if arr is None:
-        return True
-    try:
-        with np.errstate(all="ignore"):
-            model = V.Stack([run.case.args]).forward(spec)[0]
-    except (ValueError, KeyError):
-        return False
-    return model.shape == arr.shape and bool(Q.close(arr[None, 1:], model[None, 1:], rtol).all())
 
 
 def _row_findings(runs) -> list:
