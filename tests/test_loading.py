@@ -397,3 +397,15 @@ def test_completes_does_not_say_every_cell_ran_to_its_end_when_one_raised(grade_
     assert completes.status == "passed" and "1 place raised an error" in completes.message
     assert any(w.startswith("Code cell 2 (cell 2 of the notebook) raised NameError") for w in result.warnings), \
         result.warnings
+
+
+def test_a_scalar_result_leaves_the_diagnosis_working(grade_source):
+    result = grade_source(CORRECT.replace("    return h @ W3 + b3", "    return (h @ W3 + b3).sum()"))
+    assert not any("diagnosis failed" in w for w in result.warnings), result.warnings
+    assert "not-an-array" in diagnosis_ids(result)
+
+
+def test_a_constant_result_is_not_called_a_clip(grade_source):
+    result = grade_source(CORRECT.replace("    return h @ W3 + b3", "    return np.full((len(features), W3.shape[1]), 2.0)"))
+    assert result.score < result.max_score
+    assert not any("clip(" in d.evidence.lower() for d in result.diagnoses), [d.evidence for d in result.diagnoses]

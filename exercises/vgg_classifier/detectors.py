@@ -46,7 +46,8 @@ def predictions(runs) -> Finding | None:
     kinds, example = set(), None
     for run in small:
         arr, expected = run.outcome.array, run.expected
-        if arr is None or arr.dtype.kind not in "biuf" or expected.ndim != 2 or expected.shape[1] < 2:
+        if arr is None or arr.ndim == 0 or arr.dtype.kind not in "biuf" or expected.ndim != 2 \
+                or expected.shape[1] < 2:
             return None
         B = expected.shape[0]
         top = expected.max(axis=1)

@@ -225,7 +225,7 @@ def fit_activation(values: np.ndarray) -> list[str]:
         return []
     names = []
     lo, hi = float(values[0]), float(values[-1])
-    if lo >= 0 and hi > 0:
+    if 0 <= lo < hi:  # a constant is no clip: it says nothing of the activation
         name = "relu" if lo == 0 and hi == RAMP[-1] else (
             f"floor:{_g(lo)}" if hi == RAMP[-1] else ("relu6" if lo == 0 and hi == 6.0 else f"clip:{_g(lo)}:{_g(hi)}"))
         if name != "relu" and exact(values, np.clip(RAMP, float(_g(lo)), float(_g(hi)))).all():
@@ -259,7 +259,7 @@ def fit_final(values: np.ndarray) -> list[str]:
     if values is None or not np.isfinite(values).all():
         return []
     lo, hi = float(values.min()), float(values.max())
-    if (lo, hi) != (RAMP[0], RAMP[-1]) and exact(values, np.clip(RAMP, lo, hi)).all():
+    if lo < hi and (lo, hi) != (RAMP[0], RAMP[-1]) and exact(values, np.clip(RAMP, lo, hi)).all():
         return [f"clip:{_g(lo)}:{_g(hi)}"]
     if lo > 0 and abs(float(values.sum()) - 1.0) < 1e-9:  # probabilities: a softmax of the logits times 1/T?
         logs = np.log(values)
