@@ -409,3 +409,14 @@ def test_a_constant_result_is_not_called_a_clip(grade_source):
     result = grade_source(CORRECT.replace("    return h @ W3 + b3", "    return np.full((len(features), W3.shape[1]), 2.0)"))
     assert result.score < result.max_score
     assert not any("clip(" in d.evidence.lower() for d in result.diagnoses), [d.evidence for d in result.diagnoses]
+
+
+@pytest.mark.parametrize("wrapped", ["F.relu(logits)", "softmax(logits, axis=1)", "nn.ReLU()(logits)"])
+def test_a_stood_in_library_call_on_an_array_earns_nothing(grade_source, wrapped):
+    """Without the library, its call cannot compute: given back unchanged, the logits would earn full marks for a
+    ReLU or a softmax on them, the catalogued mistakes."""
+    source = ("import torch.nn.functional as F\nimport torch.nn as nn\nfrom scipy.special import softmax\n"
+              + CORRECT.replace("    return h @ W3 + b3", f"    logits = h @ W3 + b3\n    return {wrapped}"))
+    result = grade_source(source)
+    assert result.score < result.max_score and "not-an-array" in diagnosis_ids(result)
+    assert any("stand-in" in w for w in result.warnings)
