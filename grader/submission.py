@@ -226,6 +226,9 @@ def json_values(raw: bytes) -> int:
     strings. Counted over the whole text first (commas and quotes inside strings too: milliseconds), and again with
     every string emptied only when that first count is over ``MAX_JSON_VALUES`` (a notebook that printed millions of
     numbers has as many commas in its outputs' text)."""
+    encoding = json.detect_encoding(raw)  # what json.loads will read it as: in UTF-16 or -32, a 0x22 byte
+    if encoding not in ("utf-8", "utf-8-sig"):  # may be half of another character, not a quote
+        raw = raw.decode(encoding, errors="replace").encode("utf-8")
     rough = raw.count(b",") + raw.count(b"[") + raw.count(b"{") + raw.count(b'"') // 2 + 1
     if rough <= MAX_JSON_VALUES:
         return rough

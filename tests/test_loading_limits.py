@@ -208,6 +208,15 @@ def test_counting_a_notebooks_values_takes_one_pass_whatever_its_quotes(tmp_path
     assert timed(lambda: submission_mod.json_values(path.read_bytes()))[1] < BOUND
 
 
+def test_a_notebook_in_utf_16_is_counted_as_json_reads_it(tmp_path):
+    """In UTF-16, 'Ģ' (U+0122) is the bytes 22 01: counted as bytes, a quote there hid millions of values."""
+    path = tmp_path / "wide16.ipynb"
+    text = '{"nbformat": 4, "cells": [], "metadata": {"x": ["a\u0122", ' + "[]," * 2_100_000 + '"end"]}}'
+    path.write_bytes(text.encode("utf-16"))
+    error, seconds = timed(lambda: pytest.raises(submission_mod.SubmissionError, load, path).value)
+    assert seconds < BOUND and "more than 2,000,000 JSON values" in error.message
+
+
 def test_a_notebook_that_printed_millions_of_numbers_is_still_read(tmp_path):
     """Commas inside strings are not values: three million of them in a printed array's text are read."""
     row = ", ".join(["0.5"] * 1000) + "\n"
