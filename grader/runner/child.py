@@ -184,10 +184,14 @@ class Child:
         if not code.co_flags & CO_COROUTINE:
             exec(code, self.namespace)
             return
-        import asyncio
-
-        if self.loop is None:
-            self.loop = asyncio.new_event_loop()
+        asyncio = _stdlib("asyncio")
+        if self.loop is None or self.loop.is_closed():
+            try:  # the loop an earlier cell got (asyncio.get_event_loop()), as the kernel's would be
+                self.loop = asyncio.get_event_loop_policy().get_event_loop()
+            except RuntimeError:
+                self.loop = None
+            if self.loop is None or self.loop.is_closed():
+                self.loop = asyncio.new_event_loop()
             asyncio.set_event_loop(self.loop)
         self.loop.run_until_complete(eval(code, self.namespace))
 
@@ -337,8 +341,7 @@ class _Shell:
         elif name == "run":
             self.run_file(line)
         elif name == "aimport":  # autoreload's import: the modules become names of the notebook
-            import importlib
-
+            importlib = _stdlib("importlib")
             for module in line.replace(",", " ").split():
                 if not module.startswith("-"):
                     self.user_ns[module.partition(".")[0]] = importlib.import_module(module.partition(".")[0])
@@ -379,10 +382,8 @@ class _Shell:
         """``%run [-i] [-n] file.py [args]``, as IPython runs it: the file as ``__main__`` (``-n``: not) in a fresh
         namespace (``-i``: the notebook's), whose names are then the notebook's. Only a .py file in the working
         folder (one a ``%%writefile`` cell made) can be there to run."""
-        import shlex
-
         try:
-            words = shlex.split(line)
+            words = _stdlib("shlex").split(line)
         except ValueError:
             words = line.split()
         options = {w for w in words if w.startswith("-")}
@@ -459,6 +460,23 @@ def _describe(exc: BaseException) -> dict:
     if isinstance(exc, MemoryError):
         described["reserved"] = _reserved()
     return described
+
+
+def _stdlib(name: str):
+    """The standard library's module ``name``, imported now if it must be: the working folder, which ``%%writefile``
+    puts first on ``sys.path``, is left out while it is, so that a student's ``logging.py`` is not what asyncio gets
+    (in Jupyter these are loaded before any cell runs)."""
+    if name in sys.modules:
+        return sys.modules[name]
+    import importlib
+
+    here = os.path.realpath(os.getcwd())
+    saved = sys.path[:]
+    sys.path[:] = [p for p in saved if p and os.path.realpath(p) != here]
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path[:] = saved
 
 
 def _reserved() -> int | None:
