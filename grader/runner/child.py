@@ -388,8 +388,9 @@ class _Shell:
             words = line.split()
         options = {w for w in words if w.startswith("-")}
         rest = [w for w in words if not w.startswith("-")]
-        path = os.path.join(os.getcwd(), rest[0]) if rest else ""
-        if not path.endswith(".py") or not os.path.isfile(path):
+        here = os.path.realpath(os.getcwd())
+        path = os.path.realpath(os.path.join(here, rest[0])) if rest else ""
+        if not path.endswith(".py") or not path.startswith(here + os.sep) or not os.path.isfile(path):
             self.child.note(f"%run {line.strip()[:60]} was not run: only a .py file written by an earlier cell can be "
                             "run during grading.")
             return
