@@ -49,7 +49,7 @@ _PLAIN = (str, bytes, bytearray, numbers.Number, type(None))
 def _handed_back(value) -> bool:
     """Whether a stand-in called with ``value`` alone gives it back: what a decorator or a wrapper takes (a function,
     a class, a range, a list, an iterator), never an array or a number. A real call would compute with those, so a
-    stood-in ``F.relu(logits)`` or ``softmax(z)`` that gave its input back would hide the very mistake it makes;
+    stood-in ``F.relu(z)`` or ``softmax(z)`` that gave its input back would hide the very mistake it makes;
     given a stand-in instead, the function returns no array, and the report says which module was missing."""
     if isinstance(value, _PLAIN) or hasattr(value, "__array__") or hasattr(value, "__array_interface__"):
         return False
