@@ -12,12 +12,6 @@ from .errors import GraderError, UsageError
 from .version import version
 
 
-#: The grader's own numpy uses one BLAS thread, as each run does, unless these say otherwise: its products are small
-#: or bound by memory bandwidth, its workers are threads already, and OpenBLAS's extra threads spin for about 0.1 s
-#: of CPU when numpy is imported, on the core the first template is starting on.
-BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
-
-
 class _Parser(argparse.ArgumentParser):
     """argparse that raises instead of exiting, so usage errors still produce a JSON document under --json."""
 
@@ -204,7 +198,13 @@ def _workers_ahead(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     wants_json = "--json" in argv
-    for name in BLAS_THREADS:  # before numpy is imported: read once, when its BLAS library loads
+    # The grader's own numpy uses one BLAS thread, as each run does, unless the environment says otherwise: its
+    # products are small or bound by memory bandwidth, its workers are threads already, and OpenBLAS's extra threads
+    # spin for about 0.1 s of CPU when numpy is imported, on the core the first template is starting on. Set before
+    # numpy is imported: the library reads it once, when it loads.
+    from .sandbox import BLAS_THREADS
+
+    for name in BLAS_THREADS:
         os.environ.setdefault(name, "1")
     try:
         args = build_parser().parse_args(argv)

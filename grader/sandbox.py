@@ -141,6 +141,11 @@ def _system_dirs() -> tuple[str, ...]:
                  if os.path.isdir(f"/{n}") and not os.path.islink(f"/{n}"))
 
 
+#: BLAS libraries' thread counts, set to 1 in every run's environment (and in the grader's, unless set): one
+#: thread per worker, never a pool spinning beside the other worker.
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
 def prestart(count: int = 1) -> None:
     """Start the fork sandbox's first ``count`` templates now, in the background, if this process will likely use
     them (Linux, root, ``GRADER_SANDBOX`` unset, ``auto`` or ``fork``): their Python and numpy start while the grader
@@ -302,9 +307,7 @@ class Sandbox:
             "LANG": "C.UTF-8",
             "HOME": scratch,
             "TMPDIR": scratch,
-            "OPENBLAS_NUM_THREADS": "1",
-            "OMP_NUM_THREADS": "1",
-            "MKL_NUM_THREADS": "1",
+            **dict.fromkeys(BLAS_THREADS, "1"),
             "PYTHONDONTWRITEBYTECODE": "1",
             "PYTHONIOENCODING": "utf-8",
             "GRADER_PARENT": str(os.getpid()),  # tags the run's processes for sweeps and tests; nothing secret

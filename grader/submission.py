@@ -223,9 +223,10 @@ def decode_python(raw: bytes, name: str) -> str:
 
 def json_values(raw: bytes) -> int:
     """How many values the JSON text ``raw`` holds, at most: its commas, '[' and '{' outside strings, and its
-    strings. Counted over the whole text first (commas and quotes inside strings too: milliseconds), and again with
-    every string emptied only when that first count is over ``MAX_JSON_VALUES`` (a notebook that printed millions of
-    numbers has as many commas in its outputs' text)."""
+    strings, in the encoding ``json.loads`` reads it in. Counted over the whole text first (commas and quotes inside
+    strings too: milliseconds), and again string by string, skipping what is inside each, only when that first count
+    is over ``MAX_JSON_VALUES`` (a notebook that printed millions of numbers has as many commas in its outputs'
+    text); that second count stops once it is over the cap."""
     encoding = json.detect_encoding(raw)  # what json.loads will read it as: in UTF-16 or -32, a 0x22 byte
     if encoding not in ("utf-8", "utf-8-sig"):  # may be half of another character, not a quote
         raw = raw.decode(encoding, errors="replace").encode("utf-8")
@@ -427,7 +428,7 @@ def _size(characters: int) -> str:
 
 
 #: Cell magics whose body the child runs as Python: a syntax error in the body is the cell's syntax error.
-PYTHON_CELL_MAGICS = ("time", "capture", "prun")  # the child runs these bodies as Python (_Shell.RUN_CELL)
+PYTHON_CELL_MAGICS = ("time", "capture", "prun")  # as _Shell.RUN_CELL in the child
 
 
 def _python_cell_magic(source: str) -> tuple[str, str, str, int] | None:
