@@ -241,3 +241,75 @@ def test_each_top_level_module_is_reported_once():
         print(len(notes), sorted(n.split("'")[1] for n in notes))
     """)
     assert out.split(None, 1)[0] == "2" and "['numba', 'tqdm']" in out
+
+
+def test_an_import_with_a_fallback_for_a_missing_module_fails_as_without_the_module():
+    out = run("""
+        import importlib
+        import numpy as np
+
+        try:
+            import jax.numpy as jnp
+            from jax import jit
+        except ImportError:                       # every name the import binds is bound again
+            jnp, jit = np, (lambda f: f)
+        assert jnp is np and jit(len) is len
+
+        try:
+            import torch
+            HAS_TORCH = torch.cuda.is_available()
+        except (ValueError, ModuleNotFoundError) as error:   # a flag the body sets too
+            HAS_TORCH = False
+        assert HAS_TORCH is False and "torch" not in sys.modules
+
+        try:
+            with open(__import__("os").devnull):
+                from numba import njit
+        except Exception:                         # through a with block to the try around it
+            njit = None
+        assert njit is None
+
+        def load():
+            try:
+                return importlib.import_module("sklearn"), True
+            except:                               # a bare except, in a function, around importlib
+                found = False
+            return None, found
+        assert load() == (None, False)
+        print(sorted(n.split("'")[1] for n in notes), all("fallback" in n for n in notes))
+    """)
+    assert "['jax', 'numba', 'sklearn', 'torch'] True" in out
+
+
+def test_an_import_without_a_fallback_still_gets_a_stand_in():
+    """Code that only runs where the module exists keeps working as if it were there."""
+    out = run("""
+        try:
+            import torch
+            from torch import nn                  # nn is not rebound: later code uses it unconditionally
+        except ImportError:
+            torch = None
+        class Head(nn.Module):
+            pass
+
+        try:
+            import matplotlib.pyplot as plt
+        except ImportError:
+            print("no plots")                     # binds nothing
+        try:
+            import tqdm
+        except ValueError:                        # does not catch ImportError
+            tqdm = None
+        try:
+            import seaborn
+        finally:
+            pass
+        try:
+            import pandas as pd
+        except ImportError:
+            raise SystemExit("install pandas")
+        assert all(name in sys.modules for name in ("torch", "matplotlib", "tqdm", "seaborn", "pandas"))
+        assert torch is not None and tqdm is not None
+        print(sorted(n.split("'")[1] for n in notes), any("fallback" in n for n in notes))
+    """)
+    assert "['matplotlib', 'pandas', 'seaborn', 'torch', 'tqdm'] False" in out

@@ -4,7 +4,8 @@ Real notebooks import plotting, progress-bar and framework modules next to their
 that defines the function (``import matplotlib.pyplot as plt``). Inside the sandbox only numpy exists, and a
 failed import would stop that cell before the ``def``. For the modules listed here, an import that nothing else
 can satisfy gets a stand-in that accepts any attribute or call and does nothing, and the grader is told so that
-the report can say it. Modules that really are installed are never replaced.
+the report can say it. Modules that really are installed are never replaced. An import inside a ``try`` whose
+handler provides a fallback for a missing module fails instead, as the student expects it might (``guarded``).
 
 What correct code does with these modules must keep working as if the module were there and did nothing visible:
 
@@ -32,6 +33,8 @@ import numbers
 import sys
 import threading
 import types
+
+import guarded  # next to this file, in the runner folder
 
 ENVIRONMENT_MODULES = frozenset({
     "matplotlib", "IPython", "ipywidgets", "google", "tqdm", "seaborn", "plotly", "pandas", "PIL", "cv2",
@@ -443,6 +446,12 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         top = fullname.partition(".")[0]
         if top not in ENVIRONMENT_MODULES:
             return None
+        frame = guarded.importing_frame()
+        if frame is not None and guarded.has_fallback(frame, ENVIRONMENT_MODULES):
+            if top == fullname:
+                self.report(f"The module '{top}' is not available while grading; its import, in a try statement "
+                            "with a fallback for a missing module, failed as it would on a machine without it.")
+            return None  # ModuleNotFoundError, which the student's handler expects
         if top == fullname:
             self.report(f"The module '{top}' is not available while grading; a stand-in that does nothing "
                         "was used for it.")
