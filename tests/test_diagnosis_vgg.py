@@ -967,3 +967,59 @@ def test_mistakes_outside_the_first_catalogue_are_named_truthfully(fn, finding_i
     for word in words:
         assert word in diagnoses[0].evidence, diagnoses[0].evidence
     assert "1/1" not in diagnoses[0].evidence
+
+
+# -- found by probing with mistakes written as students write them (second round) -------------------------------
+def s_matmul_unflattened(f, W1, b1, W2, b2, W3, b3):
+    return head(f, W1, b1, W2, b2, W3, b3)  # features @ W1 on the 4-D array
+
+
+def s_dot_unflattened(f, W1, b1, W2, b2, W3, b3):
+    h1 = np.maximum(np.dot(f, W1) + b1, 0)
+    return np.dot(np.maximum(np.dot(h1, W2) + b2, 0), W3) + b3
+
+
+def s_sum_pooled_w1_cut(f, W1, b1, W2, b2, W3, b3):
+    pooled = f.sum(axis=(1, 2))
+    return head(pooled, W1[:pooled.shape[1]], b1, W2, b2, W3, b3)
+
+
+def s_logits_clipped(f, *p):
+    return head(flat(f), *p, out=lambda z: np.clip(z, -10, 10))
+
+
+def s_relu6(f, *p):
+    relu6 = lambda z: np.clip(z, 0, 6)  # noqa: E731
+    return head(flat(f), *p, act1=relu6, act2=relu6)
+
+
+SECOND_ROUND = [
+    # features @ W1 fails with the very message a pooled feature vector gives: probe 'pointwise' (1x1 features)
+    # tells them apart, and an unflattened head is not called pooling
+    (s_matmul_unflattened, "raises-error", ["without being flattened", "probe 'pointwise'", "(2, 1, 1, 12)"]),
+    (s_dot_unflattened, "raises-error", ["without being flattened", "(3,2,3,2)"]),
+    # pooled, then W1 cut to the C rows that fit: pooling, not features "changed"
+    (s_sum_pooled_w1_cut, "spatial-pooling", ["sum of each channel", "only the first 2 rows of W1"]),
+    # a clip wider than the probes' logits shows only on the graded case with large features: not samples mixed
+    (s_logits_clipped, "relu-after-fc3", ["np.clip(y, -10, 10)", "every other logit is right"]),
+]
+
+
+@pytest.mark.parametrize("fn,finding_id,words", SECOND_ROUND, ids=[s[0].__name__ for s in SECOND_ROUND])
+def test_second_round_mistakes_are_named_truthfully(fn, finding_id, words):
+    diagnoses = generic_and_exercise(fn)
+    assert finding_id in [d.id for d in diagnoses], [(d.id, d.evidence) for d in diagnoses]
+    assert not {d.id for d in diagnoses} & {"spatial-pooling", "samples-mixed"} - {finding_id}, diagnoses
+    text = " ".join(d.evidence for d in diagnoses if d.id == finding_id)
+    for word in words:
+        assert word in text, text
+
+
+@pytest.mark.parametrize("fn", [s_logits_clipped, s_relu6], ids=lambda f: f.__name__)
+def test_bounded_activations_fail_a_hidden_case(fn):
+    """ReLU6 and logits clipped at +-10 agree with the head wherever values stay small: a hidden case with large
+    features makes them lose the values points they would otherwise keep, for any student's seed."""
+    for seed in (SEED, 1, 2, 3):
+        cases = EX.hidden_cases(seed)
+        wrong = [c.name for c in cases if not np.allclose(fn(*c.args), EX.expected(c), rtol=1e-9, atol=1e-9)]
+        assert wrong, seed

@@ -6,6 +6,10 @@ hard-coded 25088 or 4096 fails). Weights are scaled by 1/sqrt(fan_in) and biases
 of every layer's pre-activations are negative: ReLU, its absence and an activation on the logits all matter.
 Two cases share every size ('batch' and 'batch-same-sizes', drawn apart): a function that keeps its answers by the
 inputs' shapes (or by anything but their values) gives the first one's logits for the second.
+The 'large' case scales its features by 16, as large as a real convolutional part's outputs can be: with unit
+features every hidden value and logit stays small, and an activation that only departs from ReLU above some bound
+(ReLU6, a clip of the logits at +-10) would pass every other case; there every hidden value exceeds 20 somewhere
+and some logit exceeds 10 for every draw we tried (3000 seeds).
 
 The VGG16-scale case is about 1 GB: its features and weights are built once per grading run and shared by every
 student (mapped files), while b3 is drawn per student and its expected logits are the shared pre-bias logits,
@@ -24,16 +28,20 @@ HIDDEN_SIZES = (
     ("tall", "shapes", 3, 5, 1, 3, 7, 11, 2),
     ("wide-output", "shapes", 2, 1, 4, 6, 5, 3, 13),
     ("mid", "shapes", 5, 4, 3, 2, 40, 20, 10),
-    ("batch-same-sizes", "batch", 4, 2, 3, 4, 16, 10, 6),  # last, so the cases before it draw what they drew
+    ("batch-same-sizes", "batch", 4, 2, 3, 4, 16, 10, 6),  # after the others, so they draw what they drew
+    ("large", "shapes", 3, 2, 5, 4, 21, 17, 6, 16.0),  # large features: values beyond ReLU6's or a clip's bound
 )
 VGG16 = ("vgg16", "full-scale", 2, 7, 7, 512, 4096, 4096, 1000)
 
 
-def _make(rng: np.random.Generator, name, group, B, H, W, C, D1, D2, K, shared=False, alloc=np.empty) -> Case:
-    """Features ~ N(0, 1); weights uniform with He's variance 2/fan_in, drawn in place (fast at VGG scale)."""
+def _make(rng: np.random.Generator, name, group, B, H, W, C, D1, D2, K, scale=1.0, shared=False,
+          alloc=np.empty) -> Case:
+    """Features ~ N(0, scale^2); weights uniform with He's variance 2/fan_in, drawn in place (fast at VGG scale)."""
     d_in = H * W * C
     features = alloc((B, H, W, C))
     rng.standard_normal(out=features)
+    if scale != 1.0:
+        features *= scale
     widths = (d_in, D1, D2, K)
     args = [features]
     for fan_in, fan_out in zip(widths[:-1], widths[1:]):
@@ -45,7 +53,8 @@ def _make(rng: np.random.Generator, name, group, B, H, W, C, D1, D2, K, shared=F
         rng.random(out=bias)
         bias -= 0.5
         args += [weight, bias]
-    description = f"B={B}, features {H}x{W}x{C} -> {d_in} -> {D1} -> {D2} -> {K}"
+    description = f"B={B}, features {H}x{W}x{C} -> {d_in} -> {D1} -> {D2} -> {K}" + (
+        f", features scaled by {scale:g}" if scale != 1.0 else "")
     return Case(name=name, group=group, args=tuple(args), description=description, shared=shared)
 
 

@@ -116,6 +116,13 @@ def probe_cases() -> list[Case]:
                _pattern((N, N), 22, (-0.5, -0.25, 0.0, 0.25, 0.5)), _pattern(N, 23, MIXED_BIAS)),
         *S.ramp_probes(),
         T.sizes_probe(),
+        # 1x1 features, where flattening changes nothing: features left unflattened meet W1 as they are and give a
+        # 4-D result, pooled ones give the right logits (``_pooled`` tells the two apart: they fail alike elsewhere)
+        _probe("pointwise", "B=2, features 1x1x12, every layer 12 wide, general weights and biases",
+               _pattern((2, 1, 1, N), 24, (-1.0, -0.5, 0.25, 0.5, 1.0)),
+               _pattern((N, N), 25, (-0.5, -0.25, 0.0, 0.25, 0.5)), _pattern(N, 26, MIXED_BIAS),
+               _pattern((N, N), 27, (-0.5, -0.25, 0.0, 0.25, 0.5)), _pattern(N, 28, MIXED_BIAS),
+               _pattern((N, N), 29, (-0.5, -0.25, 0.0, 0.25, 0.5)), _pattern(N, 30, MIXED_BIAS)),
     ]
 
 
@@ -217,16 +224,24 @@ def _hardcoded(runs) -> Finding | None:
     return None
 
 
-def _pooled(runs) -> Finding | None:
-    """Every call failed with a product of C values against W1's H*W*C rows: the spatial axes were pooled."""
+def _pooled(runs, pointwise=None) -> Finding | None:
+    """Every call failed with a product of C values against W1's H*W*C rows: the spatial axes were pooled, or the
+    features were never flattened (``features @ W1`` fails with the same message). Probe 'pointwise' (1x1 features)
+    tells them apart: pooling is exact there, while unflattened features give a 4-D result."""
     small = [r for r in runs if r.case.group != "full-scale" and r.outcome.status in ("ok", "raised")]
     if len(small) < 2 or not all(r.outcome.status == "raised" for r in small):
         return None
     for run in small:
         _, H, W, C = run.case.args[0].shape
-        numbers = {int(n) for n in re.findall(r"\d+", run.outcome.exception.message if run.outcome.exception else "")}
+        message = run.outcome.exception.message if run.outcome.exception else ""
+        numbers = {int(n) for n in re.findall(r"\d+", message)}
         if H * W == 1 or not {C, H * W * C} <= numbers:
             return None
+        dot = T.DOT.search(message)
+        if dot and len(T._shape(dot.group(1))) == 4:  # np.dot named the 4-D features themselves
+            return _unflattened(small, pointwise)
+    if pointwise is not None and not _right_logits(pointwise):
+        return _unflattened(small, pointwise)
     run = next((r for r in small if r.case.group == PROBE), small[0])
     _, H, W, C = run.case.args[0].shape
     where = (f"on probe '{run.case.name}' ({run.case.description}) your function raised {run.outcome.error}"
@@ -235,6 +250,37 @@ def _pooled(runs) -> Finding | None:
                                       f"expects H*W*C = {H * W * C}: {where}.")
 
 
+
+
+def _right_logits(run) -> bool:
+    arr = run.outcome.array
+    if run.outcome.status != "ok" or arr is None or arr.dtype.kind not in "biuf" or arr.shape != run.expected.shape:
+        return False
+    with np.errstate(all="ignore"):
+        return T.close(arr.astype(np.float64), run.expected, 1e-9)
+
+
+def _unflattened(small: list, pointwise) -> Finding | None:
+    """The features reach FC1 with their four axes (B, H, W, C): shown by probe 'pointwise' returning the right
+    logits with the two 1-long axes still in place, or by np.dot's message naming the 4-D features. Anything else
+    there leaves pooling and a missing flatten apart: nothing is named (the error is reported as it is)."""
+    run = next((r for r in small if r.case.group == PROBE), small[0])
+    _, H, W, C = run.case.args[0].shape
+    where = (f"on probe '{run.case.name}' ({run.case.description}) your function raised {run.outcome.error}"
+             if run.case.group == PROBE else f"every call raised an error such as {run.outcome.error}")
+    text = (f"The features reach FC1's product without being flattened: the product meets their last axis, "
+            f"C = {C} channels, where W1 has H*W*C = {H * W * C} rows; {where}")
+    arr = pointwise.outcome.array if pointwise is not None and pointwise.outcome.status == "ok" else None
+    if arr is not None and arr.ndim == 4 and arr.dtype.kind in "biuf" and arr.size == pointwise.expected.size:
+        with np.errstate(all="ignore"):
+            same = T.close(arr.reshape(pointwise.expected.shape).astype(np.float64), pointwise.expected, 1e-9)
+        if same:
+            text += (f". On probe 'pointwise' ({pointwise.case.description}), where there is nothing to flatten, it "
+                     f"returned the right logits with shape {tuple(arr.shape)}, the features' four axes kept, instead "
+                     f"of {pointwise.expected.shape}")
+    elif not T.DOT.search(run.outcome.exception.message if run.outcome.exception else ""):
+        return None
+    return Finding("raises-error", text + ". Reshape the features to (B, H*W*C) first, features.reshape(B, -1).")
 
 
 # -- value findings ---------------------------------------------------------------------------------------------
@@ -517,12 +563,14 @@ def analyse(runs) -> Analysis:
     if last is not None and last[0] == key:
         return last[2]
     ours = PROBE_NAMES
-    probes = [r for r in runs if r.case.group == PROBE and r.case.name in ours]
+    probes = [r for r in runs if r.case.group == PROBE and r.case.name in ours and r.case.name != "pointwise"]
+    pointwise = next((r for r in runs if r.case.group == PROBE and r.case.name == "pointwise"), None)
     graded = [r for r in runs if r.case.group != PROBE]
     everything = graded + probes
-    findings = [f for f in (_batch_flattened(everything), _hardcoded(everything), _pooled(everything))
-                if f is not None]
-    findings += T.error_findings(everything)
+    pooled = _pooled(everything, pointwise)
+    findings = [f for f in (_batch_flattened(everything), _hardcoded(everything), pooled) if f is not None]
+    unflattened = pooled is not None and pooled.id == "raises-error"
+    findings += [f for f in T.error_findings(everything) if not (unflattened and f.id == "raises-error")]
     findings += _row_findings(everything)
     predicted = D.predictions(everything)
     if predicted is not None:  # the class of each sample, not its logits: nothing else about the values to find
@@ -536,7 +584,8 @@ def analyse(runs) -> Analysis:
     findings += branch.values.findings
     explained = ("samples-dropped", "samples-mixed", "batch-flattened", "hardcoded-shape", "helper-result")
     if not verified and not any(f.id in explained for f in findings):
-        findings += (D.batch_dependent(work, graded, probes) or D.quantised(work, graded, probes)
+        findings += (D.clipped(work, graded) or D.batch_dependent(work, graded, probes)
+                     or D.quantised(work, graded, probes)
                      or D.unequal_sizes(work, graded, probes) or branch.fallback)
     elif verified and work.spec == V.REFERENCE:  # right to float32's precision: perhaps rounded features
         findings += D.quantised(work, graded, probes)

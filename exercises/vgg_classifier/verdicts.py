@@ -70,7 +70,8 @@ def stage_verdicts(values, by_name: dict) -> dict[str, tuple[str, str]]:
             verdicts["flatten"] = ("not read", "its probe passes through FC1, which departs")
         else:
             verdicts["fc1"] = ("not read", "its probe's features reach FC1's product changed (see the flatten)")
-            verdicts["flatten"] = changed
+            order = by_name.get("flatten-order")  # changed into pooled values: say so
+            verdicts["flatten"] = (_pooled_reading(order) if order is not None else None) or changed
         return verdicts
     read("fc2", "fc2", verdicts["fc3"][0] == "as stated" and stated["act2"] and moderate,
          "its probe passes through a stage that departs or was not read (FC3 or the second activation)")
@@ -271,6 +272,16 @@ def _pooled_reading(run) -> tuple[str, str] | None:
                               f"holds the {name} of its channel over height and width (sample 1 starts {shown} "
                               f"where the flattened features are {want}): the spatial axes were pooled and the "
                               f"pooled values copied back to every position before FC1")
+        # the C pooled values multiplied by W1's first C rows only (W1 cut to fit): they come first, then zeros
+        B, C = features.shape[0], features.shape[-1]
+        first = np.zeros(arr.shape)
+        first[:, :C] = pool(features, axis=(1, 2)).reshape(B, C)
+        if arr.shape[1] > C and np.allclose(arr, first, rtol=1e-9, atol=1e-12):
+            shown = ", ".join(Q.fmt(v) for v in arr[0, :C + 1])
+            return ("pooled", f"on probe 'flatten-order' ({run.case.description}), FC1 passes on the {name} of each "
+                              f"channel over height and width, {C} values, and 0 for the other "
+                              f"{arr.shape[1] - C} units (sample 1 gives {shown}): the spatial axes were pooled and "
+                              f"the pooled values multiplied by only the first {C} rows of W1")
     return None
 
 
