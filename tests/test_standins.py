@@ -313,3 +313,20 @@ def test_an_import_without_a_fallback_still_gets_a_stand_in():
         print(sorted(n.split("'")[1] for n in notes), any("fallback" in n for n in notes))
     """)
     assert "['matplotlib', 'pandas', 'seaborn', 'torch', 'tqdm'] False" in out
+
+
+def test_code_that_asks_whether_a_library_or_a_gpu_is_there_hears_no():
+    out = run("""
+        import importlib.util
+        import numpy as np
+        import torch
+        import tensorflow as tf
+
+        assert importlib.util.find_spec("jax") is None              # asked, not imported: not installed
+        assert "jax" not in sys.modules
+        assert torch.cuda.is_available() is False and torch.backends.mps.is_available() is False
+        assert torch.is_tensor(np.zeros(2)) is False and tf.test.is_gpu_available() is False
+        torch.cuda.is_available.anything                           # still a stand-in otherwise
+        print(sorted(n.split("'")[1] for n in notes))
+    """)
+    assert "['tensorflow', 'torch']" in out

@@ -22,6 +22,9 @@ or prints, or that rebinds only some of the imported names (``torch = None`` aft
 
 The decision is read from the bytecode of the frame running the import (the exception table gives the handler);
 the source of a cell is not at hand in the child. Python 3.11 and later.
+
+Asking whether the module exists without importing it (``importlib.util.find_spec("torch") is not None``) is
+answered as on such a machine too: it does not.
 """
 from __future__ import annotations
 
@@ -36,14 +39,17 @@ _IMPORT_TAIL = frozenset({"IMPORT_NAME", "IMPORT_FROM", "POP_TOP", "SWAP"}) | _S
 
 
 def importing_frame():
-    """The frame whose code runs the import statement being resolved: the first outside importlib and the runner."""
+    """The frame whose code asks for the module: the first outside importlib and the runner; and whether it asks to
+    import it (``False``: it only asks whether the module exists, with ``importlib.util.find_spec``)."""
     frame = sys._getframe(1)
+    importing = False
     while frame is not None:
         name = frame.f_globals.get("__name__", "")
         if not (name == "importlib" or name.startswith("importlib.") or name in ("standins", __name__)):
-            return frame
+            return frame, importing
+        importing = importing or frame.f_code.co_name == "_find_and_load"
         frame = frame.f_back
-    return None
+    return None, importing
 
 
 def has_fallback(frame, environment: frozenset) -> bool:

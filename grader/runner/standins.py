@@ -19,6 +19,9 @@ What correct code does with these modules must keep working as if the module wer
 - matplotlib's ``subplots`` unpacks as ``fig, ax`` and gives a grid of axes (indexing, ``.flat``, ``.ravel()``)
   when asked for several; figures and axes are instances of stand-in ``Figure`` and ``Axes`` classes;
 - ``__version__`` (and ``version``) is a string;
+- a predicate named ``is_...`` answers False, as on a machine without a GPU (``torch.cuda.is_available()``) and for
+  anything that is not the library's own type (``torch.is_tensor(features)``): code that checks takes its numpy
+  branch;
 - a capitalised name (``torch.Tensor``, ``nn.Module``, ``pd.DataFrame``) is a real class, the same one at every
   access: it can be subclassed, instantiated with any arguments (the instance is a stand-in), and used in
   ``isinstance``, ``X | Y`` and ``typing.Union``.
@@ -68,12 +71,18 @@ def _lookup(parent: str, name: str):
     path = f"{parent}.{name}"
     if name == "version":
         return _Version(VERSION)
+    if name.startswith("is_"):  # ``torch.cuda.is_available()``, ``torch.is_tensor(x)``: no GPU, no tensor here
+        return _Call(path, _false)
     special = _SPECIALS.get(parent.partition(".")[0], {}).get(name)
     if special is not None:
         return special(parent, path)
     if name[:1].isupper() and any(c.islower() for c in name):  # CamelCase: a class (ALL_CAPS stays a constant)
         return _class_for(path)
     return StandIn(path)
+
+
+def _false(*args, **kwargs) -> bool:
+    return False
 
 
 class StandIn:
@@ -446,7 +455,9 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         top = fullname.partition(".")[0]
         if top not in ENVIRONMENT_MODULES:
             return None
-        frame = guarded.importing_frame()
+        frame, importing = guarded.importing_frame()
+        if not importing:  # ``importlib.util.find_spec(name)``: is it installed? It is not.
+            return None
         if frame is not None and guarded.has_fallback(frame, ENVIRONMENT_MODULES):
             if top == fullname:
                 self.report(f"The module '{top}' is not available while grading; its import, in a try statement "
