@@ -21,13 +21,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .errors import DecodeFailure, MissingFile, NotANotebook, NotJson, SubmissionError, UnsupportedFileType
+from .brokenjson import why_not_json
 from .ipython import TOO_COSTLY, OverBudget, Translation, Translator, compile_error
 
 #: Python files are code only; notebooks also carry their outputs (plots as base64), so they may be larger.
 MAX_BYTES = {".py": 8 << 20, ".ipynb": 64 << 20}
 SUFFIXES = (".py", ".ipynb")
-#: A notebook's cell boundary in an exported script: Jupyter's "# In[3]:", or "# %%" (VS Code, Jupytext, Spyder).
-CELL_MARKER = re.compile(r"^# ?(?:In\[[ \d]*\]:|%%)", re.M)
+#: A notebook's cell boundary in an exported script: Jupyter's "# In[3]:", "# %%" (VS Code, Jupytext, Spyder),
+#: IPython 1-2's "# <codecell>", or Databricks' "# COMMAND ----------".
+CELL_MARKER = re.compile(r"^(?:# ?(?:In\[[ \d]*\]:|%%|<codecell>)|# COMMAND -{10}[ \t]*$)", re.M)
 
 # Loading runs in the grader's own process, before any sandbox or limit applies, so every step is bounded:
 # the work grows linearly with the file, and the costly steps (compiling a cell to find its syntax errors,
@@ -146,7 +148,7 @@ def load(path: Path, student: str | None = None, raw: bytes | None = None) -> Su
         size, limit = path.stat().st_size, MAX_BYTES[suffix]
         if size > limit:
             raise SubmissionError(f"{path.name} is {size / 2**20:.1f} MiB; {suffix} submissions are limited to "
-                                  f"{limit >> 20} MiB.")
+                                  f"{limit >> 20} MiB{_advice(suffix)}.")
         raw = read_regular(path)
     except OSError as exc:
         raise SubmissionError(f"{path.name} cannot be read: {exc.strerror or exc}.") from None
@@ -176,7 +178,7 @@ def parse(path: Path, raw: bytes, student: str | None = None) -> Submission:
         )
     if len(raw) > MAX_BYTES[suffix]:
         raise SubmissionError(f"{path.name} is {len(raw) / 2**20:.1f} MiB; {suffix} submissions are limited to "
-                              f"{MAX_BYTES[suffix] >> 20} MiB.")
+                              f"{MAX_BYTES[suffix] >> 20} MiB{_advice(suffix)}.")
     digest = hashlib.sha256(raw).hexdigest()
     if suffix == ".py":
         text = decode_python(raw, path.name)
@@ -195,6 +197,15 @@ def parse(path: Path, raw: bytes, student: str | None = None) -> Submission:
         warnings=tuple(warnings),
         prose=tuple(prose),
     )
+
+
+#: what to do about a notebook too large to read: its outputs (plots, printed arrays, a plot's data) make it so
+CLEAR_OUTPUTS = ("its outputs (plots, printed arrays, interactive figures' data) are most of it: clear them (Edit > "
+                 "Clear All Outputs in Jupyter or Colab, 'Clear All Outputs' in VS Code), save, and submit it again")
+
+
+def _advice(suffix: str) -> str:
+    return f"; {CLEAR_OUTPUTS}" if suffix == ".ipynb" else ""
 
 
 def _looks_like_notebook(text: str) -> bool:
@@ -255,16 +266,13 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
     if json_values(raw) > MAX_JSON_VALUES:
         raise SubmissionError.with_kind(
             "too-many-cells", f"{name} holds more than {MAX_JSON_VALUES:,} JSON values (lists, objects, strings and "
-            "numbers): far more than a notebook has, so it is not read.")
+            f"numbers): far more than a notebook has, so it is not read; {CLEAR_OUTPUTS}.")
     try:
         data = json.loads(raw)  # bytes: UTF-8 (with or without BOM), UTF-16 and UTF-32 are detected
     except RecursionError:
         raise NotJson(f"{name} is not a readable notebook: its JSON is nested too deeply to be a notebook.") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        hint = ""
-        if len(raw) <= MAX_CHECKED_CELL and compile_error(raw.decode("utf-8", "replace")) is None:
-            hint = " It looks like Python source: save it with a .py extension, or submit the real notebook."
-        raise NotJson(f"{name} is not valid JSON, so it is not a readable notebook ({exc}).{hint}") from None
+        raise NotJson(why_not_json(raw, name, exc)) from None
     if not isinstance(data, dict) or not isinstance(data.get("nbformat"), int):
         raise NotANotebook(f"{name} is JSON but not a Jupyter notebook (it has no 'nbformat' version).")
     major = data["nbformat"]
@@ -335,13 +343,18 @@ def _script_cells(text: str, name: str = "the file") -> tuple[list[Cell], list[s
                 f"exported script may have at most {MAX_CELLS:,} cells.")
     if not starts:
         return _Loader([(text, 1, 1, "the file", 0)]).cells()
-    if text[: starts[0]].strip():
+    preamble = bool(text[: starts[0]].strip())
+    if preamble:
         starts.insert(0, 0)
     sources, line, counted = [], 1, 0
     for n, (start, end) in enumerate(zip(starts, starts[1:] + [len(text)]), start=1):
         line += text.count("\n", counted, start)  # counted once, from the previous start: linear in the file
         counted = start
-        sources.append((text[start:end], n, n, f"the cell at line {line}", line - 1))
+        body, offset = start, line - 1
+        if n > 1 or not preamble:  # the marker's line is left out, as the editor leaves it out of the cell it
+            newline = text.find("\n", start, end)  # runs: a '%%time' on the next line is the cell's first line
+            body, offset = (end if newline < 0 else newline + 1), line
+        sources.append((text[body:end], n, n, f"the cell at line {line}", offset))
     return _Loader(sources).cells()
 
 
@@ -397,15 +410,19 @@ class _Loader:
         translated = Translation()
         try:
             if magic is not None:  # IPython runs such a body through its transformer too: %timeit lines inside work
-                name, line, body, body_start = magic
+                chain = [magic]  # '%%capture' then '%%time': each body is a cell IPython transforms in turn
+                while len(chain) < 8 and (inner := _python_cell_magic(chain[-1][2])) is not None:
+                    chain.append(inner)
+                body = chain[-1][2]
                 translated = self.translator.translate(body)
                 body_source = translated.source or body
                 error = None if translated.proven else self.translator.compile_error(body_source)
                 if error is None:
-                    return replace(cell,
-                                   source=f"get_ipython().run_cell_magic({name!r}, {line!r}, {body_source!r})\n")
+                    for name, line, _body, _start in reversed(chain):
+                        body_source = f"get_ipython().run_cell_magic({name!r}, {line!r}, {body_source!r})\n"
+                    return replace(cell, source=body_source)
                 kind, at, text = error
-                first = (kind, at + body_start if at else None, text)
+                first = (kind, at + sum(m[3] for m in chain) if at else None, text)
             else:
                 translated = self.translator.translate(source)
                 rewritten = translated.source
@@ -429,18 +446,20 @@ def _size(characters: int) -> str:
 
 #: Cell magics whose body the child runs as Python: a syntax error in the body is the cell's syntax error.
 PYTHON_CELL_MAGICS = ("time", "capture", "prun")  # as _Shell.RUN_CELL in the child
+_BLANK_LINES = re.compile(r"(?:[ \t\f\v]*+\n)*+")
 
 
 def _python_cell_magic(source: str) -> tuple[str, str, str, int] | None:
-    """(magic name, its arguments, the body, lines before the body) for a ``%%time``-like cell, else None."""
-    stripped = source.lstrip("\n")
-    first, _, body = stripped.partition("\n")
+    """(magic name, its arguments, the body, lines before the body) for a ``%%time``-like cell, else None. Lines of
+    blanks before the magic are dropped first, as IPython drops them (``leading_empty_lines``)."""
+    blank = _BLANK_LINES.match(source).group()
+    first, _, body = source[len(blank):].partition("\n")
     if not first.startswith("%%"):
         return None
     name, _, line = first[2:].partition(" ")
     if name not in PYTHON_CELL_MAGICS:
         return None
-    return name, line.strip(), body, len(source) - len(stripped) + 1
+    return name, line.strip(), body, blank.count("\n") + 1
 
 
 # -- what a notebook says it is -------------------------------------------------------------------------------

@@ -242,8 +242,8 @@ def test_exported_script_cells_keep_their_line_numbers(tmp_path):
     cells = load(path).cells
     assert [c.label for c in cells] == ["the cell at line 1", "the cell at line 2", "the cell at line 5",
                                         "the cell at line 8"]
-    assert [c.line_offset for c in cells] == [0, 1, 4, 7]
-    assert cells[3].source == "# %%\nget_ipython().system('ls')\n"
+    assert [c.where(1) for c in cells] == ["line 1", "line 3", "line 6", "line 9"]  # a cell's line 1 follows its marker
+    assert cells[3].source == "get_ipython().system('ls')\n"
 
 
 def test_json_nested_too_deeply_in_a_py_file_is_not_an_internal_error(tmp_path, grade_source):

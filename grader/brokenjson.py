@@ -1,0 +1,68 @@
+"""Why a ``.ipynb`` file is not readable JSON, said in terms of what the student did.
+
+A student who submits a broken notebook mostly did one of a few things: saved the browser's page instead of the
+notebook (HTML), renamed a PDF or a zip, kept git's conflict markers after a merge, edited the JSON by hand and
+left a trailing comma, re-saved it in a legacy encoding, or had the file cut off while copying it. A decoder's
+"Expecting value: line 1 column 1" says none of that, so each case gets its own sentence.
+
+This runs in the grader's process on hostile bytes: every test here is a prefix check or one linear search.
+"""
+from __future__ import annotations
+
+import json
+import re
+
+from .ipython import compile_error
+
+#: git's conflict markers, each at the start of a line; all three must be there
+_CONFLICT = (re.compile(rb"^<<<<<<< ", re.M), re.compile(rb"^=======\r?$", re.M), re.compile(rb"^>>>>>>> ", re.M))
+#: the largest text checked for being Python source instead (as ``submission.MAX_CHECKED_CELL``)
+_PYTHON_CHECK_LIMIT = 128 << 10
+
+
+def why_not_json(raw: bytes, name: str, exc: Exception) -> str:
+    """The error message for ``raw`` (the file ``name``), which ``json.loads`` refused with ``exc``."""
+    head = raw[:1024].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    if head.startswith((b"<!doctype html", b"<html", b"<head", b"<?xml")):
+        return (f"{name} is a web page (HTML), not the notebook's file: it was saved from the browser (Save Page "
+                "As, or GitHub's page view); download the notebook itself (File > Download > .ipynb in Jupyter or "
+                "Colab, 'Download raw file' on GitHub) and submit that file.")
+    if head.startswith(b"%pdf-"):
+        return (f"{name} is a PDF document renamed to .ipynb, not a notebook: submit the notebook's own .ipynb "
+                "file (File > Download > .ipynb), not a printout of it.")
+    if raw.startswith(b"PK\x03\x04"):
+        return (f"{name} is a zip archive renamed to .ipynb, not a notebook: unzip it and submit the .ipynb file "
+                "inside.")
+    where = f" ({exc})" if str(exc) else ""
+    start = f"{name} is not valid JSON, so it is not a readable notebook"
+    if all(marker.search(raw) for marker in _CONFLICT):
+        line = raw.count(b"\n", 0, _CONFLICT[0].search(raw).start()) + 1
+        return (f"{start}: it holds git's merge conflict markers ('<<<<<<<', '=======', '>>>>>>>', the first at line "
+                f"{line}); keep one side of each conflict and delete the markers (or run 'nbdime mergetool'), then "
+                "open it in Jupyter, save it, and submit it again.")
+    if isinstance(exc, UnicodeDecodeError):
+        return (f"{start}: it is not saved as UTF-8, as every notebook is ({exc.reason}: byte "
+                f"0x{exc.object[exc.start]:02x} at position {exc.start:,}), so it was converted or edited outside "
+                "Jupyter.")
+    if isinstance(exc, json.JSONDecodeError):
+        specific = _json_mistake(exc)
+        if specific:
+            return f"{start}: {specific}."
+    if raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] not in (b"{", b"[") and len(raw) <= _PYTHON_CHECK_LIMIT \
+            and compile_error(raw.decode("utf-8", "replace")) is None:
+        return (f"{start}{where}. It looks like Python source: save it with a .py extension, or submit the real "
+                "notebook.")
+    return f"{start}{where}."
+
+
+def _json_mistake(exc: json.JSONDecodeError) -> str:
+    """A hand edit's trailing comma, or a file cut off part-way, from where the decoder stopped; else ''."""
+    doc, pos = exc.doc, exc.pos
+    if pos >= len(doc.rstrip()) or exc.msg.startswith("Unterminated string"):
+        return (f"it ends part-way through (line {exc.lineno:,}, column {exc.colno:,}), so it was cut off while "
+                "being saved, copied or uploaded")
+    before = doc[max(0, pos - 256):pos].rstrip()
+    if doc[pos:pos + 1] in ("}", "]") and before.endswith(","):
+        return (f"there is a comma before the closing '{doc[pos]}' at line {exc.lineno:,}, column {exc.colno:,} (a "
+                "trailing comma, which JSON does not allow), so the file was edited by hand; delete that comma")
+    return ""
