@@ -330,3 +330,22 @@ def test_code_that_asks_whether_a_library_or_a_gpu_is_there_hears_no():
         print(sorted(n.split("'")[1] for n in notes))
     """)
     assert "['tensorflow', 'torch']" in out
+
+
+def test_device_lists_are_empty_and_a_helper_returning_none_for_a_missing_module_gets_none():
+    out = run("""
+        import importlib
+        import tensorflow as tf
+        import torch
+
+        assert tf.config.list_physical_devices("GPU") == [] and torch.cuda.device_count() == 0
+
+        def optional(name):
+            try:
+                return importlib.import_module(name)
+            except ImportError:
+                return None                       # the caller's fallback: None, as without the module
+        assert optional("jax") is None and "jax" not in sys.modules
+        print(sorted(n.split("'")[1] for n in notes))
+    """)
+    assert "['jax', 'tensorflow', 'torch']" in out

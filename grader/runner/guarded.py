@@ -16,9 +16,10 @@ module may be missing says so itself::
 
 Given a stand-in, such code takes the branch meant for the real library and computes with an object that computes
 nothing. So when the import runs inside a ``try`` whose handler catches ``ImportError`` and provides a fallback in
-one of those two ways, the import raises, exactly as on a machine without the module. A handler that only passes
-or prints, or that rebinds only some of the imported names (``torch = None`` after ``from torch import nn``, with
-``nn.Module`` used unconditionally later) keeps the stand-in, since that code runs only where the module exists.
+one of those two ways, or returns from the function (``except ImportError: return None``), the import raises,
+exactly as on a machine without the module. A handler that only passes or prints, or that rebinds only some of
+the imported names (``torch = None`` after ``from torch import nn``, with ``nn.Module`` used unconditionally later)
+keeps the stand-in, since that code runs only where the module exists.
 
 The decision is read from the bytecode of the frame running the import (the exception table gives the handler);
 the source of a cell is not at hand in the child. Python 3.11 and later.
@@ -72,7 +73,9 @@ def has_fallback(frame, environment: frozenset) -> bool:
             body = [e for e in entries if e.target == entry.target]
             start, end = min(e.start for e in body), max(e.end for e in body)
             imported, others = _body_stores(instructions, start, end, environment)
-            rebound = _clause_stores(instructions, handler)
+            rebound, returns = _clause_stores(instructions, handler)
+            if returns and code.co_name != "<module>":  # ``except ImportError: return None`` in a function
+                return True
             return bool(rebound) and (imported <= rebound or bool(others & rebound))
         offset = entry.target
     return False
@@ -124,12 +127,17 @@ def _body_stores(instructions: list, start: int, end: int, environment: frozense
     return imported, others
 
 
-def _clause_stores(instructions: list, index: int) -> set:
-    """Names the except clause starting at ``index`` binds, up to its end (``POP_EXCEPT``)."""
+def _clause_stores(instructions: list, index: int) -> tuple[set, bool]:
+    """Names the except clause starting at ``index`` binds, up to its end (``POP_EXCEPT``), and whether it then
+    returns (a ``return`` in a handler leaves it first, so its value is loaded right after ``POP_EXCEPT``)."""
     names: set[str] = set()
-    for ins in instructions[index:]:
-        if ins.opname in ("POP_EXCEPT", "RERAISE"):
+    for position in range(index, len(instructions)):
+        ins = instructions[position]
+        if ins.opname == "RERAISE":
             break
+        if ins.opname == "POP_EXCEPT":
+            after = [i.opname for i in instructions[position + 1:position + 3]]
+            return names, "RETURN_VALUE" in after or "RETURN_CONST" in after
         if ins.opname in _STORES:
             names.add(str(ins.argval))
-    return names
+    return names, False

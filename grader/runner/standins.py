@@ -20,8 +20,8 @@ What correct code does with these modules must keep working as if the module wer
   when asked for several; figures and axes are instances of stand-in ``Figure`` and ``Axes`` classes;
 - ``__version__`` (and ``version``) is a string;
 - a predicate named ``is_...`` answers False, as on a machine without a GPU (``torch.cuda.is_available()``) and for
-  anything that is not the library's own type (``torch.is_tensor(features)``): code that checks takes its numpy
-  branch;
+  anything that is not the library's own type (``torch.is_tensor(features)``), ``list_...`` gives an empty list
+  and ``device_count()`` 0: code that checks takes its numpy branch;
 - a capitalised name (``torch.Tensor``, ``nn.Module``, ``pd.DataFrame``) is a real class, the same one at every
   access: it can be subclassed, instantiated with any arguments (the instance is a stand-in), and used in
   ``isinstance``, ``X | Y`` and ``typing.Union``.
@@ -73,6 +73,8 @@ def _lookup(parent: str, name: str):
         return _Version(VERSION)
     if name.startswith("is_"):  # ``torch.cuda.is_available()``, ``torch.is_tensor(x)``: no GPU, no tensor here
         return _Call(path, _false)
+    if name.startswith("list_") or name.endswith("device_count"):  # ``tf.config.list_physical_devices("GPU")``
+        return _Call(path, _empty if name.startswith("list_") else _zero)
     special = _SPECIALS.get(parent.partition(".")[0], {}).get(name)
     if special is not None:
         return special(parent, path)
@@ -83,6 +85,14 @@ def _lookup(parent: str, name: str):
 
 def _false(*args, **kwargs) -> bool:
     return False
+
+
+def _empty(*args, **kwargs) -> list:
+    return []
+
+
+def _zero(*args, **kwargs) -> int:
+    return 0
 
 
 class StandIn:
