@@ -60,3 +60,17 @@ def rescan_cost(text: str) -> int:
                 tried = (len(text) if line_end < 0 else line_end) - end
             cost += (end - start) * (end - start + tried)
     return cost
+
+
+def newer_python(notebook: dict) -> str:
+    """What to add to a syntax error in a notebook last run on a newer Python than the grader's, as its metadata
+    says (``language_info.version``): 3.12's f-strings that reuse their quotes and its ``type`` statement do not
+    compile on 3.11, though the student's own run showed no error. '' when the notebook says nothing newer."""
+    metadata = notebook.get("metadata")
+    info = metadata.get("language_info") if isinstance(metadata, dict) else None
+    version = info.get("version") if isinstance(info, dict) else None
+    found = re.match(r"(\d{1,3})\.(\d{1,3})\b", version) if isinstance(version, str) else None
+    if found is None or (int(found[1]), int(found[2])) <= sys.version_info[:2]:
+        return ""
+    return (f" (the notebook last ran on Python {found[1]}.{found[2]}; the grader runs Python "
+            f"{sys.version_info[0]}.{sys.version_info[1]}, which lacks some newer syntax: write it the older way)")

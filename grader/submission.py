@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .errors import DecodeFailure, MissingFile, NotANotebook, NotJson, SubmissionError, UnsupportedFileType
+from . import pysource
 from .brokenjson import why_not_json
 from .ipython import TOO_COSTLY, OverBudget, Translation, Translator, compile_error
 
@@ -311,6 +312,8 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
     if not sources:
         raise NotANotebook(f"{name} is a notebook without any code cell: there is nothing to grade.")
     cells, notes = _Loader(sources).cells()
+    newer = pysource.newer_python(data)  # the student's Python had syntax the grader's lacks: say so
+    cells = [replace(c, syntax_error=c.syntax_error + newer) if c.syntax_error and newer else c for c in cells]
     return cells, warnings + notes, prose
 
 

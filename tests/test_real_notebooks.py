@@ -4,6 +4,7 @@ correct ones get full marks, the broken ones a sentence that says what happened.
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 
@@ -137,3 +138,15 @@ def test_a_notebook_whose_outputs_hold_too_many_values_says_to_clear_them(grade_
     nb["cells"][0]["outputs"] = [figure]
     result = grade_source(nb, "student.ipynb")
     assert result.error.kind == "too-many-cells" and "Clear All Outputs" in result.error.message
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="the grader's own Python reads 3.12's f-strings")
+def test_a_syntax_error_from_a_newer_python_says_which_python_ran_the_notebook(grade_source):
+    """Colab runs Python 3.12: an f-string that reuses its quotes ran there and is a syntax error here."""
+    nb = notebook(CORRECT + 'sizes = {"K": 3}\nprint(f"{sizes["K"]} classes")\n')
+    nb["metadata"]["language_info"] = {"name": "python", "version": "3.12.11"}
+    result = grade_source(nb, "student.ipynb")
+    assert result.error.kind == "syntax-error"
+    assert "(the notebook last ran on Python 3.12; the grader runs Python 3.11" in result.error.message
+    del nb["metadata"]["language_info"]
+    assert "last ran on" not in grade_source(nb, "student.ipynb").error.message
