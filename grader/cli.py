@@ -90,7 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="canvas: Canvas gradebook import; moodle: Moodle grading worksheet / CSV import")
     export.add_argument("--lms-assignment", metavar="NAME", help="the assignment's column name (default: the "
                         "exercise's title)")
-    export.add_argument("--to", type=Path, metavar="FILE", help="where to write (default: OUT/<format>.csv)")
+    export.add_argument("--to", metavar="FILE", help="where to write (default: OUT/<format>.csv; - for standard "
+                        "output)")
     export.add_argument("--secret", default=os.environ.get("GRADER_SECRET"),
                         help="course secret the results were signed with (default: $GRADER_SECRET)")
 
@@ -146,9 +147,10 @@ def _lms_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _exercise_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--exercise", "-e", help="exercise id (default: the only exercise, if there is one); "
-                        "`grade`, `check`, `notebook` and `gradescope` also take several ids separated by commas, "
-                        "graded together from each submission")
+    parser.add_argument("--exercise", "-e", help="exercise id (default: the only exercise there is; with several, "
+                        "`grade` and `check` take the one the submissions define the function of, `check` after "
+                        "the notebook's metadata and the file's name); `grade`, `check`, `notebook` and "
+                        "`gradescope` also take several ids separated by commas, graded together from each submission")
     parser.add_argument("--exercises-dir", type=Path, metavar="DIR",
                         help="folder of exercise folders (default: the repository's exercises/)")
     parser.add_argument("--solutions-dir", type=Path, metavar="DIR",
@@ -227,8 +229,9 @@ def main(argv: list[str] | None = None) -> int:
             # path or an unwritable --out is said first, and with several exercises the submissions can name theirs
             return commands.grade(args, lambda plan: choose.what_to_grade(args, plan))
         if args.command == "check":
-            from . import commands
+            from . import commands, student_check
 
+            student_check.checkable(args.path)  # a mistyped path is said before the exercise is chosen from it
             return commands.check(args, choose.what_to_check(args))
         if args.command == "notebook":
             from . import commands

@@ -7,7 +7,7 @@ import os
 import sys
 import threading
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 from . import (batch, escape, gradebook, gradescope_results, lms, merge, outfolder, regrade, report,
                similarity_report)
@@ -45,6 +45,7 @@ def grade(args: argparse.Namespace,
         if given and not args.out:
             raise UsageError(f"{flag} writes into an output folder: give --out OUT too.")
     if args.out:
+        _outside_the_class(Path(args.out), args.paths)
         _check_writable(Path(args.out), bool(getattr(args, "private", False)))
         similarity_report.check_options(args)
     asked = getattr(args, "assignment", None)
@@ -142,8 +143,7 @@ def grade(args: argparse.Namespace,
     for note in session.notes:  # the cache could not be used: said to the person running the grader
         print(f"grader: note: {escape.terminal(note)}", file=sys.stderr)
     unwritten = finish(outcomes, complete=True) if out is not None else []
-    for problem in unwritten:
-        print(f"grader: {problem}; the other class files were written", file=sys.stderr)
+    _say_unwritten(unwritten, out)
     step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if step_summary and results:
         try:
@@ -159,7 +159,7 @@ def grade(args: argparse.Namespace,
     elif not args.quiet:
         for result in results:
             print(summary_line(result))
-        if out is not None and len(results) > 1:
+        if out is not None and len(results) > 1 and not _lost("summary.html", unwritten):
             print(f"Class summary: {out / 'summary.html'}", file=sys.stderr)
     if unwritten:
         return 3
@@ -300,15 +300,15 @@ def merge_outputs(args: argparse.Namespace) -> int:
                 [p.student for p in merged.pending]), private=private)
         except OSError as exc:
             problems.append(f"{lms.filename(args.gradebook_format)} could not be written ({escape.terminal(exc)})")
-    for problem in problems:
-        print(f"grader: {problem}; the other class files were written", file=sys.stderr)
+    _say_unwritten(problems, out)
     print(f"Merged {len(merged.results)} students from {len(args.inputs)} output folder"
           f"{'s' if len(args.inputs) > 1 else ''} into {escape.terminal(out)}"
           + ("." if merged.complete else f"; INCOMPLETE: {len(merged.pending)} students not graded"
              + (f", shard(s) {', '.join(map(str, merged.missing_shards))} missing" if merged.missing_shards else "")
              + (f", stopped: {'; '.join(merged.incomplete_shards)}" if merged.incomplete_shards else "") + "."),
           file=sys.stderr)
-    print(f"Class summary: {out / 'summary.html'}", file=sys.stderr)
+    if not _lost("summary.html", problems):
+        print(f"Class summary: {out / 'summary.html'}", file=sys.stderr)
     return 3 if problems else 0
 
 
@@ -321,15 +321,49 @@ def export(args: argparse.Namespace) -> int:
     target = Path(args.to) if args.to else Path(args.folder) / lms.filename(args.gradebook_format)
     text = lms.render(args.gradebook_format, merged.results, args.lms_assignment or merged.title,
                       [p.student for p in merged.pending])
-    try:
-        report.write_atomic(target, text)
-    except OSError as exc:
-        raise UsageError(f"Cannot write {escape.terminal(target)}: {exc.strerror or exc}.") from None
+    if args.to == "-":  # the usual spelling of standard output: the file itself goes there, the notes to stderr
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        try:
+            report.write_atomic(target, text)
+        except OSError as exc:
+            raise UsageError(f"Cannot write {escape.terminal(target)}: {exc.strerror or exc}.") from None
     if not merged.complete:
         print(f"grader: warning: {len(merged.pending)} students of {escape.terminal(args.folder)} are not graded "
               "(an interrupted run or one shard of several): their grade cells are empty", file=sys.stderr)
-    print(f"wrote: {escape.terminal(target)} ({len(merged.results)} students)")
+    where = "standard output" if args.to == "-" else escape.terminal(target)
+    print(f"wrote: {where} ({len(merged.results)} students)", file=sys.stderr if args.to == "-" else sys.stdout)
     return 0
+
+
+def _outside_the_class(out: Path, paths) -> None:
+    """Refuse an output folder inside a class folder being graded (or that folder itself): the next run would
+    find the reports as one more student, and every report file as an entry left out."""
+    where = os.path.realpath(out)
+    for path in paths:
+        if not os.path.isdir(path):
+            continue
+        folder = os.path.realpath(path)
+        if where == folder or where.startswith(folder.rstrip(os.sep) + os.sep):
+            how = "is the class folder" if where == folder else "is inside the class folder"
+            raise UsageError(f"--out {escape.terminal(out)} {how} {escape.terminal(path)}, so the next run would "
+                             "grade the reports as a student: give an output folder outside it.")
+
+
+def _lost(name: str, problems: Sequence[str]) -> bool:
+    """Is class file ``name`` among the ones that could not be written?"""
+    return any(problem.startswith(f"{name} ") for problem in problems)
+
+
+def _say_unwritten(problems: Sequence[str], out: Path | None) -> None:
+    """Each class file that could not be written, then one sentence on what to do (the results are kept)."""
+    for problem in problems:
+        print(f"grader: {problem}", file=sys.stderr)
+    if problems:
+        print(f"grader: error: {len(problems)} class file{'s' if len(problems) > 1 else ''} could not be written in "
+              f"{escape.terminal(out)}; the students' results written before are kept: free some space or fix "
+              "the folder's permissions, then run the same command again.", file=sys.stderr)
 
 
 def _check_writable(out: Path, private: bool = False) -> None:

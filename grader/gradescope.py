@@ -320,8 +320,12 @@ def find_submission(folder: Path, what: Exercise | Assignment) -> tuple[Path | N
     named = [p for p in usable if p.stem in names]
     if len(named) == 1:
         return named[0], ""
-    shown = ", ".join(escape.terminal(p.relative_to(folder)) for p in usable[:6])
     every = " (one file with every function)" if isinstance(what, Assignment) else ""
+    if named:  # the notebook and its export, say: renaming cannot tell them apart, so never advise it
+        shown = ", ".join(escape.terminal(p.relative_to(folder)) for p in named[:6])
+        return None, (f"Your submission holds {len(named)} files named after the exercise ({shown}), and only one "
+                      f"can be graded. Submit only one of them{every}: the notebook or its .py export.")
+    shown = ", ".join(escape.terminal(p.relative_to(folder)) for p in usable[:6])
     return None, (f"Your submission holds {len(usable)} files that could be graded ({shown}). Submit only "
                   f"one{every}, or name the one to grade {_name(what)}.ipynb.")
 

@@ -159,10 +159,13 @@ def read_shard(out: Path, secret: str) -> Shard:
     """One output folder, its manifest and every result it lists, each checked against its signature."""
     out = Path(out)
     where = escape.terminal(out)
+    if not out.is_dir():  # a typo, before any talk of an interrupted run
+        raise MergeError(f"{where} {'is not a folder' if out.exists() else 'does not exist'}: give the output folder "
+                         "of a `grader grade --out` run.")
     if not (out / MANIFEST).exists():
         raise MergeError(f"{where} has no {MANIFEST}: the run that wrote it was interrupted before it finished "
                          "(or this is not a grader output folder). Run the same `grader grade` command again to "
-                         "finish it, then merge.")
+                         "finish it, then this one.")
     manifest, _ = _read_json(out / MANIFEST, f"{where}/{MANIFEST}")
     verdict = signing.verify(manifest, secret)
     if not verdict.ok:
@@ -199,6 +202,26 @@ def read_shard(out: Path, secret: str) -> Shard:
                              f"{escape.terminal(student)!r} as its folder and the manifest say.")
         shard.results[student] = (result, report.student_folder(out, folder))
     return shard
+
+
+def _roster_difference(one: list[dict], other: list[dict]) -> str:
+    """Why two shards' rosters differ, said so the person merging knows what to change: other students, or the
+    same students whose files were given by another path (a class folder at another place or spelled otherwise on
+    each machine: the paths go into the gradebook, so one run's output needs one spelling)."""
+    mine, theirs = ({item["student"]: item for item in roster} for roster in (one, other))
+    only = sorted(set(mine) ^ set(theirs))
+    if only:
+        return (f"{len(only)} student{'s are' if len(only) > 1 else ' is'} in only one of them, such as "
+                f"{escape.terminal(only[0])!r}: grade every shard from the same copy of the class")
+    for student, item in mine.items():
+        if item != theirs[student]:
+            if item["folder"] != theirs[student]["folder"]:
+                break
+            return (f"the same students, but their files were given by other paths, such as "
+                    f"{escape.terminal(item['submission'])!r} against {escape.terminal(theirs[student]['submission'])!r}"
+                    ": give the class folder by the same path on every machine, such as a path relative to the "
+                    "working folder")
+    return "their rosters differ: grade every shard from the same copy of the class"
 
 
 def _differences(one: dict | None, other: dict | None) -> str:
@@ -248,8 +271,8 @@ def combine(outs: Sequence[Path], secret: str, *, allow_incomplete: bool = False
         if shard.manifest["shard"]["count"] != count:
             raise MergeError(f"{shard.label} and {first.label} split the class into different numbers of shards.")
         if shard.manifest["class"] != first.manifest["class"]:
-            raise MergeError(f"{shard.label} and {first.label} were graded from different class folders (their "
-                             "rosters differ): grade every shard from the same copy of the class.")
+            raise MergeError(f"{shard.label} and {first.label} were graded from different class folders "
+                             f"({_roster_difference(shard.manifest['class'], first.manifest['class'])}).")
         index = shard.manifest["shard"]["index"]
         if index in seen_index:
             raise MergeError(f"{shard.label} and {seen_index[index].label} are the same shard; give each shard once.")

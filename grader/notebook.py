@@ -37,6 +37,10 @@ from .report import environment, write_atomic
 #: significant digits of the expected values written into the self-check cell
 DIGITS = 12
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+#: what a kernel writes once it has run: without file_extension, `jupyter nbconvert --to script` (and the export
+#: menus of a notebook never run) make a .txt, a file the grader refuses
+LANGUAGE_INFO = {"name": "python", "file_extension": ".py", "mimetype": "text/x-python",
+                 "nbconvert_exporter": "python", "pygments_lexer": "ipython3"}
 
 
 def split_statement(text: str) -> list[str]:
@@ -152,7 +156,7 @@ def build(exercise: Exercise):
     cells.append(md(render("notebook_submit.md.j2"), id="how-to-submit"))
     notebook = nbformat.v4.new_notebook(cells=cells, metadata={
         "kernelspec": dict(KERNELSPEC),
-        "language_info": {"name": "python"},
+        "language_info": dict(LANGUAGE_INFO),
         "grader": {"exercise": exercise.id},
     })
     notebook.nbformat_minor = 5
@@ -291,7 +295,7 @@ def build_assignment(assignment: Assignment):
     grader = {"assignment": plan.name} if is_plain_id(plan.name) else {}  # an ad hoc plan "a+b" is no assignment
     grader["exercises"] = list(plan.ids)
     notebook = nbformat.v4.new_notebook(cells=cells, metadata={
-        "kernelspec": dict(KERNELSPEC), "language_info": {"name": "python"}, "grader": grader})
+        "kernelspec": dict(KERNELSPEC), "language_info": dict(LANGUAGE_INFO), "grader": grader})
     notebook.nbformat_minor = 5
     nbformat.validate(notebook)
     return notebook

@@ -28,8 +28,9 @@ from .submission import SUFFIXES
 _CODES = {"green": "32", "red": "31", "yellow": "33", "bold": "1", "dim": "2"}
 
 
-def _checkable(path: Path) -> Path:
-    """``path`` when it is a file to check; usage problems (no such file, wrong type) raise UsageError."""
+def checkable(path: Path) -> Path:
+    """``path`` when it is a file to check; usage problems (no such file, wrong type) raise UsageError. The CLI
+    calls it before choosing the exercise, so a mistyped path is said as such, not as a missing --exercise."""
     path = Path(path)
     if not path.exists():
         raise UsageError(f"The file {path} does not exist.")
@@ -56,7 +57,7 @@ def _quiet(result: GradeResult, said: list[str]) -> GradeResult:
 
 def check_file(path: Path, exercise: Exercise) -> GradeResult:
     """Grade ``path`` on the public cases only; usage problems (no such file, wrong type) raise UsageError."""
-    path = _checkable(path)
+    path = checkable(path)
     cases = _public_cases(exercise)
     with Session(exercise, full_scale=False) as session:
         return _quiet(grade_file(path, session, cases=cases), session.sandbox.warnings)
@@ -64,7 +65,7 @@ def check_file(path: Path, exercise: Exercise) -> GradeResult:
 
 def check_assignment(path: Path, assignment: Assignment) -> GradeResult:
     """Grade ``path`` on every exercise's public cases, in one sandboxed run; one section per exercise."""
-    path = _checkable(path)
+    path = checkable(path)
     cases = {exercise.id: _public_cases(exercise) for exercise in assignment.exercises}
     with AssignmentSession(assignment, full_scale=False) as grading:
         return _quiet(grade_assignment(path, grading, cases=cases), grading.sandbox.warnings)
