@@ -6,6 +6,7 @@ flatten order). Both are turned into catalog entries; an entry that explains ano
 """
 from __future__ import annotations
 
+import inspect
 import re
 
 import numpy as np
@@ -207,7 +208,10 @@ def diagnose(runs: list[CaseRun], execution: Execution, exercise: Exercise,
     if module is not None and hasattr(module, "diagnose") and not any(f.id == "not-implemented" for f in findings):
         first_calls = [r for r in runs if not r.outcome.repeat]
         try:
-            findings += list(module.diagnose(first_calls, exercise))
+            # a diagnosis that reads single calls may want to know that each one shows only one random draw
+            random = {"random": True} if any(f.id == "nondeterministic" for f in findings) \
+                and "random" in inspect.signature(module.diagnose).parameters else {}
+            findings += list(module.diagnose(first_calls, exercise, **random))
         except Exception as exc:  # an instructor-side bug: report it, keep the grade
             warnings.append(f"The exercise's diagnosis failed ({type(exc).__name__}: {exc}); "
                             "the checks above are unaffected.")

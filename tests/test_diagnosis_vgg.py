@@ -1023,3 +1023,33 @@ def test_bounded_activations_fail_a_hidden_case(fn):
         cases = EX.hidden_cases(seed)
         wrong = [c.name for c in cases if not np.allclose(fn(*c.args), EX.expected(c), rtol=1e-9, atol=1e-9)]
         assert wrong, seed
+
+
+def s_mask_of_one_draw(f, W1, b1, W2, b2, W3, b3):
+    """What one call of a head with random dropout on FC1 may compute: this draw happens to drop units 7 to 10, the
+    ones where probe 'act1-ramp' holds its smallest positive values."""
+    keep = np.ones(W1.shape[1])
+    keep[6:10] = 0.0
+    return head(flat(f), W1, b1, W2, b2, W3, b3, act1=lambda z: relu(z) * keep)
+
+
+def test_a_random_mask_is_not_read_as_a_threshold():
+    """When two calls disagree, each probe shows one random draw: a mask that dropped the smallest ramp values is
+    called a dropout mask, not a ReLU with a raised threshold."""
+    from grader import diagnose as grader_diagnose
+    from grader.outcomes import Execution
+
+    runs = make_runs(s_mask_of_one_draw)
+    random = D.diagnose(runs, EX, random=True)
+    assert "wrong-activation" not in ids(random), random
+    assert "inference-dropout" in ids(random), random
+    assert "dropout mask" in evidence(random, "inference-dropout")
+    # the harness says so when the determinism check found two calls disagreeing
+    first = runs[0]
+    again = type(first.outcome)(**{**first.outcome.__dict__, "repeat": True,
+                                    "array": first.outcome.array + 1.0})
+    execution = Execution(function_found=True, function_callable=True,
+                          calls=(*(r.outcome for r in runs), again))
+    diagnoses, _ = grader_diagnose.diagnose(runs + [type(first)(first.case, first.expected, again)], execution, EX)
+    assert {"nondeterministic", "inference-dropout"} <= {d.id for d in diagnoses}, diagnoses
+    assert "wrong-activation" not in {d.id for d in diagnoses}

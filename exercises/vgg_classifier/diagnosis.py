@@ -557,8 +557,8 @@ EXPLAINS_RAISES = {"transposed-weights", "missing-layer", "bias-misplaced", "bat
 _LAST = threading.local()
 
 
-def analyse(runs) -> Analysis:
-    key = tuple(id(r.outcome) for r in runs)
+def analyse(runs, random: bool = False) -> Analysis:
+    key = (random, *(id(r.outcome) for r in runs))
     last = getattr(_LAST, "entry", None)
     if last is not None and last[0] == key:
         return last[2]
@@ -586,7 +586,9 @@ def analyse(runs) -> Analysis:
     if not verified and not any(f.id in explained for f in findings):
         findings += (D.clipped(work, graded) or D.batch_dependent(work, graded, probes)
                      or D.quantised(work, graded, probes)
-                     or D.unequal_sizes(work, graded, probes) or branch.fallback)
+                     or D.unequal_sizes(work, graded, probes)
+                     or (L.fallback(branch.values, {r.case.name: r for r in probes}, random) if random
+                         else branch.fallback))
     elif verified and work.spec == V.REFERENCE:  # right to float32's precision: perhaps rounded features
         findings += D.quantised(work, graded, probes)
     if any(f.id in EXPLAINS_RAISES for f in findings):  # a named mistake already says why the calls raise
@@ -618,8 +620,9 @@ def _dedupe(findings: list) -> list:
 PROBE_NAMES = frozenset(c.name for c in probe_cases())
 
 
-def diagnose(runs, exercise) -> list[Finding]:
-    return analyse(runs).findings
+def diagnose(runs, exercise, random: bool = False) -> list[Finding]:
+    """``random``: the harness found two calls on the same inputs disagreeing (each probe shows one draw)."""
+    return analyse(runs, random).findings
 
 
 def stage_trace(runs) -> list[str]:

@@ -285,8 +285,10 @@ def _pooled_reading(run) -> tuple[str, str] | None:
     return None
 
 
-def fallback(values, by_name: dict) -> list:
-    """No variant explains everything: name the first stage that departs, with what it did."""
+def fallback(values, by_name: dict, random: bool = False) -> list:
+    """No variant explains everything: name the first stage that departs, with what it did. ``random``: two calls on
+    the same inputs disagreed, so a ramp shows one draw of a random mask, which may drop just the smallest values as
+    a raised threshold would: such a reading is then a mask, never a threshold."""
     findings = []
     for stage in ("act1", "act2"):
         reading = values.readings[stage]
@@ -294,7 +296,7 @@ def fallback(values, by_name: dict) -> list:
             continue
         factor = S.dropout_factor(reading.values)
         bounds = S.threshold(reading.values)
-        if bounds is not None and S.depends_on_position(by_name.get("act1-ramp")):
+        if bounds is not None and (random or S.depends_on_position(by_name.get("act1-ramp"))):
             factor, bounds = 1.0, None  # the largest values kept by chance: a mask, not a threshold
         if factor is not None:
             live = S.RAMP > 0
