@@ -321,6 +321,9 @@ def export(args: argparse.Namespace) -> int:
     target = Path(args.to) if args.to else Path(args.folder) / lms.filename(args.gradebook_format)
     text = lms.render(args.gradebook_format, merged.results, args.lms_assignment or merged.title,
                       [p.student for p in merged.pending])
+    if args.to not in (None, "-") and not target.parent.is_dir():  # a typo in a folder name makes no new folders
+        raise UsageError(f"Cannot write {escape.terminal(target)}: the folder {escape.terminal(target.parent)} does "
+                         "not exist.")
     if args.to == "-":  # the usual spelling of standard output: the file itself goes there, the notes to stderr
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -368,6 +371,8 @@ def _say_unwritten(problems: Sequence[str], out: Path | None) -> None:
 
 def _check_writable(out: Path, private: bool = False) -> None:
     """Fail before grading anything when the output folder cannot be written."""
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {escape.terminal(out)} is a file, not a folder: give a folder for the reports.")
     try:
         report.make_folder(out, private=private)
         probe = out / ".grader-write-test"

@@ -253,10 +253,14 @@ def build(what: Exercise | Assignment, out: Path, *, secret: str | None, full_sc
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, data)
     fd, tmp = tempfile.mkstemp(dir=out, prefix=".autograder.zip.", suffix=".tmp")
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(buffer.getvalue())
-    os.chmod(tmp, 0o600)  # it holds the solutions (and the secret): for the instructor only
-    os.replace(tmp, target)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(buffer.getvalue())
+        os.chmod(tmp, 0o600)  # it holds the solutions (and the secret): for the instructor only
+        os.replace(tmp, target)
+    except OSError:  # a full disk: no half bundle (with half the solutions) left behind under a hidden name
+        os.unlink(tmp)
+        raise
     return target
 
 
@@ -289,7 +293,11 @@ def build_command(args: argparse.Namespace, what: Exercise | Assignment) -> int:
     if not args.secret:
         print(f"grader: warning: {NO_SECRET} The bundle then seeds every student's hidden cases from the default.",
               file=sys.stderr)
-    target = build(what, args.out, secret=args.secret, full_scale=args.full_scale, visibility=args.visibility)
+    try:
+        target = build(what, args.out, secret=args.secret, full_scale=args.full_scale, visibility=args.visibility)
+    except OSError as exc:  # a path that is a file, a read-only or full disk: the instructor's to fix, said once
+        raise UsageError(f"Cannot write {escape.terminal(Path(args.out) / 'autograder.zip')}: "
+                         f"{exc.strerror or exc}.") from None
     print(f"wrote: {escape.terminal(target)}")
     functions = ", ".join(f"{e.function}()" for e in _exercises(what))
     print("Upload it on Gradescope: the assignment's Configure Autograder page, Zip file upload. Students submit "

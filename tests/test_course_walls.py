@@ -161,3 +161,41 @@ def test_the_grade_help_says_how_the_exercise_is_chosen_when_there_are_several(c
     text = " ".join(capsys.readouterr().out.split())
     assert "the only exercise, if there is one" not in text
     assert "the one the submissions define the function of" in text
+
+
+# -- paths that cannot take what is written ----------------------------------------------------------------------
+def test_an_output_path_that_is_a_file_is_said_to_be_one(capsys, tmp_path):
+    folder = make_class(tmp_path / "class", TWO)
+    (tmp_path / "notes.txt").write_text("mine\n")
+    code, _, err = run(capsys, "grade", str(folder), "--out", str(tmp_path / "notes.txt"), *BASE)
+    assert code == 2 and "is a file, not a folder" in err
+    assert (tmp_path / "notes.txt").read_text() == "mine\n"
+
+
+def test_export_into_a_folder_that_does_not_exist_makes_no_folders(capsys, tmp_path):
+    folder = make_class(tmp_path / "class", TWO)
+    assert cli.main(["grade", str(folder), "--out", str(tmp_path / "out"), *BASE]) == 0
+    capsys.readouterr()
+    target = tmp_path / "typo" / "canvas.csv"
+    code, _, err = run(capsys, "export", str(tmp_path / "out"), "--format", "canvas", "--to", str(target))
+    assert code == 2 and f"the folder {tmp_path / 'typo'} does not exist" in err
+    assert not (tmp_path / "typo").exists()
+
+
+def test_a_gradescope_bundle_that_cannot_be_written_is_a_usage_error_not_an_internal_one(capsys, tmp_path):
+    (tmp_path / "afile").write_text("")
+    code, _, err = run(capsys, "gradescope", "--exercise", "vgg_classifier", "--out", str(tmp_path / "afile" / "d"))
+    assert code == 2
+    assert f"Cannot write {tmp_path / 'afile' / 'd' / 'autograder.zip'}: Not a directory." in err
+    assert "internal error" not in err
+
+
+def test_a_gradescope_bundle_cut_short_by_a_full_disk_leaves_no_partial_copy(capsys, tmp_path, monkeypatch):
+    """Half a zip under a hidden name would still hold solutions: a full disk leaves nothing."""
+    def full(*_args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(gradescope.os, "replace", full)
+    code, _, err = run(capsys, "gradescope", "--exercise", "vgg_classifier", "--out", str(tmp_path / "dist"))
+    assert code == 2 and "No space left on device." in err
+    assert list((tmp_path / "dist").iterdir()) == []
