@@ -372,7 +372,8 @@ def _say_unwritten(problems: Sequence[str], out: Path | None) -> None:
 def _check_writable(out: Path, private: bool = False) -> None:
     """Fail before grading anything when the output folder cannot be written."""
     if out.exists() and not out.is_dir():
-        raise UsageError(f"--out {escape.terminal(out)} is a file, not a folder: give a folder for the reports.")
+        raise UsageError(f"Cannot write the reports to {escape.terminal(out)}: it is a file, not a folder (give "
+                         "--out a folder).")
     try:
         report.make_folder(out, private=private)
         probe = out / ".grader-write-test"
