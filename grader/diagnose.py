@@ -53,9 +53,11 @@ def generic_findings(facts: Facts, execution: Execution, exercise: Exercise) -> 
                                                f"not {wrong_dtype[0].expected.dtype}."))
     wrong_shape = [r for r in returned if r.outcome.shape is not None and not facts[r].shape_ok]
     if wrong_shape:
-        r = wrong_shape[0]
+        # the example: preferably one whose values are right in another layout, and then one with no 1-long axis
+        r = min(wrong_shape, key=lambda run: (not _shape_note(run), 1 in run.expected.shape))
         findings.append(Finding("wrong-shape", f"On the '{r.case.name}' case the result has shape "
-                                               f"{tuple(r.outcome.shape)}; expected {r.expected.shape}."))
+                                               f"{tuple(r.outcome.shape)}; expected {r.expected.shape}."
+                                               + _shape_note(r)))
     if any(facts[r].nan or facts[r].inf for r in arrays):
         findings.append(Finding("non-finite", "The result contains NaN or infinite values."))
     mutated = sorted({name for r in graded for name in r.outcome.mutated})
@@ -196,6 +198,25 @@ def _multiples(values: np.ndarray, step: float) -> bool:
     with np.errstate(all="ignore"):
         scaled = values.astype(np.float64) / step
         return bool(np.all(np.isfinite(scaled)) and np.all(np.abs(scaled - np.round(scaled)) <= 1e-6))
+
+
+def _shape_note(run: CaseRun) -> str:
+    """What an array of the wrong shape holds when its values are the expected ones laid out otherwise: transposed,
+    or the same values in another shape (an axis of length 1 dropped or added, a reshape). Empty otherwise."""
+    arr, expected = run.outcome.array, run.expected
+    if not isinstance(expected, np.ndarray) or arr is None or arr.dtype.kind not in "biuf" \
+            or arr.size != expected.size or not expected.size:
+        return ""
+    with np.errstate(all="ignore"):
+        arr = arr.astype(np.float64)
+        if arr.ndim == 2 and expected.ndim == 2 and arr.shape == expected.shape[::-1] and 1 not in arr.shape \
+                and np.allclose(arr.T, expected, rtol=1e-6, atol=1e-9):
+            return (" It holds the right values with its two axes swapped (the transpose of the expected array): "
+                    "the samples are its columns instead of its rows.")
+        if np.allclose(arr.reshape(expected.shape), expected, rtol=1e-6, atol=1e-9):
+            return (f" It holds the right values in the right order: only the shape differs, {tuple(arr.shape)} "
+                    f"instead of {expected.shape} (an axis of length 1 dropped or added, or the values reshaped).")
+    return ""
 
 
 def diagnose(runs: list[CaseRun], execution: Execution, exercise: Exercise,

@@ -1053,3 +1053,24 @@ def test_a_random_mask_is_not_read_as_a_threshold():
     diagnoses, _ = grader_diagnose.diagnose(runs + [type(first)(first.case, first.expected, again)], execution, EX)
     assert {"nondeterministic", "inference-dropout"} <= {d.id for d in diagnoses}, diagnoses
     assert "wrong-activation" not in {d.id for d in diagnoses}
+
+
+def s_logits_transposed(f, *p):
+    return head(flat(f), *p).T
+
+
+def s_batch_axis_squeezed(f, *p):
+    return np.squeeze(head(flat(f), *p))
+
+
+@pytest.mark.parametrize("fn,words", [
+    (s_logits_transposed, ["shape (6, 4); expected (4, 6)", "two axes swapped", "samples are its columns"]),
+    (s_batch_axis_squeezed, ["shape (7,); expected (1, 7)", "only the shape differs"]),
+], ids=["transposed", "squeezed"])
+def test_a_wrong_shape_says_when_the_values_are_right(fn, words):
+    """The right logits in another layout: the wrong-shape finding says what the array holds, so the student looks
+    at the last transpose or squeeze rather than at the layers."""
+    diagnoses = generic_and_exercise(fn)
+    assert [d.id for d in diagnoses] == ["wrong-shape"], diagnoses
+    for word in words:
+        assert word in diagnoses[0].evidence, diagnoses[0].evidence
