@@ -78,8 +78,9 @@ def check_shape(runs: list[CaseRun], execution: Execution, facts: Facts) -> Verd
         return Verdict(False, "Not assessed: the function returned no value.")
     for run in returned:
         shape = run.outcome.shape
-        if shape is None:
-            return Verdict(False, f"On {_label(run)} the result ({run.outcome.type_name}) has no shape.")
+        if shape is None:  # the note says why, when there is one: "could not be read as an array (42 dimensions)"
+            why = run.outcome.note or "has no shape"
+            return Verdict(False, f"On {_label(run)} the result ({run.outcome.type_name}) {why}.")
         if not facts[run].shape_ok:
             return Verdict(False, f"On {_label(run)} expected shape {run.expected.shape}, got {tuple(shape)}.")
     return Verdict(True, "Every result has the expected shape.")

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import mmap
 import os
+import subprocess
 import tempfile
 import time
 from collections import deque
@@ -33,6 +34,7 @@ from .channel import Channel, ChildEnded, DeadlinePassed, Frame, ProtocolError
 from .exercise import Case
 from .largecase import SharedArrays
 from .outcomes import CallError, CallOutcome, Execution, Returned
+from .runner import wire
 from .sandbox import MIB, Launched, Sandbox
 from .submission import Submission
 from .text import clean
@@ -48,6 +50,9 @@ MAX_IN_A_ROW = {"timeout": 2, "crashed": 3}
 MAX_NOTES = 30
 #: calls of one function sent ahead of their answers, at most
 AHEAD = 32
+#: what the child's ``wire.RUNNER_BROKEN`` exit means, said of a cell or call
+BROKEN = ("broke the grader's own code that runs beside it (for example by replacing a builtin or module it uses, "
+          "or by closing its channel), so no answer could be sent")
 
 
 class _Restart(Exception):
@@ -273,7 +278,12 @@ class Run:
                 raise _Incident("timeout", text, where, time.monotonic() - sent) from None
             except ChildEnded:
                 self._check_flood(channel, where)
-                code = launched.process.wait()
+                try:  # bounded: a child that closed its channel and lives on would otherwise hold this for good
+                    code = launched.process.wait(timeout=GRACE_SECONDS)
+                except subprocess.TimeoutExpired:
+                    raise ProtocolError("it closed the channel and went on running") from None
+                if code == wire.RUNNER_BROKEN:
+                    raise _Incident("crashed", BROKEN, where, time.monotonic() - sent) from None
                 report = self.sandbox.exit_report(launched, code)  # before the kill: it reads the run's cgroup
                 raise _Incident("crashed", report.sentence, where, time.monotonic() - sent) from None
             self._check_flood(channel, where)

@@ -16,6 +16,9 @@ MAX_JSON = 4 * 1024 * 1024
 MAX_DIMS, MAX_EXTENT = 32, 2**40  # numpy allows 64 dimensions; no result needs more than these
 #: dtype kinds that may cross: bool, signed and unsigned ints, floats, complex. Nothing with objects or fields.
 PLAIN_KINDS = frozenset("biufc")
+#: the child's exit code when its own code failed while it answered (student code replaced a builtin it uses, closed
+#: its channel, gave it an object that breaks it): the parent says so instead of "exited with code 0"
+RUNNER_BROKEN = 86
 
 
 class WireError(ValueError):

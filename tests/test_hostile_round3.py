@@ -1,0 +1,58 @@
+"""Third round of hostile submissions: student code that breaks the runner's own side of the channel.
+
+The child's runner shares a process with student code. When that code closes the runner's channel, replaces what the
+runner uses to answer, or hands it objects whose description fails or loops, the parent must still stop the run
+quickly and say what happened in words, as the submission's doing, never as "the process exited with code 0" and
+never after waiting half a minute for an exit that does not come.
+"""
+from __future__ import annotations
+
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import check
+from grader import grade
+
+HOSTILE = Path(__file__).resolve().parent / "submissions" / "hostile"
+
+
+def _grade(session, name: str):
+    started = time.monotonic()
+    result = grade.grade_file(HOSTILE / f"{name}.py", session)
+    return result, time.monotonic() - started
+
+
+def test_a_closed_channel_in_a_living_child_is_stopped_at_once(session):
+    """The child points its channel at /dev/null and carries on: the parent used to wait 30 s for its exit, then
+    shut down the whole warm template, for each of three calls."""
+    result, seconds = _grade(session, "close-channel")
+    assert result.status == "error" and result.error.kind == "protocol-error", result.to_json()[:800]
+    assert "closed the channel and went on running" in result.error.message
+    assert result.score == 0
+    assert seconds < 15, f"grading took {seconds:.1f} s"
+
+
+@pytest.mark.parametrize("name", ["close-channel"])
+def test_the_batch_goes_on_after_a_broken_runner(session, tmp_path, name):
+    """The submission after a broken one is graded in full by the same session (its warm template still works)."""
+    _grade(session, name)
+    good = tmp_path / "good.py"
+    good.write_text(textwrap.dedent("""
+        import numpy as np
+
+        def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
+            x = features.reshape(features.shape[0], -1)
+            return np.maximum(np.maximum(x @ W1 + b1, 0) @ W2 + b2, 0) @ W3 + b3
+    """), encoding="utf-8")
+    result = grade.grade_file(good, session)
+    assert result.score == result.max_score, result.to_json()[:800]
+
+
+def test_a_result_of_42_dimensions_says_so_in_the_shape_check(grade_source):
+    """The shape check used to say only that the result "has no shape"."""
+    result = grade_source("import numpy as np\n\ndef vgg_classifier(*args):\n    return np.zeros((1,) * 42)\n")
+    shape = check(result, "shape").message
+    assert "42 dimensions" in shape and "has no shape" not in shape, shape
