@@ -34,7 +34,7 @@ def folder_names(students: Iterable[str]) -> dict[str, str]:
     ``alice`` never share ``alice``. Names that would still clash get a longer hash.
     """
     ids = sorted(set(students))
-    level = {s: 0 if _cleaned(s) == s else 1 for s in ids}
+    level = {s: 0 if _cleaned(s) == s and not _reserved(s) else 1 for s in ids}
     for _ in range(3):
         names = {s: _name(s, level[s]) for s in ids}
         groups: dict[str, list[str]] = {}
@@ -59,11 +59,23 @@ def _cleaned(student: str) -> str:
     return cleaned.lstrip(".-").rstrip(".")[:FOLDER_NAME_CHARS] or "_"
 
 
+#: names Windows gives to devices, with any extension and in any case: a folder named ``CON`` or ``nul.x`` cannot be
+#: opened there, and an out folder is often zipped for a TA who uses Windows
+_DEVICES = frozenset({"con", "prn", "aux", "nul", *(f"{port}{n}" for port in ("com", "lpt") for n in "123456789")})
+
+
+def _reserved(name: str) -> bool:
+    return name.split(".")[0].rstrip(" ").casefold() in _DEVICES
+
+
 def _name(student: str, level: int) -> str:
     if level == 0:
         return _cleaned(student)
     digest = hashlib.sha256(student.encode("utf-8", "surrogatepass")).hexdigest()
-    return f"{_cleaned(student)}-{digest[:10] if level == 1 else digest}"
+    base = _cleaned(student)
+    if _reserved(base):  # the hash must join the part before the first dot: ``aux.v2-1a2b`` is still ``aux`` there
+        base = base.replace(".", "_")
+    return f"{base}-{digest[:10] if level == 1 else digest}"
 
 
 # -- writing ----------------------------------------------------------------------------------------------------

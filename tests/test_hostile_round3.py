@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import check
-from grader import grade
+from grader import grade, outfolder
 
 HOSTILE = Path(__file__).resolve().parent / "submissions" / "hostile"
 
@@ -56,3 +56,13 @@ def test_a_result_of_42_dimensions_says_so_in_the_shape_check(grade_source):
     result = grade_source("import numpy as np\n\ndef vgg_classifier(*args):\n    return np.zeros((1,) * 42)\n")
     shape = check(result, "shape").message
     assert "42 dimensions" in shape and "has no shape" not in shape, shape
+
+
+def test_student_folders_never_take_a_windows_device_name():
+    """``CON`` and ``nul.x`` were kept as folder names: a zipped out folder opened on Windows cannot hold them."""
+    names = outfolder.folder_names(["CON", "nul", "Aux.v2", "com1", "lpt9", "console", "alice"])
+    for student in ("CON", "nul", "Aux.v2", "com1", "lpt9"):
+        stem = names[student].split(".")[0].casefold()
+        assert stem not in {"con", "nul", "aux", "com1", "lpt9"}, names
+        assert names[student].startswith(student.split(".")[0]), names  # still recognisable
+    assert names["console"] == "console" and names["alice"] == "alice"
