@@ -1074,3 +1074,30 @@ def test_a_wrong_shape_says_when_the_values_are_right(fn, words):
     assert [d.id for d in diagnoses] == ["wrong-shape"], diagnoses
     for word in words:
         assert word in diagnoses[0].evidence, diagnoses[0].evidence
+
+
+def s_np_max_for_relu(f, W1, b1, W2, b2, W3, b3):
+    h1 = np.max(flat(f) @ W1 + b1, 0)  # meant np.maximum: this takes each unit's largest value over the batch
+    h2 = np.max(h1 @ W2 + b2, 0)  # ... and here the largest of all, one number
+    return h2 @ W3 + b3
+
+
+def test_np_max_instead_of_np_maximum_is_read_as_a_number_too():
+    """A 0-d operand in a matrix product is None or a number (NumPy's message is the same for both): the evidence
+    names both, so a student who wrote np.max for ReLU is not told only about helpers without a return."""
+    diagnoses = generic_and_exercise(s_np_max_for_relu)
+    assert [d.id for d in diagnoses] == ["helper-result"], diagnoses
+    assert "np.maximum(z, 0)" in diagnoses[0].evidence and "np.max(z, 0)" in diagnoses[0].evidence
+    assert "np.max(z, 0)" in EX.catalog["helper-result"].explanation
+
+
+def test_each_batched_check_has_a_case_whose_batch_size_is_no_other_axis():
+    """A batch size read from the wrong axis (features.shape[-1], len(features[0])) is right wherever B equals that
+    axis: every values check with batched cases needs one where B is none of H, W and C, or such code keeps its
+    points ('batch' has B = C = 4, and 'tall' had B = C = 3)."""
+    groups: dict[str, list] = {}
+    for case in EX.hidden_cases(SEED):
+        B, H, W, C = case.args[0].shape
+        if B > 1:
+            groups.setdefault(case.group, []).append(B not in (H, W, C))
+    assert groups and all(any(fits) for fits in groups.values()), groups

@@ -2,8 +2,10 @@
 
 Sizes are chosen so that every catalogued mistake shows: H, W and C all differ (a wrong flatten order permutes
 real values), B > 1 (a lost batch axis), nothing is square (transposed weights fail), and no size is VGG's (a
-hard-coded 25088 or 4096 fails). Weights are scaled by 1/sqrt(fan_in) and biases have both signs, so about half
-of every layer's pre-activations are negative: ReLU, its absence and an activation on the logits all matter.
+hard-coded 25088 or 4096 fails). Each values check has a batched case whose B is none of H, W and C, so a batch
+size read from another axis fails it ('batch' has B = C = 4, 'large' and 'tall' do not). Weights are scaled by
+1/sqrt(fan_in) and biases have both signs, so about half of every layer's pre-activations are negative: ReLU, its
+absence and an activation on the logits all matter.
 Two cases share every size ('batch' and 'batch-same-sizes', drawn apart): a function that keeps its answers by the
 inputs' shapes (or by anything but their values) gives the first one's logits for the second.
 The 'large' case scales its features by 16, as large as a real convolutional part's outputs can be: with unit
@@ -25,11 +27,11 @@ from grader.authoring import Case
 HIDDEN_SIZES = (
     ("single", "single", 1, 3, 2, 5, 12, 9, 7),
     ("batch", "batch", 4, 2, 3, 4, 16, 10, 6),
-    ("tall", "shapes", 3, 5, 1, 3, 7, 11, 2),
+    ("tall", "shapes", 3, 5, 1, 4, 7, 11, 2),
     ("wide-output", "shapes", 2, 1, 4, 6, 5, 3, 13),
     ("mid", "shapes", 5, 4, 3, 2, 40, 20, 10),
     ("batch-same-sizes", "batch", 4, 2, 3, 4, 16, 10, 6),  # after the others, so they draw what they drew
-    ("large", "shapes", 3, 2, 5, 4, 21, 17, 6, 16.0),  # large features: values beyond ReLU6's or a clip's bound
+    ("large", "batch", 3, 2, 5, 4, 21, 17, 6, 16.0),  # large features: values beyond ReLU6's or a clip's bound
 )
 VGG16 = ("vgg16", "full-scale", 2, 7, 7, 512, 4096, 4096, 1000)
 

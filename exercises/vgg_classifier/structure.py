@@ -98,10 +98,13 @@ def read_error(run) -> ErrorReading | None:
         return ErrorReading("tuple", "helper-result", "", "a value used there as an array is a tuple or a list of "
                                                         "arrays, such as the (out, cache) pair a layer function "
                                                         "written for backpropagation returns")
-    if "does not have enough dimensions (has 0" in message:
+    if "does not have enough dimensions (has 0" in message:  # None and a number give the same message
         return ErrorReading("scalar", "helper-result", "", "an operand of that matrix product is a single value, not "
-                                                         "an array (None, as a helper without a return statement "
-                                                         "gives, or a number)")
+                                                         "an array: None, as a helper without a return statement "
+                                                         "gives, or one number, as a reduction gives: np.max(z, 0) or "
+                                                         "np.max(z) take the largest value along an axis or of the "
+                                                         "whole array, where the element-wise ReLU is "
+                                                         "np.maximum(z, 0)")
     if "truth value of an array" in message:
         return ErrorReading("truth", "raises-error", "", "a whole array was used where Python needs one True or False: "
                                                         "Python's max() or min(), an `if` on an array, or `and`/`or` "
