@@ -20,7 +20,9 @@ Three kinds of evidence:
   ``verdicts.py``) instead of nothing. ``stage_trace`` gives one line per stage for the report.
 
 What the search does not model (the predicted class instead of the logits, samples that depend on their batch,
-features rounded to a grid) is read from the outputs directly, in ``detectors.py``.
+features rounded to a grid, logits clipped beyond the probes' range) is read from the outputs directly, in
+``detectors.py``. Features that never reach FC1 flattened fail like pooled ones (``features @ W1`` and a pooled
+``(B, C) @ W1`` give NumPy's same message): probe 'pointwise' (1x1 features, nothing to flatten) tells them apart.
 """
 from __future__ import annotations
 
@@ -77,8 +79,9 @@ def _probe(name: str, description: str, *args) -> Case:
 
 
 def probe_cases() -> list[Case]:
-    """Seven tiny cases (2x3x2 features, every width 12), three ramps that read one stage each (``stages.py``)
-    and one case whose sizes all differ (``structure.py``); see the module docstring."""
+    """Seven tiny cases (2x3x2 features, every width 12), three ramps that read one stage each (``stages.py``),
+    one case whose sizes all differ (``structure.py``) and one with 1x1 features (``_pooled``); see the module
+    docstring."""
     size = f"features {H}x{W}x{C}, every layer 12 wide"
     return [
         # distinct positive features through identity layers: the output is the flattened input itself
