@@ -77,6 +77,15 @@ def test_a_syntax_error_inside_nested_cell_magics_names_its_line_in_the_cell(gra
     assert "code cell 2 (cell 2 of the notebook), line 8:" in result.error.message  # the return line
 
 
+def test_time_magic_of_an_expression_gives_its_value(grade_source):
+    """``y = %time f(x)`` binds f(x) in IPython; the solution scales by a value computed so."""
+    nb = notebook("import numpy as np", "ones = %time np.ones(3)\nscale = ones.sum() / 3\n"
+                  + DEF.replace("return h @ W3 + b3", "return (h @ W3 + b3) * scale"))
+    result = grade_source(nb, "student.ipynb")
+    full_marks(result)
+    assert not result.warnings
+
+
 # -- files that are not a notebook's JSON ----------------------------------------------------------------------
 def _error(grade_source, raw: bytes):
     result = grade_source(raw, "student.ipynb")

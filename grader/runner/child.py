@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import time
 
 _here = os.path.dirname(os.path.abspath(__file__))
 _HEADER = 8  # two big-endian uint32: JSON length, payload length
@@ -133,7 +134,10 @@ class Child:
             kind = message.get("t")
             if kind == "end":  # gone at once: unwinding the student's objects would only cost time (ms per run)
                 _leave()
-            handlers[kind](message)
+            try:
+                handlers[kind](message)
+            except BaseException:  # noqa: BLE001  (student code broke this side: a replaced builtin, a closed fd)
+                os._exit(self.wire.RUNNER_BROKEN)  # the parent names that, not an os._exit(0) of the student's
 
     # -- stages ---------------------------------------------------------------------------------------------
     def start_namespace(self) -> dict:
@@ -240,14 +244,28 @@ class Child:
         function = self.functions[command["function"]]
         reply = {"t": "result", "seq": command["seq"], "status": "ok", "error": None}
         payload = b""
-        out_of_time, exc, value = self.timed(command.get("seconds", self.limits.get("call_seconds")),
-                                             lambda: function(*args))
+        seconds = command.get("seconds", self.limits.get("call_seconds"))
+        started = time.monotonic()
+        out_of_time, exc, value = self.timed(seconds, lambda: function(*args))
+        if not out_of_time:
+            # Describing runs student code too (``__str__``, ``__array__``, properties): under what is left of the
+            # call's own alarm, so a loop there is the call's timeout, not a silence until the parent's deadline.
+            left = max(seconds - (time.monotonic() - started), 0.01) if seconds else None
+            max_bytes, outputs = int(command["max_bytes"]), int(command.get("outputs", 1))
+            describe = (lambda: _describe(exc)) if exc is not None else \
+                (lambda: self.describe_result(value, reply, max_bytes, outputs))
+            out_of_time, failed, described = self.timed(left, describe)
+            if failed is not None and exc is not None:
+                described = {"type": "Exception", "message": "<unprintable>", "file": None, "line": None}
+            elif failed is not None:  # the value broke its own description: unreadable, said with its error's type
+                reply["parts"], reply["count"], described = [_unreadable(failed)], 1, b""
         if out_of_time:
             reply["status"] = "timeout"
+            reply.pop("parts", None)
         elif exc is not None:
-            reply.update(status="raised", error=_describe(exc))
+            reply.update(status="raised", error=described)
         else:
-            payload = self.describe_result(value, reply, int(command["max_bytes"]), int(command.get("outputs", 1)))
+            payload = described
         # arrays whose shape, strides or dtype the call reassigned (``x.shape = ...`` changes no byte)
         reply["reshaped"] = [i for i, (arg, was) in enumerate(zip(args, forms))
                              if was is not None and _form(arg) != was]
@@ -285,6 +303,8 @@ class Child:
                 return b""
             else:
                 array = np.asarray(value)
+        except _OutOfTime:  # the call's alarm, in a looping ``__array__``: the call's timeout, not unreadable
+            raise
         except BaseException as exc:
             reply["note"] = "unreadable"
             reply["detail"] = type(exc).__name__
@@ -336,8 +356,13 @@ class _Shell:
         return standins.StandIn()
 
     def run_line_magic(self, name: str, line: str, _stack_depth: int = 1):
-        if name in self.RUN_LINE:
-            exec(compile(line, f"<%{name}>", "exec", dont_inherit=True), self.user_ns)
+        if name in self.RUN_LINE:  # 'y = %time f(x)' binds f(x): an expression's value is given back, as IPython does
+            try:
+                expression = compile(line, f"<%{name}>", "eval", dont_inherit=True)
+            except SyntaxError:
+                exec(compile(line, f"<%{name}>", "exec", dont_inherit=True), self.user_ns)
+            else:
+                return eval(expression, self.user_ns)
         elif name == "run":
             self.run_file(line)
         elif name == "aimport":  # autoreload's import: the modules become names of the notebook
@@ -435,15 +460,30 @@ def _form(value) -> tuple | None:
 
 def _type_name(value) -> str:
     cls = type(value)
-    module = getattr(cls, "__module__", "") or ""
-    name = getattr(cls, "__qualname__", cls.__name__)
-    return name if module in ("builtins", "") else f"{module}.{name}"
+    try:  # a metaclass can make either attribute a property that raises, or anything but text
+        module = getattr(cls, "__module__", "") or ""
+        name = getattr(cls, "__qualname__", cls.__name__)
+        return str(name if module in ("builtins", "") else f"{module}.{name}")
+    except BaseException:  # noqa: BLE001
+        return "(unnamed type)"
+
+
+def _unreadable(exc: BaseException) -> dict:
+    """A returned value whose description raised: the parent says it could not be read, and why in a word."""
+    try:
+        detail = str(type(exc).__name__)
+    except BaseException:  # noqa: BLE001
+        detail = "an error"
+    return {"type": "(unknown)", "exact": False, "subclass": False, "note": "unreadable", "detail": detail[:60]}
 
 
 def _describe(exc: BaseException) -> dict:
     """Exception type, message and the innermost line of student code, without the runner's frames."""
     location = {"file": None, "line": None}
-    tb = exc.__traceback__
+    try:
+        tb = exc.__traceback__  # a property on the exception's class can raise here
+    except BaseException:  # noqa: BLE001
+        tb = None
     while tb is not None:
         filename = tb.tb_frame.f_code.co_filename
         if filename.startswith("<cell") or filename.startswith("<%"):
