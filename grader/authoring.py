@@ -72,7 +72,11 @@ class DiagnosisModule(Protocol):
         """Crafted inputs, each sensitive to a few mistakes; their outputs are stored for ``grader check``."""
 
     def diagnose(self, runs: list[CaseRun], exercise: Exercise) -> Iterable[Finding]:
-        """The catalog mistakes the runs show, each with evidence that reveals no hidden input."""
+        """The catalog mistakes the runs show, each with evidence that reveals no hidden input.
+
+        A ``diagnose`` that also accepts a keyword ``random`` gets ``random=True`` when two calls on the same inputs
+        disagreed: each run then shows one draw of something random, not a rule.
+        """
 
     def stage_trace(self, runs: list[CaseRun]) -> Iterable[str]:
         """One line per stage of the computation, for the result's trace."""
