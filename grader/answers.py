@@ -9,7 +9,7 @@ import numpy as np
 
 from . import hints
 from .channel import ProtocolError
-from .outcomes import CallError, Returned
+from .outcomes import CallError, Declared, Parameter, Returned
 from .runner import wire
 from .submission import Submission
 from .text import clean
@@ -42,7 +42,35 @@ def function_info(message: dict) -> dict:
     if not isinstance(candidates, list):
         raise ProtocolError("the field 'candidates' is not a list")
     return {"found": bool_field(message, "found"), "callable": bool_field(message, "callable"),
-            "type": _clean(text_field(message, "type"), 200), "candidates": [_clean(c, 100) for c in candidates[:200]]}
+            "type": _clean(text_field(message, "type"), 200), "candidates": [_clean(c, 100) for c in candidates[:200]],
+            "declared": declared(message.get("signature"))}
+
+
+def declared(spec: object) -> Declared | None:
+    """The function's parameters as the child listed them: bounded, every name cleaned, every kind one Python has.
+
+    The child never lists more than ``wire.MAX_PARAMETERS`` or a longer name, so more is a protocol error. What
+    passes is still the student's claim (a ``__signature__`` can say anything): it explains a verdict, never makes
+    one."""
+    if spec is None:
+        return None
+    if not isinstance(spec, dict):
+        raise ProtocolError("a signature is not an object")
+    count, listed = spec.get("count"), spec.get("parameters")
+    if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count < 2**40:
+        raise ProtocolError("a signature's count is not a number")
+    if not isinstance(listed, list) or len(listed) > min(count, wire.MAX_PARAMETERS) or \
+            len(listed) < min(count, wire.MAX_PARAMETERS):
+        raise ProtocolError("a signature's parameters are not a list of its count")
+    parameters = []
+    for item in listed:
+        if not isinstance(item, dict) or item.get("kind") not in wire.PARAMETER_KINDS:
+            raise ProtocolError("a parameter without a known kind")
+        name = text_field(item, "name")
+        if len(name) > wire.MAX_PARAMETER_NAME:
+            raise ProtocolError("a parameter's name is longer than the protocol allows")
+        parameters.append(Parameter(name=_clean(name, 60), kind=item["kind"], default=bool_field(item, "default")))
+    return Declared(parameters=tuple(parameters), count=count)
 
 
 def call_error(error: object, submission: Submission) -> CallError:

@@ -13,7 +13,7 @@ import numpy as np
 
 from .facts import Facts, establish, order
 from .exercise import PROBE, Exercise, Finding
-from .outcomes import CallError, CaseRun, Execution
+from .outcomes import CallError, CaseRun, Declared, Execution
 from .results import Diagnosis
 
 #: how much larger than the reference's own error in a low precision a submission's error may be and still be
@@ -37,7 +37,12 @@ def generic_findings(facts: Facts, execution: Execution, exercise: Exercise) -> 
     raised = [r for r in graded if r.outcome.status == "raised"]
     refused = [r for r in raised if _signature_error(r.outcome.exception)]
     if refused:
-        findings.append(Finding("wrong-signature", f"Python refused the call: {refused[0].outcome.error}."))
+        every = len(refused) == len(graded)
+        findings.append(Finding("wrong-signature", _refused(execution, exercise, refused[0].outcome.error, every)))
+    moved = _reordered(execution.declared, exercise.parameters) if "parameters-reordered" in exercise.catalog \
+        else None
+    if moved and any(not _right(facts, r) for r in graded):
+        findings.append(Finding("parameters-reordered", _reordered_text(execution.declared, exercise, moved)))
     if raised:
         findings.append(Finding("raises-error", f"On the '{raised[0].case.name}' case ({raised[0].case.description})"
                                                 f" it raised {raised[0].outcome.error}."))
@@ -117,6 +122,77 @@ def _signature_error(error: CallError | None) -> bool:
         re.search(r"positional argument|takes \d+ positional|required (keyword-only |positional )?argument",
                   error.message)
     )
+
+
+#: spellings of one parameter name: ``weights_1``, ``Weight1`` and ``W1`` read alike, as do ``bias2`` and ``b2``
+_SPELLINGS = (("weights", "w"), ("weight", "w"), ("biases", "b"), ("bias", "b"))
+#: parameters shown of a declared signature, at most (a ``__signature__`` may claim a million)
+SHOWN_PARAMETERS = 12
+
+
+def _normal(name: str) -> str:
+    text = name.lower().replace("_", "")
+    for long, short in _SPELLINGS:
+        if text.startswith(long):
+            return short + text[len(long):]
+    return text
+
+
+def _reordered(declared: Declared | None, expected: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(declared name, the argument it receives) for each parameter that is out of place, when the function declares
+    the exercise's parameters, spelled alike, in another order (at most one renamed, where it is in place); else []."""
+    if declared is None or declared.count != len(expected) or len(expected) < 2 or \
+            any(p.kind not in ("positional-only", "positional") for p in declared.parameters):
+        return []
+    wanted = {_normal(name): i for i, name in enumerate(expected)}
+    names = [_normal(p.name) for p in declared.parameters]
+    if len(wanted) != len(expected) or len(set(names)) != len(names):
+        return []
+    places = [wanted.get(name) for name in names]
+    taken = {place for place in places if place is not None}
+    renamed = [i for i, place in enumerate(places) if place is None]
+    if len(renamed) > 1 or any(i in taken for i in renamed):
+        return []
+    return [(p.name, expected[i]) for i, (p, place) in enumerate(zip(declared.parameters, places))
+            if place is not None and place != i]
+
+
+def _reordered_text(declared: Declared, exercise: Exercise, moved: list[tuple[str, str]]) -> str:
+    pairs = [f"{name} receives {argument}" for name, argument in moved[:4]]
+    more = f" and {len(moved) - 4} more" if len(moved) > 4 else ""
+    return (f"Your function declares {_shown(exercise.function, declared)}, but the grader passes the arguments by "
+            f"position in the statement's order, {exercise.function}({', '.join(exercise.parameters)}), so the "
+            f"parameter you named {', '.join(pairs)}{more}.")
+
+
+def _refused(execution: Execution, exercise: Exercise, error: str, every: bool) -> str:
+    """Why Python refused the call: the declared signature against the exercise's, when both are known."""
+    declared = execution.declared
+    if declared is None or not every:
+        return f"Python refused the call: {error}."
+    expected = exercise.parameters
+    method = (" ('self' is the first parameter of a method of a class, and this function is not one)"
+              if declared.parameters and _normal(declared.parameters[0].name) == "self"
+              and declared.count == len(expected) + 1 else "")
+    return (f"Your function is declared as {_shown(exercise.function, declared)}{method}, but the grader calls "
+            f"{exercise.function}({', '.join(expected)}) with these {len(expected)} arguments by position, so "
+            f"Python refused every call ({error}).")
+
+
+def _shown(function: str, declared: Declared) -> str:
+    """A declared signature as Python would write it (``/``, ``*``, ``*args``, ``name=...``), cut when long."""
+    words: list[str] = []
+    listed = declared.parameters[:SHOWN_PARAMETERS]
+    for n, p in enumerate(listed):
+        if p.kind == "keyword-only" and not any(q.kind in ("var-positional", "keyword-only") for q in listed[:n]):
+            words.append("*")
+        words.append({"var-positional": "*", "var-keyword": "**"}.get(p.kind, "") + p.name +
+                     ("=..." if p.default else ""))
+        if p.kind == "positional-only" and (n + 1 == len(listed) or listed[n + 1].kind != "positional-only"):
+            words.append("/")
+    if declared.count > len(listed):
+        words.append(f"... {declared.count - len(listed):,} more")
+    return f"{function}({', '.join(words)})"
 
 
 def _precision_loss(runs: list[CaseRun], exercise: Exercise, facts: Facts) -> str:
@@ -226,7 +302,10 @@ def diagnose(runs: list[CaseRun], execution: Execution, exercise: Exercise,
     findings = generic_findings(facts or establish(runs, execution, exercise), execution, exercise)
     warnings = []
     module = exercise.diagnosis_module
-    if module is not None and hasattr(module, "diagnose") and not any(f.id == "not-implemented" for f in findings):
+    # a function whose parameters are in another order gets each argument under another name: what the exercise's
+    # diagnosis would read from its results is about the wrong parameters
+    if module is not None and hasattr(module, "diagnose") and \
+            not any(f.id in ("not-implemented", "parameters-reordered") for f in findings):
         first_calls = [r for r in runs if not r.outcome.repeat]
         try:
             # a diagnosis that reads single calls may want to know that each one shows only one random draw

@@ -416,6 +416,7 @@ class Run:
                 function_callable=bool(info and info.get("callable")) and not self.protocol_error,
                 function_type=info.get("type", "") if info else "",
                 candidates=tuple(info.get("candidates", ())) if info else (),
+                declared=info.get("declared") if info else None,
                 calls=tuple(self.outcomes[c.id] for c in self.calls if c.target == t and c.id in self.outcomes),
                 cell_errors=tuple(self.cell_errors[n] for n in sorted(self.cell_errors)),
                 failed_cells=tuple(sorted(self.cell_errors)),

@@ -87,6 +87,23 @@ class CaseRun:
 
 
 @dataclass(frozen=True)
+class Parameter:
+    """One parameter of the function as the child read its signature: untrusted text, cleaned where it entered."""
+
+    name: str
+    kind: str  # "positional-only", "positional", "var-positional", "keyword-only", "var-keyword"
+    default: bool = False  # it has a default value, so a call may leave it out
+
+
+@dataclass(frozen=True)
+class Declared:
+    """The function's declared parameters (at most ``runner.wire.MAX_PARAMETERS`` of them) and how many it has."""
+
+    parameters: tuple[Parameter, ...]
+    count: int
+
+
+@dataclass(frozen=True)
 class Execution:
     """Everything one sandboxed run of a submission produced."""
 
@@ -94,6 +111,7 @@ class Execution:
     function_callable: bool
     function_type: str = ""
     candidates: tuple[str, ...] = ()  # callables the submission did define, for "did you mean" hints
+    declared: Declared | None = None  # the function's signature as the child read it (None: unreadable)
     calls: tuple[CallOutcome, ...] = ()
     cell_errors: tuple[str, ...] = ()  # one sentence per cell that raised or was stopped
     failed_cells: tuple[int, ...] = ()  # those cells' code numbers, in the same order

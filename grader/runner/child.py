@@ -209,6 +209,10 @@ class Child:
             reply["candidates"] = sorted(
                 k for k, v in list(namespace.items()) if isinstance(k, str) and callable(v) and not k.startswith("__")
             )[:200]
+        else:  # its parameters, for the parent to compare with the exercise's: reading them may run student code
+            out_of_time, failed, declared = self.timed(self.wire.SIGNATURE_SECONDS, lambda: _signature(function,
+                                                                                                      self.wire))
+            reply["signature"] = declared if not out_of_time and failed is None else None
         self.functions[name] = function
         self.send(reply)
 
@@ -466,6 +470,29 @@ def _type_name(value) -> str:
         return str(name if module in ("builtins", "") else f"{module}.{name}")
     except BaseException:  # noqa: BLE001
         return "(unnamed type)"
+
+
+def _signature(function, wire) -> dict | None:
+    """The function's parameters as plain data: names, kinds, whether each has a default; None when it has no
+    signature Python can read (a builtin, a ``__signature__`` that is not one). At most ``wire.MAX_PARAMETERS`` are
+    listed and ``count`` says how many there are; everything here is the student's and is checked by the parent."""
+    inspect = _stdlib("inspect")
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):
+        return None
+    parameters = signature.parameters
+    kinds = dict(zip((inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                      inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.KEYWORD_ONLY,
+                      inspect.Parameter.VAR_KEYWORD), wire.PARAMETER_KINDS))
+    listed = []
+    for parameter in _stdlib("itertools").islice(parameters.values(), wire.MAX_PARAMETERS):
+        kind = kinds.get(parameter.kind)
+        if kind is None:
+            return None
+        listed.append({"name": str(parameter.name)[:wire.MAX_PARAMETER_NAME], "kind": kind,
+                       "default": parameter.default is not inspect.Parameter.empty})
+    return {"count": int(len(parameters)), "parameters": listed}
 
 
 def _unreadable(exc: BaseException) -> dict:

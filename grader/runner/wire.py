@@ -19,6 +19,13 @@ PLAIN_KINDS = frozenset("biufc")
 #: the child's exit code when its own code failed while it answered (student code replaced a builtin it uses, closed
 #: its channel, gave it an object that breaks it): the parent says so instead of "exited with code 0"
 RUNNER_BROKEN = 86
+#: a lookup's answer lists at most this many of the function's parameters (and says how many it has), each name cut
+#: to ``MAX_PARAMETER_NAME`` characters: a ``__signature__`` may claim a million parameters with names of any length
+MAX_PARAMETERS, MAX_PARAMETER_NAME = 64, 100
+#: the parameter kinds a lookup may name, as ``inspect.Parameter.kind`` has them
+PARAMETER_KINDS = ("positional-only", "positional", "var-positional", "keyword-only", "var-keyword")
+#: how long the child spends reading a signature (student code may run: a ``__signature__`` property, a metaclass)
+SIGNATURE_SECONDS = 2.0
 
 
 class WireError(ValueError):
