@@ -1101,3 +1101,42 @@ def test_each_batched_check_has_a_case_whose_batch_size_is_no_other_axis():
         if B > 1:
             groups.setdefault(case.group, []).append(B not in (H, W, C))
     assert groups and all(any(fits) for fits in groups.values()), groups
+
+
+def _declared(*names: str):
+    from grader.outcomes import Declared, Parameter
+
+    return Declared(parameters=tuple(Parameter(name, "positional") for name in names), count=len(names))
+
+
+def _with_declared(fn, declared):
+    from grader import diagnose as grader_diagnose
+    from grader.outcomes import Execution
+
+    runs = make_runs(fn)
+    execution = Execution(function_found=True, function_callable=True, calls=tuple(r.outcome for r in runs),
+                          declared=declared)
+    diagnoses, warnings = grader_diagnose.diagnose(runs, execution, EX)
+    assert not warnings
+    return diagnoses
+
+
+def s_weights_first(f, W1, W2, W3, b1, b2, b3):
+    return head(flat(f), W1, b1, W2, b2, W3, b3)
+
+
+def test_parameters_declared_in_another_order_hide_what_the_layers_would_be_blamed_for():
+    """With the weights declared before the biases, the exercise's diagnosis reads W2 where b1 went (missing-layer,
+    bias-misplaced): the declared order against the statement's is the finding, and the layers are not blamed."""
+    diagnoses = _with_declared(s_weights_first, _declared("features", "W1", "W2", "W3", "b1", "b2", "b3"))
+    assert [d.id for d in diagnoses] == ["parameters-reordered"], diagnoses
+    assert "W2 receives b1" in diagnoses[0].evidence
+
+
+def test_a_declared_order_alone_decides_nothing():
+    """The names are the student's claim: right logits under names in another order are not a finding, and the names
+    of the statement in its order do not hide a real layer mistake."""
+    assert _with_declared(lambda f, *p: head(flat(f), *p),
+                          _declared("features", "W1", "W2", "W3", "b1", "b2", "b3")) == []
+    ids_in_order = {d.id for d in _with_declared(r_swap_w, _declared(*EX.parameters))}
+    assert "missing-layer" in ids_in_order and "parameters-reordered" not in ids_in_order

@@ -190,3 +190,38 @@ def test_errors_the_child_places_in_cells_cost_one_lookup_each(tmp_path):
     for forged in ("<cell \u00b2>", "<cell " + "9" * 5000 + ">", "<cell 0>"):
         error = answers.call_error({"type": "E", "message": "m", "line": 3, "file": forged}, submission)
         assert error.cell is None and error.where == "line 3"
+
+
+@pytest.mark.parametrize("spec,why", [
+    ("signature", "not an object"),
+    ({"count": "7", "parameters": []}, "count is not a number"),
+    ({"count": True, "parameters": []}, "count is not a number"),
+    ({"count": 2, "parameters": [{"name": "a", "kind": "positional", "default": False}]}, "not a list of its count"),
+    ({"count": 10**6, "parameters": [{"name": f"p{i}", "kind": "positional"} for i in range(65)]},
+     "not a list of its count"),
+    ({"count": 1, "parameters": [{"name": "a", "kind": "sideways"}]}, "known kind"),
+    ({"count": 1, "parameters": [{"name": ["a"], "kind": "positional"}]}, "'name' is not text"),
+    ({"count": 1, "parameters": [{"name": "a" * 101, "kind": "positional"}]}, "longer than the protocol allows"),
+    ({"count": 1, "parameters": [{"name": "a", "kind": "positional", "default": "yes"}]}, "'default'"),
+], ids=["text", "count-text", "count-bool", "too-few", "too-many", "kind", "name-list", "name-long", "default"])
+def test_a_forged_signature_is_a_protocol_error(spec, why):
+    """The child lists at most 64 parameters, each with a kind Python has and a name of at most 100 characters:
+    anything else was written by the submission on the channel."""
+    from grader import answers
+    from grader.channel import ProtocolError
+
+    with pytest.raises(ProtocolError, match=why):
+        answers.declared(spec)
+
+
+def test_a_signature_within_the_bounds_is_kept_with_its_names_made_printable():
+    from grader import answers
+
+    listed = [{"name": "\x1b[31mred\u202e", "kind": "positional", "default": False},
+              {"name": "rest", "kind": "var-positional", "default": False}]
+    declared = answers.declared({"count": 10**6, "parameters": listed + [{"name": "p", "kind": "keyword-only",
+                                                                          "default": True}] * 62})
+    assert declared.count == 10**6 and len(declared.parameters) == 64
+    assert declared.parameters[0].name == "\\x1b[31mred\\u202e"
+    assert declared.parameters[1].kind == "var-positional" and declared.parameters[2].default is True
+    assert answers.declared(None) is None
