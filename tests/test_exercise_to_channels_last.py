@@ -184,6 +184,28 @@ def test_fc6_numbers_in_an_error_are_read_as_a_hardcoded_shape():
     assert [f.id for f in findings] == ["hardcoded-shape"] and "4096" in findings[0].evidence
 
 
+
+def test_a_wrong_shape_that_happens_to_hold_an_fc6_number_is_no_hardcoded_shape():
+    # one extra column: on a case with C*H*W = 48 the result is (out, 49), 49 being VGG-16's 7*7 positions, but the
+    # other cases' shapes hold no fc6 number, so nothing was written into the code (it used to be named so)
+    cases = CASES + [Case(name="forty-eight", group="distinct", description="",
+                          args=(np.random.default_rng(3).standard_normal((8, 48)), 4, 3, 4))]
+    runs = helpers.case_runs(EX, _load(HERE / "buggy" / "wrong-shape--extra-column.py"), cases,
+                             [EX.expected(c) for c in cases])
+    assert "hardcoded-shape" not in [f.id for f in D.diagnose(runs, EX)]
+
+
+@pytest.mark.parametrize("name, rows", [
+    ("each row sorted", lambda w, C, H, W: np.sort(w, axis=1)),
+    ("only row 0 reordered", lambda w, C, H, W: np.concatenate([D.reference(w[:1], C, H, W), w[1:]])),
+])
+def test_rows_reordered_each_their_own_way_are_not_called_an_axis_order(name, rows):
+    # on the labelled probes a sorted row is the weight's own order, and a row left alone looks like reshape-only:
+    # a column order must be the same gather in every row of every case, or it is not named axis-order
+    findings = D.diagnose(make_runs(rows), EX)
+    assert "axis-order" not in [f.id for f in findings], (name, findings)
+
+
 # -- the cases ----------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("seed", range(6))
 def test_hidden_cases_cover_the_promised_sizes(seed):

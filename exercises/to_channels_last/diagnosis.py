@@ -249,14 +249,13 @@ def _hardcoded(runs) -> Finding | None:
     for run in small:
         if run.outcome.status == "ok" and _usable(run) is not None and run.outcome.array.shape == run.expected.shape:
             return None
+    # a size written into the code shows in every failure; one wrong shape that happens to hold 49 does not
+    everywhere = [_numbers(run) for run in small]
     for run in sorted(small, key=lambda r: r.case.group != PROBE):
         weight, C, H, W = run.case.args
         own = {weight.shape[0], C, H, W, C * H * W, H * W}
-        if run.outcome.status == "raised" and run.outcome.exception is not None:
-            numbers = {int(n) for n in re.findall(r"(?<![\d.])\d+(?![\d.])", run.outcome.exception.message)}
-        else:
-            numbers = set(run.outcome.shape or ())
-        hits = [n for n in FC6_NUMBERS if n in numbers and n not in own]
+        numbers = _numbers(run)
+        hits = [n for n in FC6_NUMBERS if n in numbers and n not in own and all(n in said for said in everywhere)]
         if hits:
             what = (f"raised {run.outcome.error}" if run.outcome.status == "raised"
                     else f"returned shape {tuple(run.outcome.shape)}")
@@ -268,17 +267,29 @@ def _hardcoded(runs) -> Finding | None:
     return None
 
 
-def _columns_shuffled(probes, rtol: float) -> Finding | None:
-    """No model fits, but on every labelled probe each returned row holds its own values in another order."""
+def _numbers(run) -> set[int]:
+    """The numbers a failed small run shows: those in its error message, or its result's shape."""
+    if run.outcome.status == "raised" and run.outcome.exception is not None:
+        return {int(n) for n in re.findall(r"(?<![\d.])\d+(?![\d.])", run.outcome.exception.message)}
+    return set(run.outcome.shape or ())
+
+
+def _columns_shuffled(probes, runs, rtol: float) -> Finding | None:
+    """No model fits, but on every labelled probe the result is the weight's columns, each taken once and the same
+    ones in every row, and every graded case that returned an array of the right shape is one such gather too: a
+    column order. A row sorted, or some rows reordered and others not, is no column order and is left unnamed."""
     checked = []
     for run in probes:
         actual = _usable(run)
         if actual is None or actual.shape != run.expected.shape:
             return None
-        weight = run.case.args[0]
-        if not np.array_equal(np.sort(actual, axis=1), np.sort(weight, axis=1)):
-            return None
+        source = _source_columns(run)
+        if source is None or np.unique(source).size != source.size:
+            return None  # each row reordered its own way (sorted, only some rows moved...): not a column order
         checked.append((run, actual))
+    for run in runs:
+        if run.case.group != PROBE and _usable(run) is not None and not _one_gather(run):
+            return None
     if not checked or all(np.array_equal(a, r.expected) for r, a in checked):
         return None
     return Finding("axis-order", "Each row of your result holds the values of the same row of the weight, in a "
@@ -300,6 +311,18 @@ def _source_columns(run) -> np.ndarray | None:
         return None
     source = flat.astype(np.int64)
     return source if np.array_equal(actual, weight[:, source]) else None
+
+
+def _one_gather(run) -> bool:
+    """A graded case's result is one permutation of the weight's columns, the same in every row: read from row 0
+    by matching values (the drawn weights are distinct), then checked on the whole array."""
+    actual, weight = _usable(run), run.case.args[0]
+    if actual is None or actual.shape != weight.shape or weight.shape[1] == 0:
+        return False
+    order = np.argsort(weight[0], kind="stable")
+    where = np.searchsorted(weight[0], actual[0], sorter=order)
+    source = order[np.clip(where, 0, weight.shape[1] - 1)]
+    return np.unique(source).size == source.size and np.array_equal(actual, weight[:, source])
 
 
 def _columns_repeated(probes, runs) -> Finding | None:
@@ -431,7 +454,7 @@ def diagnose(runs, exercise) -> list[Finding]:
             break  # the models are disjoint on the probes: the first that fits is the one
     if not findings:
         # a result partly left as a copy of the weight is a gather with repeated columns too: name what it is first
-        for structural in (lambda: _columns_shuffled(probes, rtol), lambda: _left_unfilled(small, rtol),
+        for structural in (lambda: _columns_shuffled(probes, small, rtol), lambda: _left_unfilled(small, rtol),
                            lambda: _columns_repeated(probes, small), lambda: _rows_mixed(probes)):
             found = structural()
             if found is not None:
