@@ -118,6 +118,18 @@ def test_each_model_of_the_class_map_is_named_with_the_logits_right(model):
     assert what in findings[0].evidence
 
 
+@pytest.mark.parametrize("name, class_map", [
+    ("the logits at every position", lambda F, V, c: np.broadcast_to(V @ F.mean(axis=(0, 1)) + c,
+                                                                       (*F.shape[:2], len(c))).copy()),
+    ("the map negated", lambda F, V, c: -(F @ V.T + c)),
+])
+def test_a_flat_or_negated_class_map_is_not_called_rescaled(name, class_map):
+    # both are exact lines through the right map (slope 0, slope -1), which once named normalised-map ("multiplied
+    # by 0"): no heat-map normalisation makes either, so the map is left to the generic findings
+    findings = D.diagnose(make_runs(lambda F, V, c: (V @ F.mean(axis=(0, 1)) + c, class_map(F, V, c))), EX)
+    assert "normalised-map" not in [f.id for f in findings], (name, findings)
+
+
 def test_two_mistakes_at_once_are_both_named():
     def zhou(F, V, c):  # Zhou et al.'s formulas taken literally: summed pooling, no bias anywhere
         return V @ F.sum(axis=(0, 1)), F @ V.T

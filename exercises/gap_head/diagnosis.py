@@ -310,6 +310,8 @@ def _affine_map(table: _Table, swapped: bool) -> Finding | None:
         if np.any(spread <= 1e-24 * (np.abs(x).max(axis=0) ** 2 + 1e-300)):
             return None  # a class whose right scores are the same everywhere: any shift fits it
         scale = (dx * dy).sum(axis=0) / spread  # least squares, one line per class
+        if np.any(scale <= 1e-6):
+            return None  # flat or upside down (the logits copied to every position, a negated map): no rescaling
         shift = y.mean(axis=0) - scale * x.mean(axis=0)
         error = np.abs(y - (scale * x + shift)).max(axis=0)
         if not np.all(error <= 1e-9 * (np.abs(y).max(axis=0) + np.abs(shift) + 1e-300)):
