@@ -131,11 +131,21 @@ SHOWN_PARAMETERS = 12
 
 
 def _normal(name: str) -> str:
-    text = name.lower().replace("_", "")
+    text = _plain(name)
     for long, short in _SPELLINGS:
         if text.startswith(long):
             return short + text[len(long):]
     return text
+
+
+def _plain(name: str) -> str:
+    return name.lower().replace("_", "")
+
+
+def _reading(expected: tuple[str, ...]):
+    """The loosest way of reading names that keeps the exercise's own names apart: ``weight`` and ``W`` read alike
+    under the spellings, so an exercise that has both compares names by case and underscores, or as they are."""
+    return next((read for read in (_normal, _plain) if len({read(n) for n in expected}) == len(expected)), str)
 
 
 def _reordered(declared: Declared | None, expected: tuple[str, ...]) -> list[tuple[str, str]]:
@@ -144,8 +154,9 @@ def _reordered(declared: Declared | None, expected: tuple[str, ...]) -> list[tup
     if declared is None or declared.count != len(expected) or len(expected) < 2 or \
             any(p.kind not in ("positional-only", "positional") for p in declared.parameters):
         return []
-    wanted = {_normal(name): i for i, name in enumerate(expected)}
-    names = [_normal(p.name) for p in declared.parameters]
+    read = _reading(expected)
+    wanted = {read(name): i for i, name in enumerate(expected)}
+    names = [read(p.name) for p in declared.parameters]
     if len(wanted) != len(expected) or len(set(names)) != len(names):
         return []
     places = [wanted.get(name) for name in names]
@@ -158,11 +169,13 @@ def _reordered(declared: Declared | None, expected: tuple[str, ...]) -> list[tup
 
 
 def _reordered_text(declared: Declared, exercise: Exercise, moved: list[tuple[str, str]]) -> str:
-    pairs = [f"{name} receives {argument}" for name, argument in moved[:4]]
-    more = f" and {len(moved) - 4} more" if len(moved) > 4 else ""
+    pairs = [f"your {name} receives {argument}" for name, argument in moved[:4]]
+    if len(moved) > 4:
+        pairs.append(f"{len(moved) - 4} more are out of place")
+    listed = ", ".join(pairs[:-1]) + " and " + pairs[-1] if len(pairs) > 1 else pairs[0]
     return (f"Your function declares {_shown(exercise.function, declared)}, but the grader passes the arguments by "
-            f"position in the statement's order, {exercise.function}({', '.join(exercise.parameters)}), so the "
-            f"parameter you named {', '.join(pairs)}{more}.")
+            f"position in the statement's order, {exercise.function}({', '.join(exercise.parameters)}), so "
+            f"{listed}.")
 
 
 def _refused(execution: Execution, exercise: Exercise, error: str, every: bool) -> str:

@@ -190,3 +190,21 @@ def test_parameter_names_with_control_characters_are_shown_escaped(grade_source,
     assert not any(c in text for c in "\x1b\x07\n\u202e"), text
     assert len(text) < 1200, len(text)
     _control_free(result)
+
+
+def test_names_are_read_as_loosely_as_the_exercises_own_names_allow():
+    """``weights_2`` is W2 for the VGG head; where an exercise has both ``weight`` and ``W`` (to_channels_last), the
+    spellings would make them one name, so names are compared by case and underscores only."""
+    from grader.diagnose import _reordered
+    from grader.outcomes import Declared, Parameter
+
+    def declared(*names):
+        return Declared(tuple(Parameter(n, "positional") for n in names), len(names))
+
+    assert _reordered(declared("features", "weights_1", "Bias1", "W2", "b2", "W3", "b3"), STATEMENT) == []
+    assert _reordered(declared("weight", "H", "W", "C"), ("weight", "C", "H", "W")) == [
+        ("H", "C"), ("W", "H"), ("C", "W")]
+    assert _reordered(declared("x", "y", "W1", "b1", "W2", "b2", "W3"), STATEMENT) == []  # two renamed
+    assert _reordered(declared("features", "W1", "W1", "W2", "b2", "W3", "b3"), STATEMENT) == []
+    starred = Declared((Parameter("features", "positional"), Parameter("W1", "var-positional")), 7)
+    assert _reordered(starred, STATEMENT) == []
