@@ -327,7 +327,8 @@ class Sandbox:
     def spawn(self, readable: tuple[Path, ...] = (), inherit: tuple[int, ...] = ()) -> Launched:
         """Start a child that may read ``readable`` (shared inputs) besides Python and the runner, and that
         inherits the open descriptors ``inherit`` (the parent's shared input memory) under the same numbers."""
-        slot = slots.POOL.acquire() if self.mode in NAMESPACED or self.cgroups or self.worker_uid else None
+        wanted = self.mode in NAMESPACED or self.cgroups or self.worker_uid  # its idle template's slot first
+        slot = slots.POOL.acquire(prefer=template.POOL.idle_slots()) if wanted else None
         scratch = None
         oom_kills = 0
         degraded = ""
@@ -403,8 +404,7 @@ class Sandbox:
     def _fork_request(self, uid: int, readable: tuple[Path, ...]) -> dict:
         binds = [(d, d) for d in [*self._numpy_dirs(), str(RUNNER_DIR)]]
         binds += [(os.path.realpath(path), str(self.visible_path(path))) for path in readable]
-        return template.request(uid, self.python, self.prefix, binds, ETC_FILES, TMP_MIB * MIB,
-                                SHM_MIB * MIB)
+        return template.request(uid, self.python, self.prefix, binds, ETC_FILES, TMP_MIB * MIB, SHM_MIB * MIB)
 
     def _enter_cgroup(self, slot: slots.Slot, readable: tuple[Path, ...]) -> tuple[list[str], int]:
         """Prepare the slot's cgroups; return the argv prefix that moves the child in before it starts."""

@@ -10,6 +10,7 @@ import os
 import tempfile
 import threading
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from .errors import SandboxUnavailable  # noqa: F401  (raised here; importers find it here too)
@@ -38,11 +39,14 @@ class SlotPool:
         self.busy: dict[int, Slot] = {}
         self.folder = Path(tempfile.gettempdir()) / "grader-slots"
 
-    def acquire(self, timeout: float = 60.0) -> Slot:
+    def acquire(self, timeout: float = 60.0, prefer: Iterable[int] = ()) -> Slot:
+        """The first free slot, trying the indices of ``prefer`` first: the slots whose fork template this process
+        holds idle, so that a run need not start a template for a slot another grader took meanwhile."""
         deadline = time.monotonic() + timeout
         while True:
             with self.lock:
-                for index in list(self.free):
+                wanted = [index for index in prefer if index in self.free]
+                for index in [*wanted, *(index for index in self.free if index not in wanted)]:
                     fd = self._lock_file(index)
                     if fd is not None:
                         self.free.remove(index)
