@@ -10,6 +10,9 @@ each catalogued mistake shows somewhere:
 * ``square``: out == in, where an untransposed weight runs and silently gives other numbers; one of them has as
   many samples as outputs, where a bias added per sample instead of per output also runs.
 * ``no-bias``: the bias left out of the call (``linear(x, weight)``) or passed as None.
+* ``batch-again``, in ``batch``: the first case's shapes again with other numbers, drawn last (so the other cases
+  keep their numbers), so an answer kept from an earlier call of the same shapes (a cache keyed by the shapes)
+  is wrong there.
 
 Weights and biases are drawn as ``nn.Linear`` initialises them, uniform in (-1/sqrt(in), 1/sqrt(in)); x is
 standard normal.
@@ -71,8 +74,12 @@ def random_sizes(rng: np.random.Generator) -> tuple:
     return ("drawn", "leading", leading, in_features, out_features, GIVEN)
 
 
+#: drawn after every other case: the shapes of 'batch' with other numbers
+AGAIN = ("batch-again", "batch", (6,), 5, 3, GIVEN)
+
+
 def hidden_cases(rng: np.random.Generator) -> list[Case]:
-    return [make(rng, *sizes) for sizes in (*HIDDEN_SIZES, random_sizes(rng))]
+    return [make(rng, *sizes) for sizes in (*HIDDEN_SIZES, random_sizes(rng), AGAIN)]
 
 
 def public_cases() -> list[Case]:
