@@ -121,6 +121,17 @@ def test_hidden_cases_cover_every_edge_shape(ex):
         assert weight.shape[0] != weight.shape[1], "an untransposed weight must fail on every hidden case"
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_one_hidden_case_repeats_an_earlier_ones_shapes_with_other_numbers(ex, seed):
+    # an answer cached by the inputs' shapes is wrong on the repeat (it kept full marks before, and is stale-result)
+    cases = ex.hidden_cases(seed)
+    again = next(c for c in cases if c.name == "grid-again")
+    first = next(c for c in cases if c.name == "grid")
+    assert cases.index(again) > cases.index(first) and again.group == first.group
+    assert [np.shape(a) for a in again.args] == [np.shape(a) for a in first.args]
+    assert not any(np.array_equal(a, b) for a, b in zip(again.args, first.args) if np.ndim(a))
+
+
 def test_hidden_cases_are_drawn_per_student_and_reproducible(ex):
     helpers.assert_cases_are_drawn_per_student_and_reproducible(ex)
 

@@ -10,6 +10,8 @@ that each catalogued mistake shows somewhere:
 * ``pointwise``: k = 1, the layer applied to the C-vector at every position (a 1 x 1 convolution).
 * ``whole``: k = H, the window as tall as the map: a single position (k = H = W) or a single row of positions.
 * ``shapes``: non-square maps (H != W, so the grid's axes cannot be swapped unnoticed), C = 1, out = 1.
+* ``grid-again``, in ``grid``: the first case's sizes again with other numbers, drawn last (so the other cases keep
+  their numbers), so an answer kept from an earlier call of the same sizes (a cache keyed by the shapes) is wrong.
 
 No case has out == k*k*C, so a weight used without its transpose fails on a shape mismatch (the probe in
 ``diagnosis.py`` has one, so that the mistake's numbers can also be read). Weights and biases are drawn as
@@ -62,8 +64,12 @@ def random_sizes(rng: np.random.Generator) -> tuple:
     return ("drawn", "shapes", H, W, C, k, out)
 
 
+#: drawn after every other case: the sizes of 'grid' with other numbers
+AGAIN = ("grid-again", "grid", 6, 6, 3, 3, 4)
+
+
 def hidden_cases(rng: np.random.Generator) -> list[Case]:
-    return [make(rng, *sizes) for sizes in (*HIDDEN_SIZES, random_sizes(rng))]
+    return [make(rng, *sizes) for sizes in (*HIDDEN_SIZES, random_sizes(rng), AGAIN)]
 
 
 def public_cases() -> list[Case]:
