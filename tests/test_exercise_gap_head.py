@@ -214,6 +214,17 @@ def test_the_models_differ_on_the_probes():
 
 
 # -- the cases ----------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", range(4))
+def test_one_hidden_case_repeats_an_earlier_ones_shapes_with_other_numbers(seed):
+    # an answer cached by the inputs' shapes is wrong on the repeat (it kept full marks before, and is stale-result)
+    cases = EX.hidden_cases(seed)
+    again = next(c for c in cases if c.name == "square-again")
+    first = next(c for c in cases if c.name == "square")
+    assert cases.index(again) > cases.index(first) and again.group == first.group
+    assert [np.shape(a) for a in again.args] == [np.shape(a) for a in first.args]
+    assert not any(np.array_equal(a, b) for a, b in zip(again.args, first.args) if np.ndim(a))
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_hidden_cases_cover_the_promised_sizes(seed):
     cases = EX.hidden_cases(seed)

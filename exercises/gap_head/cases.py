@@ -11,6 +11,8 @@ group, so none can be written into the code:
 * ``edge``: a single position (h = w = 1, where the mean, the sum and the maximum over positions all coincide and
   the class map is the logits), one channel (C = 1), one class (K = 1), a single row and a single column.
 * ``googlenet``: GoogLeNet's head, a 7 x 7 x 1024 map and 1,000 classes (1,025,000 parameters).
+* ``square-again``, in ``square``: the first case's sizes again with other numbers, drawn last, so an answer kept
+  from an earlier call of the same sizes (a cache keyed by the shapes) is wrong there.
 
 Feature values are uniform in [0, 1), non-negative and positive almost surely, like the output of a ReLU; V and c
 are drawn as ``nn.Linear`` draws them, U(-1/sqrt(C), 1/sqrt(C)), so logits have both signs. Nothing here is large
@@ -56,6 +58,8 @@ def hidden_cases(rng: np.random.Generator) -> list[Case]:
     h, C, K = _distinct(rng, 3, 2, 9)
     cases.append(_case(rng, "one-column", "edge", h, 1, C, K))
     cases.append(_case(rng, "googlenet", "googlenet", 7, 7, 1024, 1000))
+    h, w, C = cases[0].args[0].shape  # drawn last, so the other cases keep their numbers
+    cases.append(_case(rng, "square-again", "square", h, w, C, cases[0].args[1].shape[0]))
     return cases
 
 
