@@ -7,6 +7,7 @@ crashes costs only its exercise's section: the run looks up and calls the other 
 """
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -130,14 +131,32 @@ def grade_assignment(path: Path, grading: AssignmentSession, student: str | None
     sections = []
     for session, prep, execution, warning, weight in zip(grading.sessions, prepared, executions, shared_warnings,
                                                          grading.weights):
-        section = judge(session, path, student, submission, prep, execution, started, {},
-                        [warning] if warning else [], whole_run=False)
+        said = [w for w in (warning, defined_again(submission, session.exercise.function)) if w]
+        section = judge(session, path, student, submission, prep, execution, started, {}, said, whole_run=False)
         sections.append(weighted(section, weight))
     first = executions[0]
     warnings = run_warnings(submission, first)
     warnings += [f"Code that could not be compiled: {e}." for e in submission.syntax_errors()]
     timing["total"] = time.perf_counter() - started
     return _total(grading, path, student, tuple(sections), tuple(warnings), first.layers, submission.sha256, timing)
+
+
+def defined_again(submission: submission_mod.Submission, name: str) -> str:
+    """A sentence when ``name`` is bound at the top of more than one place (a ``def`` or an assignment at the start
+    of a line), else "". In a notebook of several exercises a student often writes a function twice: a draft kept
+    below the final version, or every solution in one cell above the starter cells, whose untouched ``pass`` stubs
+    then replace them when the notebook is run from the top. Each section then says which definition was graded.
+    Read with a line-anchored pattern, never by parsing: the text is the student's."""
+    pattern = re.compile(rf"^(?:(?:async[ \t]+)?def[ \t]+{re.escape(name)}[ \t]*\(|{re.escape(name)}[ \t]*(?::[^=\n]*)?=(?!=))",
+                         re.M)
+    places = [cell for cell in submission.cells for _ in pattern.finditer(cell.source)]
+    if len(places) < 2:
+        return ""
+    labels = list(dict.fromkeys(cell.label for cell in places))
+    where = (f"{len(places)} times in {labels[0]}" if len(labels) == 1
+             else "in " + ", ".join(labels[:-1]) + f" and {labels[-1]}")
+    return (f"`{name}` is defined {where}; the cells run in order and each definition replaces the one before it, "
+            f"so the last one, in {places[-1].label}, is the one graded.")
 
 
 def weighted(section: GradeResult, weight: float) -> GradeResult:

@@ -525,3 +525,20 @@ def test_under_a_kernel_the_solutions_pass_every_self_check(tmp_path, monkeypatc
         text = "".join(o.get("text", "") for o in by_id[f"{exercise_id}-self-check"].outputs)
         assert "All public checks passed" in text, text
     assert os.environ.get("GRADER_PARENT") is None
+
+
+def test_a_function_written_in_two_cells_says_which_one_is_graded(grading, tmp_path):
+    # every solution in one cell above the untouched starter cells: run from the top, the stubs replace them (as in
+    # Jupyter); each section says where its function is defined and which definition counts
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    nb.cells.insert(1, nbformat.v4.new_code_cell(all_right()))
+    path = tmp_path / "scratch-first.ipynb"
+    nbformat.write(nb, path)
+    result = grading.grade(path, "zoe")
+    for section in result.sections:
+        assert section.score < section.max_score, section.exercise
+        said = " ".join(section.warnings)
+        assert f"`{section.exercise}` is defined in code cell 1 (cell 2 of the notebook) and code cell " in said
+        assert "is the one graded" in said, said
+    once = grading.grade(write(tmp_path, all_right()), "zoe")
+    assert not [w for s in once.sections for w in s.warnings if "is defined" in w]
