@@ -121,6 +121,8 @@ class Template:
                 return
             self.pending = False
             try:
+                if self.broken:  # stopped while it started (the pool dropped it dead): its socket is closed
+                    raise TemplateError(self.broken)
                 if isinstance(self.process, Sibling):
                     self.process.started()  # the parent's ready message gives its pid (or the parent failed)
                 ready = self._receive(START_SECONDS)[0]

@@ -398,3 +398,33 @@ def test_a_slot_is_taken_from_the_preferred_ones_first(tmp_path, monkeypatch):
     assert pool.acquire().index == 0
     pool.release(first)
     assert pool.acquire(prefer=[9, 7]).index == 9
+
+
+def test_a_template_stopped_before_it_was_ready_fails_the_ones_it_was_to_fork_cleanly(session):
+    """The first template of a group dies while it starts (killed, out of memory) and the pool drops it: the
+    templates it was to fork then fail with a clear error, and a run gets a fresh template instead of the grader
+    stopping on an internal error."""
+    config = session.sandbox.template_config
+    with template.POOL.lock:
+        aside, template.POOL.free, template.POOL.slots = (template.POOL.free, template.POOL.slots), [], {}
+    try:
+        template.POOL.prestart(config, count=2)
+        with template.POOL.lock:
+            group = list(template.POOL.free)
+        first = next(t for t in group if not isinstance(t.process, template.Sibling))
+        os.kill(first.process.pid, signal.SIGKILL)
+        first.process.wait()
+        fresh = template.POOL.acquire(config)  # drops the dead first one, then the one it never forked
+        try:
+            assert fresh.alive() and fresh not in group
+            for warm in group:
+                assert not warm.alive()
+                with pytest.raises(template.TemplateError):
+                    warm.ready()
+        finally:
+            template.POOL.release(fresh)
+    finally:
+        with template.POOL.lock:
+            template.POOL.free += aside[0]
+            template.POOL.slots.update(aside[1])
+    assert _full(grade.grade_file(CORRECT, session))
