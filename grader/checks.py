@@ -66,6 +66,9 @@ def check_type(runs: list[CaseRun], execution: Execution, facts: Facts) -> Verdi
         return Verdict(False, "Not assessed: the function returned no value.")
     for run in returned:
         outcome = run.outcome
+        if facts.outputs > 1 and outcome.count > facts.outputs:  # the extra values would otherwise go unseen
+            return Verdict(False, f"On {_label(run)} the function returned {outcome.count} values; "
+                                  f"{facts.outputs} are expected.")
         if not outcome.exact_ndarray:
             kind = f"a {outcome.type_name}" + (", a subclass of numpy.ndarray" if outcome.subclass else "")
             return Verdict(False, f"On {_label(run)} the function returned {kind}, not a numpy.ndarray.")

@@ -111,6 +111,7 @@ class Facts:
 
     runs: list[CaseRun]  # split per output, first calls only
     of_run: dict[tuple[str, int | None], RunFacts]
+    outputs: int = 1  # how many values the exercise's function returns (its declared outputs)
 
     def __getitem__(self, run: CaseRun) -> RunFacts:
         return self.of_run[(run.case.name, run.part)]
@@ -140,7 +141,7 @@ def establish(runs: list[CaseRun], execution: Execution, exercise: Exercise) -> 
             dtype_ok=array is not None and array.dtype == expected.dtype,
             nan=nan, inf=inf, again=again, again_values=again_values, compared=compared,
         )
-    return Facts(split, of_run)
+    return Facts(split, of_run, max(1, len(exercise.outputs)))
 
 
 def _again(run: CaseRun, repeats: list, tolerance: Tolerance) -> tuple[str | None, bool]:
