@@ -428,3 +428,46 @@ def test_a_template_stopped_before_it_was_ready_fails_the_ones_it_was_to_fork_cl
             template.POOL.free += aside[0]
             template.POOL.slots.update(aside[1])
     assert _full(grade.grade_file(CORRECT, session))
+
+
+ROOT_SCRIPT = r"""
+import json, os, stat, sys
+sys.path.insert(0, sys.argv[1])
+import rootfs
+folder, data = sys.argv[2], sys.argv[3]
+if rootfs._c().unshare(0x00020000) != 0:  # CLONE_NEWNS: this process's mounts only
+    raise SystemExit("unshare failed")
+rootfs.prepare([["/usr", "/usr"], ["/usr/lib", "/usr/lib"], [data, "/tmp/deep/er/input.bin"], [folder, "/opt/a/b"],
+                [data, "/opt/a/file"]], [["usr/lib", "/lib"]], 1 << 20, 1 << 20)
+rootfs.finish([[data, "/dev/shm/run/input"], [folder, "/opt/a/c/d"]])
+print(json.dumps({
+    "input": open("/tmp/deep/er/input.bin").read(), "shm": open("/dev/shm/run/input").read(),
+    "opt": sorted(os.listdir("/opt/a/b")), "nested": sorted(os.listdir("/opt/a/c/d")),
+    "file": open("/opt/a/file").read(), "lib": os.readlink("/lib"), "usr": os.path.isdir("/usr/lib"),
+    "null": stat.S_ISCHR(os.stat("/dev/null").st_mode), "proc": os.path.isdir("/proc/self"),
+    "root": sorted(os.listdir("/")), "old": os.path.exists("/oldroot")}))
+"""
+
+
+def test_the_root_a_run_sees_holds_every_bind_at_its_path_nested_ones_too(tmp_path):
+    """The new root is put together from what the parent binds into it: folders and files at their paths inside,
+    below the scratch tmpfs, below another bound folder, below a folder made for another bind, and a run's own
+    inputs bound last (as a prepared run does); the host's root is gone."""
+    if os.geteuid() != 0 or not sys.platform.startswith("linux"):
+        pytest.skip("a mount namespace needs root on Linux")
+    import json
+    import subprocess
+
+    folder = tmp_path / "shown"
+    folder.mkdir()
+    (folder / "one.txt").write_text("1")
+    data = tmp_path / "data.bin"
+    data.write_text("inputs")
+    done = subprocess.run([sys.executable, "-I", "-S", "-c", ROOT_SCRIPT, str(template.RUNNER_DIR), str(folder),
+                           str(data)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(done.stdout)
+    assert seen["input"] == seen["shm"] == seen["file"] == "inputs"
+    assert seen["opt"] == seen["nested"] == ["one.txt"]
+    assert seen["lib"] == "usr/lib" and seen["usr"] and seen["null"] and seen["proc"] and not seen["old"]
+    assert seen["root"] == ["dev", "lib", "opt", "proc", "tmp", "usr"]
