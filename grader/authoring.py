@@ -23,7 +23,7 @@ import numpy as np
 from .exercise import PROBE, Case, Exercise, Finding
 from .outcomes import CallError, CallOutcome, CaseRun, Returned
 
-__all__ = ["PROBE", "Case", "Finding", "CaseRun", "CallOutcome", "CallError", "Returned", "Exercise",
+__all__ = ["PROBE", "Case", "Finding", "CaseRun", "CallOutcome", "CallError", "Returned", "Exercise", "repeat_rows",
            "CasesModule", "DiagnosisModule", "REQUIRED", "hooks"]
 
 #: What the exercise returns on one case: one array, or one per output declared in ``exercise.toml``.
@@ -48,7 +48,8 @@ class CasesModule(Protocol):
         """Lines that explain a case's shapes in a report, given the shape the student returned (None: none)."""
 
     def full_scale_case(self, rng: np.random.Generator, alloc: Callable[..., np.ndarray]) -> Case:
-        """The large case's shared part; arrays made with ``alloc(shape)`` become files every child maps."""
+        """The large case's shared part; arrays made with ``alloc(shape)`` become files every child maps, and
+        ``repeat_rows(alloc, tile, rows)`` an array whose rows repeat the tile's, stored once."""
 
     def personalise_full_scale(self, case: Case, rng: np.random.Generator) -> dict[int, np.ndarray]:
         """{position: array} made per student, each with the shape and dtype of the shared argument it replaces."""
@@ -84,6 +85,18 @@ class DiagnosisModule(Protocol):
 
 #: The functions each file must define; every other protocol member is looked up and may be absent.
 REQUIRED: dict[str, tuple[str, ...]] = {"cases": ("hidden_cases",), "diagnosis": ()}
+
+
+def repeat_rows(alloc: Callable[..., np.ndarray], tile: np.ndarray, rows: int) -> np.ndarray:
+    """An array of ``rows`` rows whose row ``i`` is ``tile[i % len(tile)]``. Made by the large case's allocator, it
+    is stored as the tile alone and mapped repeatedly by every child, so a product with it reads the tile's bytes
+    from the cache again and again instead of streaming the whole array from memory (``grader/runner/rows.py``:
+    ``len(tile) * row bytes`` must be a whole number of pages). Made by any other ``alloc`` (``np.empty``), it is
+    an ordinary array with the same values."""
+    method = getattr(alloc, "repeat_rows", None)
+    if method is not None:
+        return method(tile, rows)
+    return np.resize(tile, (rows, *tile.shape[1:]))
 
 
 def hooks(protocol: type) -> tuple[str, ...]:

@@ -20,8 +20,9 @@ import numpy as np
 
 from . import largecase
 from .exercise import Case
+from .runner import rows as rows_mod
 
-FORMAT = 2
+FORMAT = 3  # 3: arguments of repeating rows (rows.py)
 META_LIMIT = 1 << 20
 #: ``GRADER_CACHE_VERIFY=digest``: also re-read every data file's digest when an entry is opened
 VERIFY_ENV = "GRADER_CACHE_VERIFY"
@@ -55,7 +56,10 @@ def persist(path: Path, built: Built, exercise_id: str, version: str) -> tuple[d
     args = []
     for index, array in enumerate(case.args):
         if (case.name, index) in shared.paths:
-            args.append({"file": shared.paths[(case.name, index)].name})
+            file = shared.paths[(case.name, index)]
+            repeat = shared.repeats.get(file)
+            args.append({"file": file.name} if repeat is None else
+                        {"file": file.name, "dtype": repeat[0], "shape": list(repeat[1]), "period": repeat[2]})
         elif not isinstance(array, np.ndarray):  # a scalar argument (an int, a float, None) stays one
             args.append({"value": array})
         else:
@@ -115,11 +119,16 @@ def load(path: Path, secret: str, fd: int) -> Entry:
         if largecase.digest_files(list(data_files)) != data_files:
             raise ValueError("a data file does not match its digest")
     spec = body["case"]
-    args, paths, stamps, digests = [], {}, {}, {}
+    args, paths, stamps, digests, repeats = [], {}, {}, {}, {}
     for index, item in enumerate(body["args"]):
         if "file" in item:
             file = data / _plain(item["file"])
-            array = _map(file).view(np.ndarray)
+            if "period" in item:  # raw rows mapped again and again (signed with the rest of the meta)
+                repeat = (np.dtype(str(item["dtype"])).str, tuple(int(n) for n in item["shape"]), int(item["period"]))
+                array = rows_mod.repeated(file, repeat[0], repeat[1], repeat[2], writable=False)
+                repeats[file] = repeat
+            else:
+                array = _map(file).view(np.ndarray)
             paths[(spec["name"], index)] = file
             stamps[file] = tuple(files[f"data/{file.name}"]["stamp"])
             digests[file] = files[f"data/{file.name}"]["digest"]
@@ -133,7 +142,8 @@ def load(path: Path, secret: str, fd: int) -> Entry:
     stamps[data] = tuple(files["data"]["stamp"])
     case = Case(name=spec["name"], group=spec["group"], args=tuple(args), description=spec["description"],
                 shared=bool(spec["shared"]), personal=tuple(int(i) for i in spec["personal"]))
-    shared = largecase.SharedArrays(paths, int(body["nbytes"]), data, stamps=stamps, digests=digests)
+    shared = largecase.SharedArrays(paths, int(body["nbytes"]), data, repeats=repeats, stamps=stamps,
+                                    digests=digests)
     made = body["expected"]
     expected = (tuple(_small(path / "private" / _plain(n)) for n in made["parts"]) if "parts" in made
                 else _small(path / "private" / _plain(made["array"])))

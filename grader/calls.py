@@ -126,7 +126,10 @@ def _lay_out(case: Case, shared: SharedArrays | None, visible_path) -> _Layout:
     for position, array in enumerate(case.args):
         path = shared.paths.get((case.name, position)) if shared is not None else None
         if path is not None:
-            specs.append(f'{{"file":{json.dumps(str(visible_path(path)))}}}')
+            repeat = shared.repeats.get(path)
+            rows = "" if repeat is None else (f',"dtype":{json.dumps(repeat[0])},"shape":{json.dumps(list(repeat[1]))}'
+                                              f',"period":{repeat[2]}')
+            specs.append(f'{{"file":{json.dumps(str(visible_path(path)))}{rows}}}')
         elif not isinstance(array, np.ndarray):  # a Python scalar or None, passed as it is
             specs.append(f'{{"value":{json.dumps(array.item() if isinstance(array, np.generic) else array)}}}')
         else:

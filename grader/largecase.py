@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from .exercise import Case
+from .runner import rows as rows_mod
 
 #: Owner of the sealed files when the grader runs as root: ``nobody``, which no grader process or worker runs as.
 OWNER_UID = 65534
@@ -59,8 +60,10 @@ class SharedArrays:
     """
 
     paths: dict[tuple[str, int], Path]
-    nbytes: int
+    nbytes: int  # the arguments' bytes as the child maps them (its address space), repetitions included
     folder: Path | None = None
+    #: files of raw rows that an argument repeats (``rows.repeated``): (dtype, the argument's shape, period)
+    repeats: dict[Path, tuple[str, tuple[int, ...], int]] = field(default_factory=dict)
     stamps: dict[Path, Stamp] = field(default_factory=dict, repr=False)  # every file and the folder, once sealed
     digests: dict[Path, str] = field(default_factory=dict, repr=False)
 
@@ -71,7 +74,7 @@ class SharedArrays:
         Arguments a case makes per student (``Case.personal``) are not written: they go to the child inline.
         Files the allocator made that no case shares are removed, so every file in the folder is accounted for.
         """
-        paths, total = {}, 0
+        paths, total, repeats = {}, 0, {}
         for case in cases:
             if not case.shared:
                 continue
@@ -84,9 +87,11 @@ class SharedArrays:
                     np.save(path, np.ascontiguousarray(array), allow_pickle=False)
                 paths[(case.name, index)] = path
                 total += array.nbytes
+                if allocated and path in allocated.repeats:
+                    repeats[path] = allocated.repeats[path]
         if allocated:
             allocated.discard(keep=set(paths.values()))
-        return cls(paths, total, folder).sealed()
+        return cls(paths, total, folder, repeats=repeats).sealed()
 
     def sealed(self) -> SharedArrays:
         """Make the folder unchangeable by a child (see the module docstring), then stamp and digest it."""
@@ -169,6 +174,7 @@ class FileAllocator:
         self.folder = folder
         self._files: list[tuple[np.ndarray, Path]] = []
         self._prefault = Prefault() if prefault and Prefault.supported() else None
+        self.repeats: dict[Path, tuple[str, tuple[int, ...], int]] = {}
 
     def __call__(self, shape: tuple[int, ...], dtype=np.float64) -> np.ndarray:
         path = self.folder / f"array-{len(self._files)}.npy"
@@ -182,10 +188,25 @@ class FileAllocator:
             self._prefault.add(array)
         return array
 
+    def repeat_rows(self, tile: np.ndarray, rows: int) -> np.ndarray:
+        """An array of ``rows`` rows that repeats ``tile``'s rows (row ``i`` is ``tile[i % len(tile)]``), stored as
+        the tile's raw rows in one file of this folder and mapped repeatedly (``runner.rows``), read-only."""
+        tile = np.ascontiguousarray(tile)
+        shape = (int(rows), *tile.shape[1:])
+        rows_mod.check(shape, tile.dtype, len(tile))
+        path = self.folder / f"array-{len(self._files)}.rows"
+        with open(path, "wb") as handle:
+            handle.write(memoryview(tile).cast("B"))
+        array = rows_mod.repeated(path, tile.dtype, shape, len(tile), writable=False)
+        self._files.append((array, path))
+        self.repeats[path] = (tile.dtype.str, shape, len(tile))
+        return array
+
     def path_of(self, array: np.ndarray) -> Path | None:
         for made, path in self._files:
             if array is made:
-                made.flush()
+                if isinstance(made, np.memmap):
+                    made.flush()
                 return path
         return None
 

@@ -433,3 +433,63 @@ def test_in_a_batch_a_run_that_overlapped_the_tampering_is_graded_again(exercise
     assert "graded again" in good.warnings[0], good.warnings
     assert any("This submission changed the shared input files" in w for w in bad.warnings), bad.warnings
     assert not _our_folders()
+
+
+# -- rows that repeat: a large matrix stored as one period of its rows ------------------------------------------------
+def test_repeated_rows_are_an_ordinary_array_of_the_tiles_values_stored_once(tmp_path):
+    from grader.authoring import repeat_rows
+
+    alloc = largecase.FileAllocator(tmp_path, prefault=False)
+    tile = alloc((256, 1024))
+    tile[...] = np.random.default_rng(3).random(tile.shape)
+    full = repeat_rows(alloc, tile, 1000)
+    assert full.shape == (1000, 1024) and full.dtype == np.float64 and full.flags.c_contiguous
+    assert not full.flags.writeable
+    assert np.array_equal(full, np.resize(np.array(tile), (1000, 1024)))  # what any other allocator gives
+    assert np.array_equal(repeat_rows(np.empty, np.array(tile), 1000), full)
+    x = np.random.default_rng(4).random((2, 1000))
+    assert np.allclose(x @ full, x @ np.resize(np.array(tile), (1000, 1024)))
+    path = alloc.path_of(full)
+    assert path is not None and path.stat().st_size == tile.nbytes  # one period on disk, not 1000 rows
+
+
+def test_a_private_write_into_repeated_rows_changes_only_that_page_of_that_repetition(tmp_path):
+    from grader.runner import rows
+
+    data = np.arange(2 * 512, dtype=np.float64).reshape(2, 512)  # two rows of 4 KiB: one page each
+    path = tmp_path / "tile.rows"
+    data.tofile(path)
+    mine = rows.repeated(path, np.float64, (7, 512), 2, writable=True)
+    mine[2, 0] = -1.0  # the first row of the second repetition
+    assert mine[0, 0] == 0.0 and mine[4, 0] == 0.0 and mine[2, 0] == -1.0
+    theirs = rows.repeated(path, np.float64, (7, 512), 2, writable=False)
+    assert np.array_equal(theirs, np.resize(data, (7, 512)))  # the file and every other map are unchanged
+    with pytest.raises(ValueError):
+        theirs[0, 0] = 1.0
+
+
+@pytest.mark.parametrize("period, shape", [(3, (10, 100)), (0, (10, 512)), (11, (10, 512))])
+def test_rows_that_cannot_repeat_on_page_boundaries_are_refused(tmp_path, period, shape):
+    from grader.runner import rows
+
+    with pytest.raises(ValueError):
+        rows.check(shape, np.float64, period)
+
+
+def test_the_full_scale_w1_repeats_in_the_child_and_in_the_cache(exercise, tmp_path):
+    """W1 reaches the grader (from a cache entry too) as repeating rows; a correct student still gets full marks
+    and the catalogued flatten mistake still fails at full scale."""
+    from grader import cache as cache_mod
+
+    store = cache_mod.Cache(tmp_path / "cache")
+    for _ in range(2):  # built into the cache, then mapped from it
+        with grade.Session(exercise, full_scale=True, cache=store, secret="rows") as session:
+            case = session.full_scale_case()[0]
+            W1 = case.args[1]
+            period = exercise.cases_module.W1_PERIOD
+            assert np.array_equal(W1[:period], W1[period:2 * period]) and not np.array_equal(W1[0], W1[1])
+            assert session.full_scale_case()[2].repeats  # sent to the child as repeating rows
+            good = grade.grade_file(CORRECT, session)
+            assert good.score == good.max_score
+            bad = grade.grade_file(HERE / "submissions" / "buggy" / "flatten-order.py", session)
+            assert next(c for c in bad.checks if c.id == "values-full-scale").status == "failed"

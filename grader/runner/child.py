@@ -220,6 +220,10 @@ class Child:
         np = self.np
         if "value" in spec:  # a Python scalar or None, passed as it is
             return spec["value"]
+        if "period" in spec:  # raw rows that repeat (see rows.py): mapped copy-on-write, as below
+            import rows
+
+            return rows.repeated(spec["file"], spec["dtype"], tuple(spec["shape"]), spec["period"], writable=True)
         if "file" in spec:
             # Large shared inputs are mapped copy-on-write: no copy per submission, and writes stay private. The
             # header is read unbuffered: on a huge-page tmpfs a buffered open reads 2 MiB (st_blksize) per file.

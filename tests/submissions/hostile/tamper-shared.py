@@ -29,7 +29,7 @@ def _shared_files(args):
         with open("/proc/self/maps") as maps:
             for line in maps:
                 fields = line.split()
-                if len(fields) >= 6 and fields[-1].endswith(".npy"):
+                if len(fields) >= 6 and fields[-1].endswith((".npy", ".rows")):
                     found.add(fields[-1])
     except OSError:
         pass

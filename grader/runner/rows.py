@@ -1,0 +1,88 @@
+"""An array whose rows repeat with a period, stored once: one file holds ``period`` rows, mapped again and again.
+
+A large case's biggest weight matrix can be most of a gigabyte, and each student's product with it streams all of
+it from memory: on two cores sharing about 13 GB/s, tens of milliseconds per student and a minute per thousand.
+When its rows repeat every ``period`` rows (a few MiB), the product reads the same few MiB over and over, from the
+shared L3 cache, and costs what its arithmetic costs. The shapes, the dtype, the memory layout and every value a
+student's code sees are those of an ordinary C-contiguous array; only its memory is shared between repetitions.
+
+The file holds the raw rows (no header) so that every repetition starts on a page boundary and the array is one
+contiguous range of addresses: ``period * row bytes`` must be a multiple of the page size. A multiple of 2 MiB
+lets a huge-page tmpfs map each repetition with huge pages (a few page-table entries instead of 200,000).
+
+Used by the grader (read-only) and by the child (copy-on-write: a write changes only the writer's private copy of
+that page of that repetition, as with any mapped input). Linux only; needs ``mmap`` with ``MAP_FIXED``.
+"""
+from __future__ import annotations
+
+import ctypes
+import mmap
+import os
+
+import numpy as np
+
+#: virtual alignment of the array's start: a huge page
+ALIGN = 2 << 20
+_MAP_FIXED = 0x10
+_PROT_NONE = 0
+_FAILED = ctypes.c_void_p(-1).value
+
+
+def _libc():
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+    libc.munmap.restype = ctypes.c_int
+    libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+    return libc
+
+
+def check(shape: tuple[int, ...], dtype, period: int) -> int:
+    """The bytes of one period of rows; ValueError when the layout cannot be mapped as repetitions."""
+    if len(shape) < 1 or any(int(n) <= 0 for n in shape) or not 0 < period <= shape[0]:
+        raise ValueError(f"rows repeating every {period} cannot make an array of shape {tuple(shape)}")
+    row = int(np.prod(shape[1:], dtype=np.int64)) * np.dtype(dtype).itemsize
+    if (period * row) % mmap.PAGESIZE:
+        raise ValueError(f"{period} rows of {row} bytes are not a whole number of {mmap.PAGESIZE}-byte pages")
+    return period * row
+
+
+def repeated(path: str | os.PathLike, dtype, shape: tuple[int, ...], period: int, writable: bool) -> np.ndarray:
+    """The C-contiguous array of ``shape`` whose row ``i`` is row ``i % period`` of the raw file at ``path``.
+
+    ``writable``: mapped copy-on-write (private writes); else read-only, and the array says so."""
+    dtype = np.dtype(dtype)
+    tile = check(shape, dtype, period)
+    total = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    if os.stat(path).st_size < tile:
+        raise ValueError(f"{os.fspath(path)} holds fewer than {period} rows")
+    libc = _libc()
+    # reserve the range (and room to align it), keep the aligned part, give the rest back
+    reserved = libc.mmap(None, total + ALIGN, _PROT_NONE, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS, -1, 0)
+    if reserved in (None, _FAILED):
+        raise OSError(ctypes.get_errno(), f"no room to map {total} bytes")
+    start = -(-reserved // ALIGN) * ALIGN
+    if start > reserved:
+        libc.munmap(reserved, start - reserved)
+    libc.munmap(start + total, reserved + total + ALIGN - (start + total))
+    protection = mmap.PROT_READ | (mmap.PROT_WRITE if writable else 0)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        for offset in range(0, total, tile):
+            length = min(tile, total - offset)
+            got = libc.mmap(start + offset, length, protection, mmap.MAP_PRIVATE | _MAP_FIXED, fd, 0)
+            if got != start + offset:
+                error = ctypes.get_errno()
+                libc.munmap(start, total)
+                raise OSError(error, f"could not map {os.fspath(path)}: {os.strerror(error)}")
+    finally:
+        os.close(fd)
+
+    def release(_self, start=start, total=total, munmap=libc.munmap) -> None:
+        munmap(start, total)
+
+    region = type("Repeated", (ctypes.c_char * total,), {"__del__": release}).from_address(start)
+    array = np.frombuffer(region, dtype=dtype).reshape(shape)  # keeps ``region`` (and so the map) alive
+    if not writable:
+        array.flags.writeable = False
+    return array
