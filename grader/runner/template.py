@@ -512,12 +512,14 @@ def main() -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     _prctl(PR_SET_DUMPABLE, 0)
     _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    import confine
+
+    confine.clear_bounding_set()  # once, for every run (it never execs: it keeps what it holds, and uses it)
     template = Template(socket.socket(fileno=sock_fd))
     probe = template.start_probe()
 
     import numpy  # noqa: F401  (the point of the template: imported once, shared by every run)
     import child  # noqa: F401
-    import confine
     import landlock
     import rootfs
     import seccomp
