@@ -78,11 +78,10 @@ def kinds(data: Path, fields: str = "pid,tid,trace") -> tuple[dict[int, str], di
         if father_kind == "grader":
             here = "template" if mine else "other"
         elif father_kind == "template":
-            grandchildren = any(children.get(c) for c in mine)
-            # a sibling template forks inits (each with a runner); an init forks one runner at most
-            here = "template" if len(mine) > 1 or (grandchildren and any(
-                len(children.get(c, [])) > 1 or any(children.get(g) for g in children.get(c, [])) for c in mine)) \
-                else "init"
+            # a sibling template forks inits (one per run, and one ahead), whose runners' children are its great-
+            # grandchildren; an init forks one runner
+            great = any(children.get(g) for c in mine for g in children.get(c, []))
+            here = "template" if len(mine) > 1 or great else "init"
         elif father_kind == "init":
             here = "runner"
         elif father_kind in ("runner", "run's children"):
