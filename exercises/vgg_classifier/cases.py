@@ -16,11 +16,12 @@ and some logit exceeds 10 for every draw we tried (3000 seeds).
 The VGG16-scale case has VGG16's head's shapes (123,642,856 parameters, about 1 GB as the student's code sees
 them): its features and weights are built once per grading run and shared by every student (mapped files), while
 b3 is drawn per student and its expected logits are the shared pre-bias logits, cached once, plus that b3.
-W1's 25,088 rows repeat every 320 rows (10 MiB, ``repeat_rows``): each student's ``x @ W1`` then reads those
-10 MiB from the cache 78 times instead of streaming 822 MB from memory (about 45 ms on one core, against 77 ms
-alone and 120 ms when both cores stream at once). No flatten mistake survives the period: the flattened index of
-(h, w, c) is 512 (7h + w) + c, and a spatial transpose or a channels-first order moves most values by amounts that
-are not multiples of 320; W2 (the one square matrix, which catches a transposed product) and W3 are drawn whole.
+W1's 25,088 rows and W2's 4,096 repeat every 320 rows (10 MiB each, ``repeat_rows``): each student's ``x @ W1``
+then reads those 10 MiB from the cache 78 times instead of streaming 822 MB from memory (about 45 ms on one core,
+against 77 ms alone and 120 ms when both cores stream at once), and the entry to build is 53 MB instead of 1 GB.
+No flatten mistake survives the period: the flattened index of (h, w, c) is 512 (7h + w) + c, and a spatial
+transpose or a channels-first order moves most values by amounts that are not multiples of 320. W2, the one square
+matrix, still catches a transposed product (its transpose repeats columns, not rows). W3 is drawn whole.
 """
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ W1_PERIOD = 320  # rows: 320 x 4096 float64 = 10 MiB, five huge pages
 def _make(rng: np.random.Generator, name, group, B, H, W, C, D1, D2, K, scale=1.0, shared=False,
           alloc=np.empty, period=None) -> Case:
     """Features ~ N(0, scale^2); weights uniform with He's variance 2/fan_in, drawn in place (fast at VGG scale).
-    ``period``: W1's rows repeat with it (only its first ``period`` rows are drawn)."""
+    ``period``: W1's and W2's rows repeat with it (only their first ``period`` rows are drawn)."""
     d_in = H * W * C
     features = alloc((B, H, W, C))
     rng.standard_normal(out=features)
@@ -54,7 +55,7 @@ def _make(rng: np.random.Generator, name, group, B, H, W, C, D1, D2, K, scale=1.
     widths = (d_in, D1, D2, K)
     args = [features]
     for layer, (fan_in, fan_out) in enumerate(zip(widths[:-1], widths[1:])):
-        rows = period if layer == 0 and period else fan_in
+        rows = period if layer < 2 and period else fan_in  # W1 and W2: rows of 32 KiB at VGG16 scale
         weight = alloc((rows, fan_out))
         rng.random(out=weight)
         weight -= 0.5
