@@ -448,7 +448,7 @@ def _size(characters: int) -> str:
 
 
 #: Cell magics whose body the child runs as Python: a syntax error in the body is the cell's syntax error.
-PYTHON_CELL_MAGICS = ("time", "capture", "prun")  # as _Shell.RUN_CELL in the child
+PYTHON_CELL_MAGICS = ("time", "capture", "prun")  # as _Shell.RUN_CELL; not cython, whose body may be Cython
 _BLANK_LINES = re.compile(r"(?:[ \t\f\v]*+\n)*+")
 
 

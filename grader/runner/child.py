@@ -391,9 +391,25 @@ class _Shell:
             exec(compile(cell, f"<%%{name}>", "exec", dont_inherit=True), self.user_ns)
         elif name in ("writefile", "file"):
             self.write_file(line, cell)
+        elif name == "cython":
+            self.run_cython(cell)
         else:
             self.child.note(f"A %%{name} cell was not run during grading.")
         return None
+
+    def run_cython(self, cell: str) -> None:
+        """``%%cython``: no compiler runs during grading, but a body that is plain Python (Cython compiles any
+        Python) runs as Python, so a solution written in such a cell is graded. Real Cython (``cdef``, typed
+        memoryviews, ``cimport``) is not Python and is not run."""
+        try:
+            code = compile(cell, "<%%cython>", "exec", dont_inherit=True)
+        except SyntaxError:
+            self.child.note("A %%cython cell was not run during grading: Cython is not compiled here, and its body "
+                            "is not plain Python (cdef, typed memoryviews and cimport are Cython only).")
+            return
+        self.child.note("A %%cython cell ran as plain Python: Cython is not compiled during grading, so its code "
+                        "ran at Python speed.")
+        exec(code, self.user_ns)
 
     def write_file(self, line: str, cell: str) -> None:
         """``%%writefile [-a] name``: into the scratch folder only, which is importable as in Jupyter."""

@@ -1,0 +1,34 @@
+"""Small cases found by probing: %%cython cells, empty submissions, a name bound to another exercise's function."""
+from __future__ import annotations
+
+from conftest import notebook
+
+CORRECT = """import numpy as np
+
+def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
+    x = features.reshape(features.shape[0], -1)
+    h = np.maximum(0.0, x @ W1 + b1)
+    h = np.maximum(0.0, h @ W2 + b2)
+    return h @ W3 + b3
+"""
+
+
+def test_a_cython_cell_whose_body_is_python_runs_as_python_and_says_so(grade_source):
+    result = grade_source(notebook("%load_ext Cython", "%%cython\n" + CORRECT), "student.ipynb")
+    assert result.status == "graded", result.error
+    assert result.score == result.max_score
+    assert any("%%cython" in w and "ran as plain Python" in w for w in result.warnings), result.warnings
+
+
+def test_a_cython_cell_in_real_cython_is_not_run_and_is_no_syntax_error(grade_source):
+    cython = "%%cython\ncimport numpy as cnp\ncdef double first(double[:] x):\n    return x[0]\n"
+    result = grade_source(notebook("%load_ext Cython", cython, CORRECT), "student.ipynb")
+    assert result.status == "graded", result.error
+    assert result.score == result.max_score
+    assert any("%%cython" in w and "not run" in w and "not plain Python" in w for w in result.warnings)
+
+
+def test_a_solution_only_in_real_cython_reads_as_missing_not_as_a_syntax_error(grade_source):
+    result = grade_source(notebook("%%cython\ncdef int n = 3\n" + CORRECT), "student.ipynb")
+    assert result.status == "error" and result.error.kind != "syntax", result.error
+    assert any("%%cython" in w and "not run" in w for w in result.warnings), result.warnings
