@@ -39,6 +39,10 @@ def missing_function_error(
             execution.cell_incident, f"{name}() was never defined. {execution.cell_incidents[0][1]}")
     if execution.function_found:
         return MissingFunction(f"'{name}' is defined but is a {execution.function_type}, not a function.")
+    empty = _no_code(submission)
+    if empty:
+        return MissingFunction(f"{empty}, so no function named '{name}' is defined."
+                               + _pasted_hint(submission, exercise))
     stopped = _stopped_definition(submission, execution, name)
     if stopped:
         return SubmissionError.with_kind("definition-failed", stopped)
@@ -46,13 +50,28 @@ def missing_function_error(
     close += [c for c in execution.candidates if c.lower().replace("_", "") == name.lower().replace("_", "")
               and c not in close]
     hint = f" Did you mean to name {close[0]!r} as {name!r}?" if close else ""
-    pasted = pasted_cells(submission, exercise)
-    if pasted:
-        hint += (f" Cell {pasted[0]} of the notebook contains 'def {name}', but it is a text (markdown) cell, "
-                 "so it never runs: move the code into a code cell.")
+    hint += _pasted_hint(submission, exercise)
     failed = (" Some cells raised errors before it could be defined; see the warnings."
               if execution.cell_errors else "")
     return MissingFunction(f"No function named '{name}' is defined in the submission.{hint}{failed}")
+
+
+def _pasted_hint(submission: submission_mod.Submission, exercise: Exercise) -> str:
+    pasted = pasted_cells(submission, exercise)
+    return (f" Cell {pasted[0]} of the notebook contains 'def {exercise.function}', but it is a text (markdown) "
+            "cell, so it never runs: move the code into a code cell." if pasted else "")
+
+
+def _no_code(submission: submission_mod.Submission) -> str:
+    """What is empty, when no cell holds a line of code (only blanks and comments): an empty file is a different
+    mistake from a misspelt name (the wrong file uploaded, a notebook not saved), so it is said as such."""
+    if any(line.strip() and not line.lstrip().startswith("#") for cell in submission.cells
+           for line in cell.source.splitlines()):
+        return ""
+    if not submission.is_notebook:
+        blank = not any(cell.source.strip() for cell in submission.cells)
+        return "The file is empty" if blank else "The file holds only comments, no code"
+    return "The notebook's code cells are all empty (or hold only comments)"
 
 
 def _stopped_definition(submission: submission_mod.Submission, execution: Execution, name: str) -> str:
