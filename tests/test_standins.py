@@ -349,3 +349,67 @@ def test_device_lists_are_empty_and_a_helper_returning_none_for_a_missing_module
         print(sorted(n.split("'")[1] for n in notes))
     """)
     assert "['jax', 'tensorflow', 'torch']" in out
+
+
+def test_an_import_under_contextlib_suppress_with_a_fallback_fails_as_without_the_module():
+    """``suppress(ImportError)`` swallows the error as ``except ImportError: pass`` does: it counts as guarded only
+    where the names it would bind are bound again, before or after, in the same cell or function."""
+    out = run("""
+        import contextlib
+        from contextlib import suppress
+        import numpy as np
+
+        with contextlib.suppress(ImportError):
+            import jax.numpy as jnp
+        try:
+            jnp
+        except NameError:
+            jnp = np
+        assert jnp is np
+
+        def jit_or_not():
+            with suppress(ModuleNotFoundError, ValueError):
+                from numba import njit
+                return njit
+            if 'njit' not in locals():
+                njit = None
+            return njit
+        assert jit_or_not() is None
+
+        torch = None
+        with suppress(Exception):
+            import torch
+        assert torch is None
+        print(sorted(n.split("'")[1] for n in notes), all("fallback" in n for n in notes))
+    """)
+    assert "['jax', 'numba', 'torch'] True" in out
+
+
+def test_an_import_under_suppress_without_a_fallback_or_of_something_else_keeps_its_stand_in():
+    out = run("""
+        import contextlib
+
+        with contextlib.suppress(ImportError):    # nothing binds torch again: code below needs it
+            import torch
+        class Head(torch.nn.Module):
+            pass
+
+        class suppress:                           # not contextlib's, whatever its name
+            def __init__(self, *args): pass
+            def __enter__(self): return self
+            def __exit__(self, *args): return True
+        with suppress(ImportError):
+            import tqdm
+        tqdm = tqdm
+
+        with contextlib.suppress(KeyError):       # does not catch an ImportError
+            import seaborn
+        seaborn = seaborn
+
+        with contextlib.nullcontext():            # no suppress at all
+            import pandas as pd
+        pd = pd
+        assert all(name in sys.modules for name in ("torch", "tqdm", "seaborn", "pandas"))
+        print(sorted(n.split("'")[1] for n in notes), any("fallback" in n for n in notes))
+    """)
+    assert "['pandas', 'seaborn', 'torch', 'tqdm'] False" in out

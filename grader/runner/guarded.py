@@ -21,6 +21,11 @@ exactly as on a machine without the module. A handler that only passes or prints
 the imported names (``torch = None`` after ``from torch import nn``, with ``nn.Module`` used unconditionally later)
 keeps the stand-in, since that code runs only where the module exists.
 
+``with contextlib.suppress(ImportError): import jax.numpy as jnp`` swallows the error as ``except ImportError:
+pass`` would, so it counts only with a fallback in the same cell or function: every name the import binds is bound
+elsewhere in it, not by an import (``jnp = np`` before, or ``try: jnp`` / ``except NameError: jnp = np`` or ``if
+'jnp' not in globals(): jnp = np`` after).
+
 The decision is read from the bytecode of the frame running the import (the exception table gives the handler);
 the source of a cell is not at hand in the child. Python 3.11 and later.
 
@@ -29,6 +34,8 @@ answered as on such a machine too: it does not.
 """
 from __future__ import annotations
 
+import builtins
+import contextlib
 import dis
 import sys
 
@@ -37,6 +44,9 @@ _CATCHING = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseE
 _LOADS = frozenset({"LOAD_NAME", "LOAD_GLOBAL", "LOAD_FAST", "LOAD_DEREF", "LOAD_ATTR"})
 _STORES = frozenset({"STORE_NAME", "STORE_GLOBAL", "STORE_FAST", "STORE_DEREF"})
 _IMPORT_TAIL = frozenset({"IMPORT_NAME", "IMPORT_FROM", "POP_TOP", "SWAP"}) | _STORES
+#: the exception classes themselves, for ``contextlib.suppress(...)``, whose arguments are values read at run time
+_CAUGHT = tuple(getattr(builtins, name) for name in sorted(_CATCHING))
+_SUPPRESS = contextlib.suppress
 
 
 def importing_frame():
@@ -69,6 +79,13 @@ def has_fallback(frame, environment: frozenset) -> bool:
         if entry is None or entry.target not in at:
             return False
         handler = _catching_clause(instructions, at[entry.target])
+        if handler is None and _suppressing(frame, instructions, at, entry):  # it swallows the error: look no further
+            body = [e for e in entries if e.target == entry.target]
+            start, end = min(e.start for e in body), max(e.end for e in body)
+            imported, _ = _body_stores(instructions, start, end, environment)
+            _, before = _body_stores(instructions, 0, start, environment)
+            _, after = _body_stores(instructions, end, 1 << 62, environment)
+            return bool(imported) and imported <= before | after
         if handler is not None:
             body = [e for e in entries if e.target == entry.target]
             start, end = min(e.start for e in body), max(e.end for e in body)
@@ -141,3 +158,44 @@ def _clause_stores(instructions: list, index: int) -> tuple[set, bool]:
         if ins.opname in _STORES:
             names.add(str(ins.argval))
     return names, False
+
+
+def _suppressing(frame, instructions: list, at: dict, entry) -> bool:
+    """Whether ``entry`` protects the body of ``with contextlib.suppress(ImportError):`` (or ModuleNotFoundError,
+    Exception, BaseException, among others): its handler is a ``with`` block's clean-up, the block's manager is made
+    by a call right before ``BEFORE_WITH``, and the callee and each argument, read from the frame's names, are
+    ``contextlib.suppress`` itself and those exception classes (no other object's attribute is read)."""
+    target = at[entry.target]
+    if instructions[target].opname != "PUSH_EXC_INFO" or target + 1 >= len(instructions) or \
+            instructions[target + 1].opname != "WITH_EXCEPT_START" or entry.start not in at:
+        return False
+    index = at[entry.start] - 1
+    if index < 2 or instructions[index].opname != "BEFORE_WITH":
+        return False
+    call = instructions[index - 1]
+    index -= 2 if instructions[index - 2].opname != "PRECALL" else 3  # Python 3.11 prepares each call first
+    if call.opname != "CALL" or not isinstance(call.arg, int) or not 0 < call.arg <= 4 or index < call.arg + 1:
+        return False
+    index += 1  # just past the last argument
+    arguments = instructions[index - call.arg:index]
+    if any(ins.opname not in _LOADS or ins.opname == "LOAD_ATTR" for ins in arguments):  # each a plain name
+        return False
+    if not any(_value(frame, ins) is caught for ins in arguments for caught in _CAUGHT):  # one that catches it
+        return False
+    callee = instructions[index - call.arg - 1]
+    if callee.opname in ("LOAD_ATTR", "LOAD_METHOD") and callee.argval == "suppress":
+        owner = instructions[index - call.arg - 2]
+        return _value(frame, owner) is contextlib and vars(contextlib).get("suppress") is _SUPPRESS
+    return _value(frame, callee) is _SUPPRESS
+
+
+def _value(frame, ins) -> object:
+    """What a plain name load would give, looked up in the frame's own dictionaries (None when it is no such load)."""
+    if ins.opname not in ("LOAD_NAME", "LOAD_GLOBAL", "LOAD_FAST", "LOAD_DEREF") or not isinstance(ins.argval, str):
+        return None
+    places = {"LOAD_NAME": ("f_locals", "f_globals", "f_builtins"), "LOAD_GLOBAL": ("f_globals", "f_builtins")}
+    for place in places.get(ins.opname, ("f_locals",)):
+        names = getattr(frame, place)
+        if type(names) is dict and ins.argval in names:
+            return names[ins.argval]
+    return None

@@ -470,8 +470,9 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
             return None
         if frame is not None and guarded.has_fallback(frame, ENVIRONMENT_MODULES):
             if top == fullname:
-                self.report(f"The module '{top}' is not available while grading; its import, in a try statement "
-                            "with a fallback for a missing module, failed as it would on a machine without it.")
+                self.report(f"The module '{top}' is not available while grading; its import, guarded (a try "
+                            "statement or contextlib.suppress) with a fallback for a missing module, failed as it "
+                            "would on a machine without it.")
             return None  # ModuleNotFoundError, which the student's handler expects
         if top == fullname:
             self.report(f"The module '{top}' is not available while grading; a stand-in that does nothing "
