@@ -1140,3 +1140,66 @@ def test_a_declared_order_alone_decides_nothing():
                           _declared("features", "W1", "W2", "W3", "b1", "b2", "b3")) == []
     ids_in_order = {d.id for d in _with_declared(r_swap_w, _declared(*EX.parameters))}
     assert "missing-layer" in ids_in_order and "parameters-reordered" not in ids_in_order
+
+
+# -- two mistakes at once, and unfinished work ------------------------------------------------------------------
+def _full(fn) -> list:
+    """The generic findings and the exercise's, merged as the report shows them (superseded ones hidden)."""
+    return _with_declared(fn, _declared(*EX.parameters))
+
+
+def u_zeros(f, W1, b1, W2, b2, W3, b3):
+    return np.zeros((f.shape[0], W3.shape[1]))
+
+
+def u_copied_public(f, *p):
+    """The self-check's expected numbers typed into the code: the answer for one sample, and for a batch."""
+    single = np.array([[1.9564191153442532, 3.5927724200182416, -0.6626256432943463]])
+    return single if f.shape[0] == 1 else np.tile(single, (f.shape[0], 1))
+
+
+def u_b3_everywhere(f, W1, b1, W2, b2, W3, b3):
+    return np.tile(b3, (f.shape[0], 1))
+
+
+def test_a_placeholder_of_zeros_is_named_as_such_and_not_as_three_layer_mistakes():
+    """np.zeros((B, K)) left in place of the head used to be read as FC1's ReLU keeping nothing, b2 and b3 missing
+    and the logits rounded to 0 decimals: four confident names, none of them what the student did."""
+    diagnoses = _full(u_zeros)
+    assert [d.id for d in diagnoses] == ["constant-output"], [(d.id, d.evidence) for d in diagnoses]
+    assert "is 0" in diagnoses[0].evidence and "np.zeros" in diagnoses[0].evidence
+
+
+def test_the_self_checks_numbers_copied_into_the_code_are_named_with_their_source():
+    diagnoses = _full(u_copied_public)
+    assert [d.id for d in diagnoses] == ["constant-output"], [(d.id, d.evidence) for d in diagnoses]
+    assert "public-single" in diagnoses[0].evidence
+
+
+def test_an_output_that_follows_one_input_is_not_taken_for_a_fixed_one():
+    """b3 on every row changes with b3: the search's reading (the second activation keeps nothing) stays."""
+    found = ids(diagnose(u_b3_everywhere))
+    assert "constant-output" not in found and found, found
+
+
+def test_a_relu_on_the_logits_is_named_when_another_mistake_keeps_the_search_from_explaining_the_rest():
+    """Features divided by 255 (which only the graded cases and probes of varied values see) with a ReLU on the
+    logits: no variant reproduces both, and the finding used to be a bare 'after FC3 departs' (wrong-stage) though
+    the logits ramp, read through no other stage, is exactly ReLU of b3."""
+    found = diagnose(lambda f, *p: head(flat(f) / 255.0, *p, out=relu))
+    assert "relu-after-fc3" in ids(found) and "wrong-stage" not in ids(found), [(x.id, x.evidence) for x in found]
+    assert "Something else departs" in evidence(found, "relu-after-fc3")
+
+
+def test_a_softmax_on_the_logits_is_named_beside_an_unexplained_mistake():
+    def swapped_biases_softmax(f, W1, b1, W2, b2, W3, b3):
+        fits = W1.shape[1] == b2.shape[0] and W2.shape[1] == b1.shape[0]
+        return head(flat(f), W1, b2 if fits else b1, W2, b1 if fits else b2, W3, b3, out=V_softmax)
+
+    found = diagnose(swapped_biases_softmax)
+    assert "softmax-output" in ids(found) and "relu-after-fc3" not in ids(found), [(x.id, x.evidence) for x in found]
+
+
+def V_softmax(z):
+    e = np.exp(z - z.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)

@@ -580,6 +580,11 @@ def analyse(runs, random: bool = False) -> Analysis:
         analysis = Analysis([predicted], [])
         _LAST.entry = (key, runs, analysis)
         return analysis
+    fixed = D.fixed_output(everything)
+    if fixed is not None:  # one answer whatever the inputs: no stage computed it, so none is blamed
+        analysis = Analysis([fixed], [])
+        _LAST.entry = (key, runs, analysis)
+        return analysis
     checked = graded + [r for r in probes if r.case.name == "sizes"]
     work = _probe_work(probes)  # the search, shared by every submission whose probes returned the same
     verified = work.spec is not None and D.verify(work.spec, checked, work.loose)

@@ -20,6 +20,7 @@ from grader.authoring import Finding
 from . import search as Q
 from . import stages as S
 from . import structure as T
+from . import variants as V
 
 
 def probe_matches(run) -> tuple[bool | None, str]:
@@ -337,6 +338,9 @@ def fallback(values, by_name: dict, random: bool = False) -> list:
                 f"{sentence}")
             unread = [S.STAGE_NAMES[s] for s in S.STAGES[:S.STAGES.index(stage)]
                       if values.verdicts.get(s, ("",))[0] == "not read"]
+            named = _catalogued_final(values) if stage == "final" else None
+            if named is not None:
+                return [named]
             if stage == "final":
                 qualifier = (" With every weight zero the three products contribute nothing, so the departure is "
                              "in how b3 is added or in what is done to the logits after FC3. The earlier stages "
@@ -348,6 +352,34 @@ def fallback(values, by_name: dict, random: bool = False) -> list:
                              " Every stage before it computes what the statement says.")
             return [Finding("wrong-stage", f"{cap(text)}.{qualifier}")]
     return []
+
+
+#: functions after FC3 the catalog names, in the order a ramp reading is compared with them
+_CATALOGUED_FINALS = ("relu", "sigmoid", "tanh", "exp", "abs", "softmax", "log-softmax")
+
+
+def _catalogued_final(values) -> Finding | None:
+    """What follows FC3 is read on probe 'logits-ramp' with every weight zero, through no other stage: when it is
+    exactly a catalogued function of the ramp (a ReLU, a softmax...), that mistake is certain even though another
+    one, which no variant explains, keeps the search from reproducing the rest. Naming it beats a bare 'after FC3
+    departs', which sends the student looking for an unknown function; the other mistake is said to remain."""
+    reading = values.readings.get("final")
+    if reading is None or reading.values is None or not np.isfinite(reading.values).all():
+        return None
+    for name in _CATALOGUED_FINALS:
+        with np.errstate(all="ignore"):
+            model = V._final(name, S.RAMP[None], None)[0]
+        if np.allclose(reading.values, model, rtol=1e-9, atol=1e-12):
+            mistake = "softmax-output" if "softmax" in name else "relu-after-fc3"
+            shown = S.shown_points(reading.values, S.RAMP)
+            return Finding(mistake, f"{cap(V.final_name(name))} is applied to the logits after FC3: on probe "
+                                    f"'logits-ramp', where every weight is zero so that the logits are b3, your "
+                                    f"function turns b3 = {', '.join(Q.fmt(S.RAMP[i]) for i in shown)} into "
+                                    f"{', '.join(Q.fmt(reading.values[i]) for i in shown)}. Something else departs "
+                                    f"as well, in a way no catalogued mistake explains: every other probe passes "
+                                    f"through this function, so the stages before it could not be checked on their "
+                                    f"own; correct this one first.")
+    return None
 
 
 def _localised(values, stage: str) -> bool:
