@@ -15,7 +15,7 @@ from . import checks, diagnose, execute, facts
 from . import submission as submission_mod
 from .errors import ExerciseError, GraderError, SyntaxProblem
 from .exercise import PROBE, Case, Exercise
-from .missing import missing_function_error
+from .missing import definition_notes, missing_function_error
 from .outcomes import CaseRun, Execution
 from .results import CheckResult, Diagnosis, ErrorInfo, GradeResult
 from .session import DEFAULT_SECRET, FullScaleRun, Session, student_seed  # noqa: F401  (public names)
@@ -139,6 +139,7 @@ def judge(session: Session, path: Path, student: str, submission: submission_mod
                             groups={c.group for c in prepared.cases if c.group != PROBE})
     if whole_run:
         warnings += compile_warnings
+    warnings += definition_notes(submission, exercise)  # a starter that replaced the student's code
     cases, expected, full = prepared.cases, prepared.expected, prepared.full
     by_case = {c.name: (c, e) for c, e in zip(cases, expected)}
     runs = [CaseRun(by_case[o.case][0], by_case[o.case][1], o) for o in execution.calls if not o.repeat]

@@ -9,10 +9,12 @@ code block of the exercise's ``statement.md``.
 """
 from __future__ import annotations
 
+import ast
 import difflib
 import re
 import textwrap
 
+from . import pysource
 from . import submission as submission_mod
 from .errors import MissingFunction, SubmissionError, SyntaxProblem
 from .exercise import Exercise
@@ -46,10 +48,16 @@ def missing_function_error(
     stopped = _stopped_definition(submission, execution, name)
     if stopped:
         return SubmissionError.with_kind("definition-failed", stopped)
+    defined = _definitions(submission, name)
+    if defined and not execution.cell_errors:
+        return MissingFunction(f"{name}() is defined in {defined[-1][0].label}, but it no longer exists once every "
+                               f"cell has run: a later cell removes the name (with 'del {name}', say). Delete "
+                               "that line and run the notebook again from the top.")
     close = difflib.get_close_matches(name, execution.candidates, n=3, cutoff=0.6)
     close += [c for c in execution.candidates if c.lower().replace("_", "") == name.lower().replace("_", "")
               and c not in close]
-    hint = f" Did you mean to name {close[0]!r} as {name!r}?" if close else ""
+    hint = f" Did you mean to name {close[0]!r} as {name!r}?" if close else _same_parameters(submission, execution,
+                                                                                           exercise)
     hint += _pasted_hint(submission, exercise)
     failed = (" Some cells raised errors before it could be defined; see the warnings."
               if execution.cell_errors else "")
@@ -60,6 +68,77 @@ def _pasted_hint(submission: submission_mod.Submission, exercise: Exercise) -> s
     pasted = pasted_cells(submission, exercise)
     return (f" Cell {pasted[0]} of the notebook contains 'def {exercise.function}', but it is a text (markdown) "
             "cell, so it never runs: move the code into a code cell." if pasted else "")
+
+
+def _same_parameters(submission: submission_mod.Submission, execution: Execution, exercise: Exercise) -> str:
+    """A renamed solution ('my_model', say), far from the name in spelling but taking the same parameters: the one
+    function that has them is most likely the answer, so the sentence names it (only when exactly one does)."""
+    wanted = len(exercise.parameters)
+    same = {d.name for _, d in _definitions(submission) if d.name in execution.candidates
+            and not d.args.vararg and len(d.args.posonlyargs) + len(d.args.args) == wanted} if wanted else set()
+    if len(same) != 1:
+        return ""
+    other = same.pop()
+    return (f" The submission defines {other!r}, which takes {wanted} parameters like {exercise.function}() does:"
+            f" if it is your solution, rename it to {exercise.function!r}.")
+
+
+def definition_notes(submission: submission_mod.Submission, exercise: Exercise) -> list[str]:
+    """Why a defined function can still be the starter: the code a student wrote sits in a markdown cell, or in a
+    cell above the starter's, whose later 'pass' replaces it when the cells run from top to bottom. Said only when
+    the definition graded (the last one) is such a stub, since only then does it cost the student points."""
+    name = exercise.function
+    found = _definitions(submission, name)
+    if not found or not _is_stub(found[-1][1]):
+        return []
+    last = found[-1][0]
+    notes = []
+    written = [cell for cell, d in found[:-1] if not _is_stub(d)]
+    if written and written[-1] is not last:
+        notes.append(f"{name}() is defined in {written[-1].label} with your code, then again in {last.label}, "
+                     "whose body is only the starter's placeholder. The cells run from top to bottom, so that later "
+                     "definition replaced yours: delete it, or move your code below it.")
+    pasted = pasted_cells(submission, exercise)
+    if pasted:
+        notes.append(f"Cell {pasted[0]} of the notebook contains 'def {name}', but it is a text (markdown) cell, so "
+                     f"it never runs; the {name}() graded is the starter's placeholder in {last.label}: move your "
+                     "code into that code cell.")
+    return notes
+
+
+def _definitions(submission: submission_mod.Submission, name: str = "") -> list[tuple[submission_mod.Cell,
+                                                                                          ast.FunctionDef]]:
+    """The top-level ``def`` statements (of ``name``, else of any function) of the code cells, in the order they
+    run, each with its cell. Only cells whose text holds the ``def`` are parsed, within the same budget as the
+    compile check, and under pysource's lock (two threads building ASTs at once can fail on CPython 3.11); cells
+    that do not compile are left out, their error is reported on its own."""
+    found: list[tuple[submission_mod.Cell, ast.FunctionDef]] = []
+    budget = submission_mod.MAX_CHECKED_TOTAL
+    needle = re.compile(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{re.escape(name) if name else ''}", re.M)
+    for cell in submission.cells:
+        if cell.syntax_error or len(cell.source) > budget or not needle.search(cell.source):
+            continue
+        budget -= len(cell.source)
+        try:
+            tree = pysource.parse(cell.source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        found += [(cell, node) for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  and (not name or node.name == name)]
+    return found
+
+
+def _is_stub(definition: ast.FunctionDef) -> bool:
+    """A body of nothing but a docstring, 'pass', '...' or 'raise NotImplementedError': the starter's shape."""
+    for statement in definition.body:
+        if isinstance(statement, ast.Pass):
+            continue
+        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+            continue  # a docstring or '...'
+        if isinstance(statement, ast.Raise) and "NotImplementedError" in ast.dump(statement):
+            continue
+        return False
+    return True
 
 
 def _no_code(submission: submission_mod.Submission) -> str:

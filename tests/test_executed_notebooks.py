@@ -1,0 +1,93 @@
+"""The shipped notebook as students really hand it in: filled in, run in a Jupyter kernel (nbclient), saved with
+its outputs, execution counts and the self-check's verdict. The notebooks under submissions/notebooks/executed-*
+were made that way (the statement's markdown cells left out to keep them small). Each mistake here is about where
+the code sits in the notebook, not about the computation, so the sentence the student reads must say where."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import SUBMISSIONS
+from grader import missing, submission
+from grader.grade import grade_file
+
+NOTEBOOKS = SUBMISSIONS / "notebooks"
+
+
+def grade(session, name: str):
+    return grade_file(NOTEBOOKS / f"executed-{name}.ipynb", session)
+
+
+def test_the_files_are_executed_notebooks():
+    """Every code cell that ran carries its count, and the self-check's output is saved: these are real runs."""
+    for path in sorted(NOTEBOOKS.glob("executed-*.ipynb")):
+        cells = [c for c in json.loads(path.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "code"]
+        assert all(isinstance(c["execution_count"], int) for c in cells), path.name
+        assert any("public" in "".join(o.get("text", "")) or "vgg_classifier" in "".join(o.get("text", ""))
+                   for c in cells for o in c["outputs"]), path.name
+
+
+@pytest.mark.parametrize("name", ["correct-rerun", "starter-then-code-below"])
+def test_correct_runs_get_full_marks_and_no_note_on_definitions(session, name):
+    """A rerun solution cell, a %timeit scratch cell, a last cell that raised, and a starter left above the solution
+    (the later definition wins, as in the kernel) cost nothing, and nothing is said about where the code is."""
+    result = grade(session, name)
+    assert result.status == "graded", result.error
+    assert result.score == result.max_score
+    assert not any("placeholder" in w or "markdown" in w for w in result.warnings), result.warnings
+
+
+def test_code_pasted_into_the_markdown_cell_is_named(session):
+    """The solution typed into the 'Your solution' text cell: the starter's pass is graded (0 points), and the
+    warning says which cell holds the code and which code cell it belongs in (it said only 'returns None')."""
+    result = grade(session, "code-in-markdown")
+    assert result.status == "graded" and result.score == 0
+    note = next(w for w in result.warnings if "markdown" in w)
+    assert "Cell 1 of the notebook" in note and "code cell 1 (cell 2 of the notebook)" in note, note
+
+
+def test_code_above_the_starter_names_both_definitions(session):
+    """The solution in a new cell above the untouched starter: run top to bottom, the starter's 'pass' replaces it.
+    The student's own kernel ran them in another order (its self-check passed once); the note says why it fails."""
+    result = grade(session, "code-above-starter")
+    assert result.score == 0
+    note = next(w for w in result.warnings if "placeholder" in w)
+    assert "code cell 1 (cell 2 of the notebook)" in note and "code cell 2 (cell 3 of the notebook)" in note, note
+    assert "top to bottom" in note
+
+
+def test_a_renamed_function_with_the_same_parameters_is_suggested(session):
+    """'vgg_head' is too far from the name for a spelling hint; it takes the seven parameters, so it is named."""
+    result = grade(session, "renamed")
+    assert result.status == "error" and result.error.kind == "missing-function"
+    assert "'vgg_head'" in result.error.message and "rename it to 'vgg_classifier'" in result.error.message
+
+
+def test_a_function_deleted_by_a_later_cell_is_not_called_undefined(session):
+    """A tidy-up cell ran 'del vgg_classifier': the error said no such function was defined, which the student can
+    see is false; it now names the cell that defines it and says a later cell removed it."""
+    result = grade(session, "deleted")
+    assert result.status == "error" and result.error.kind == "missing-function"
+    message = result.error.message
+    assert "code cell 1 (cell 2 of the notebook)" in message and "del vgg_classifier" in message, message
+    assert "No function named" not in message
+
+
+def test_definitions_are_parsed_under_the_grader_lock(exercise, monkeypatch):
+    """A batch grades on threads, and CPython 3.11's AST constructor fails when two threads build trees at once
+    (a probe class got 'SystemError: AST constructor recursion depth mismatch' as one student's internal error):
+    the notes parse the cells only while holding pysource's lock."""
+    from grader import pysource
+
+    held: list[bool] = []
+    real = pysource.ast.parse
+
+    def parse(*args, **kwargs):
+        held.append(pysource._LOCK.locked())
+        return real(*args, **kwargs)
+
+    loaded = submission.load(NOTEBOOKS / "executed-code-above-starter.ipynb")
+    monkeypatch.setattr(pysource.ast, "parse", parse)
+    notes = missing.definition_notes(loaded, exercise)
+    assert notes and held and all(held), (notes, held)
