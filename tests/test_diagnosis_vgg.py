@@ -1203,3 +1203,12 @@ def test_a_softmax_on_the_logits_is_named_beside_an_unexplained_mistake():
 def V_softmax(z):
     e = np.exp(z - z.max(axis=1, keepdims=True))
     return e / e.sum(axis=1, keepdims=True)
+
+
+
+def test_unfinished_work_that_returns_fc1s_activations_is_named_as_two_missing_layers():
+    """Returning h1 (FC2 and FC3 still to do) used to give a wrong shape and 'after FC3 departs', which sent the
+    student to look at the logits; it is FC2 and FC3 that are missing."""
+    found = diagnose(lambda f, W1, b1, *rest: relu(flat(f) @ W1 + b1))
+    assert "missing-layer" in ids(found), [(x.id, x.evidence) for x in found]
+    assert "FC2 and FC3 are missing" in evidence(found, "missing-layer") and "wrong-stage" not in ids(found)

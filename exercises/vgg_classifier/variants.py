@@ -154,6 +154,7 @@ SEQUENCES: dict[str, tuple[tuple[int, int, int], ...]] = {
     "skip-fc1": ((2, 2, 1), (3, 3, 2)),
     "fc1-twice": ((1, 1, 0), (1, 1, 0), (2, 2, 1), (3, 3, 2)),
     "skip-fc3": ((1, 1, 0), (2, 2, 1)),
+    "fc1-only": ((1, 1, 0),),
     "W1-in-fc2": ((1, 1, 0), (1, 2, 1), (3, 3, 2)),
     "W2-in-fc1": ((2, 1, 0), (2, 2, 1), (3, 3, 2)),
     "W2-in-fc3": ((1, 1, 0), (2, 2, 1), (2, 3, 2)),
@@ -173,6 +174,7 @@ SEQUENCE_NAMES = {
     "skip-fc1": "FC1 (W1, b1) is skipped: the flattened features go straight into FC2",
     "fc1-twice": "FC1 is applied twice",
     "skip-fc3": "FC3 is missing: the output of FC2 (after its ReLU) is returned",
+    "fc1-only": "FC2 and FC3 are missing: the output of FC1 (after its ReLU) is returned",
     "W1-in-fc2": "FC2 multiplies by W1 instead of W2",
     "W2-in-fc1": "FC1 multiplies by W2 instead of W1",
     "W2-in-fc3": "FC3 multiplies by W2 instead of W3",
@@ -189,7 +191,8 @@ SEQUENCE_NAMES = {
 #: the stages (stages.py) each sequence changes
 SEQUENCE_STAGES = {
     "skip-fc2": ("fc2", "act2"), "fc2-twice": ("fc2", "act2"), "skip-fc1": ("fc1", "act1"), "fc1-twice": ("fc1", "act1"),
-    "skip-fc3": ("fc3",), "W1-in-fc2": ("fc2",), "W2-in-fc1": ("fc1",), "W2-in-fc3": ("fc3",), "W3-in-fc2": ("fc2",),
+    "skip-fc3": ("fc3",), "fc1-only": ("fc2", "act2", "fc3"), "W1-in-fc2": ("fc2",), "W2-in-fc1": ("fc1",),
+    "W2-in-fc3": ("fc3",), "W3-in-fc2": ("fc2",),
     "W2-W3-swapped": ("fc2", "fc3"), "b1-b2-swapped": ("fc1", "fc2"), "b2-b3-swapped": ("fc2", "fc3"),
     "W1-W2-swapped": ("fc1", "fc2"), "b1-in-fc2": ("fc2",), "b2-in-fc1": ("fc1",), "b2-in-fc3": ("fc3",),
     "b3-in-fc2": ("fc2",),
