@@ -70,7 +70,10 @@ def declared(spec: object) -> Declared | None:
         if len(name) > wire.MAX_PARAMETER_NAME:
             raise ProtocolError("a parameter's name is longer than the protocol allows")
         parameters.append(Parameter(name=_clean(name, 60), kind=item["kind"], default=bool_field(item, "default")))
-    return Declared(parameters=tuple(parameters), count=count)
+    own = text_field(spec, "own_name")  # the function's __name__: shown only, and only when it is an identifier
+    if len(own) > wire.MAX_PARAMETER_NAME:
+        raise ProtocolError("a function's own name is longer than the protocol allows")
+    return Declared(parameters=tuple(parameters), count=count, own_name=_clean(own, 60))
 
 
 def call_error(error: object, submission: Submission) -> CallError:

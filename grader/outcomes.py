@@ -101,6 +101,7 @@ class Declared:
 
     parameters: tuple[Parameter, ...]
     count: int
+    own_name: str = ""  # the function's ``__name__``, when it is not the name graded (``linear = dense_scores``)
 
 
 @dataclass(frozen=True)

@@ -208,3 +208,14 @@ def test_names_are_read_as_loosely_as_the_exercises_own_names_allow():
     assert _reordered(declared("features", "W1", "W1", "W2", "b2", "W3", "b3"), STATEMENT) == []
     starred = Declared((Parameter("features", "positional"), Parameter("W1", "var-positional")), 7)
     assert _reordered(starred, STATEMENT) == []
+
+
+# -- a name bound to another function ---------------------------------------------------------------------------
+@pytest.mark.parametrize("own,why", [(["f"], "'own_name' is not text"),
+                                     ("f" * 101, "own name is longer than the protocol allows")])
+def test_a_forged_function_name_is_a_protocol_error(own, why):
+    from grader import answers
+    from grader.channel import ProtocolError
+
+    with pytest.raises(ProtocolError, match=why):
+        answers.declared({"count": 0, "parameters": [], "own_name": own})

@@ -512,7 +512,13 @@ def _signature(function, wire) -> dict | None:
             return None
         listed.append({"name": str(parameter.name)[:wire.MAX_PARAMETER_NAME], "kind": kind,
                        "default": parameter.default is not inspect.Parameter.empty})
-    return {"count": int(len(parameters)), "parameters": listed}
+    own = ""
+    try:  # a function bound to another name (``linear = dense_scores``) is named by what it calls itself
+        name = function.__name__
+        own = name[:wire.MAX_PARAMETER_NAME] if type(name) is str else ""
+    except Exception:  # noqa: BLE001  (a callable object's __getattr__ may raise anything)
+        pass
+    return {"count": int(len(parameters)), "parameters": listed, "own_name": own}
 
 
 def _unreadable(exc: BaseException) -> dict:
