@@ -66,8 +66,15 @@ def missing_function_error(
 
 def _pasted_hint(submission: submission_mod.Submission, exercise: Exercise) -> str:
     pasted = pasted_cells(submission, exercise)
-    return (f" Cell {pasted[0]} of the notebook contains 'def {exercise.function}', but it is a text (markdown) "
-            "cell, so it never runs: move the code into a code cell." if pasted else "")
+    if not pasted:
+        return ""
+    return (f" Cell {pasted[0]} of the notebook contains 'def {exercise.function}', but it is "
+            f"{_kind(submission, pasted[0])}, so it never runs: move the code into a code cell.")
+
+
+def _kind(submission: submission_mod.Submission, number: int) -> str:
+    """How a student's notebook shows a cell that is not code: Jupyter's menu calls them Markdown and Raw."""
+    return "a raw cell" if number in submission.raw_cells else "a text (markdown) cell"
 
 
 def _same_parameters(submission: submission_mod.Submission, execution: Execution, exercise: Exercise) -> str:
@@ -98,10 +105,13 @@ def definition_notes(submission: submission_mod.Submission, exercise: Exercise) 
         notes.append(f"{name}() is defined in {written[-1].label} with your code, then again in {last.label}, "
                      "whose body is only the starter's placeholder. The cells run from top to bottom, so that later "
                      "definition replaced yours: delete it, or move your code below it.")
+    elif written:
+        notes.append(f"{name}() is defined twice in {last.label}: first with your code, then again below it with "
+                     "only the starter's placeholder, which replaces yours. Delete the second definition.")
     pasted = pasted_cells(submission, exercise)
     if pasted:
-        notes.append(f"Cell {pasted[0]} of the notebook contains 'def {name}', but it is a text (markdown) cell, so "
-                     f"it never runs; the {name}() graded is the starter's placeholder in {last.label}: move your "
+        notes.append(f"Cell {pasted[0]} of the notebook contains 'def {name}', but it is {_kind(submission, pasted[0])}"
+                     f", so it never runs; the {name}() graded is the starter's placeholder in {last.label}: move your "
                      "code into that code cell.")
     return notes
 

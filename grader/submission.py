@@ -88,6 +88,7 @@ class Submission:
     sha256: str
     warnings: tuple[str, ...] = ()
     prose: tuple[tuple[int, str], ...] = ()  # (cell number, text) of markdown and raw cells, for hints
+    raw_cells: frozenset[int] = frozenset()  # which of those are raw cells: a hint names the cell's kind
 
     @property
     def is_notebook(self) -> bool:
@@ -186,9 +187,9 @@ def parse(path: Path, raw: bytes, student: str | None = None) -> Submission:
         if _looks_like_notebook(text):
             raise UnsupportedFileType(f"{path.name} holds a Jupyter notebook's JSON, not Python source: "
                                       "submit it with the .ipynb extension.")
-        (cells, warnings), prose = _script_cells(text, path.name), []
+        (cells, warnings), prose, raw_numbers = _script_cells(text, path.name), [], set()
     else:
-        cells, warnings, prose = _notebook_cells(raw, path.name)
+        cells, warnings, prose, raw_numbers = _notebook_cells(raw, path.name)
     return Submission(
         path=path,
         student=student or student_id(path),
@@ -197,6 +198,7 @@ def parse(path: Path, raw: bytes, student: str | None = None) -> Submission:
         sha256=digest,
         warnings=tuple(warnings),
         prose=tuple(prose),
+        raw_cells=frozenset(raw_numbers),
     )
 
 
@@ -261,7 +263,7 @@ def json_values(raw: bytes) -> int:
     return values
 
 
-def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[tuple[int, str]]]:
+def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[tuple[int, str]], set[int]]:
     if not raw.strip():
         raise NotJson(f"{name} is empty: it is not a notebook. Save the notebook in Jupyter and submit it again.")
     if json_values(raw) > MAX_JSON_VALUES:
@@ -287,6 +289,7 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
                                         f"at most {MAX_NOTEBOOK_CELLS:,} (and {MAX_CELLS:,} code cells).")
     sources, warnings, code_number = [], [], 0
     prose: list[tuple[int, str]] = []
+    raw_numbers = {n for n, c in enumerate(raw_cells, start=1) if isinstance(c, dict) and c.get("cell_type") == "raw"}
     for number, cell in enumerate(raw_cells, start=1):
         if isinstance(cell, dict) and cell.get("cell_type") in ("markdown", "raw"):
             text = cell.get("source", "")
@@ -314,7 +317,7 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
     cells, notes = _Loader(sources).cells()
     newer = pysource.newer_python(data)  # the student's Python had syntax the grader's lacks: say so
     cells = [replace(c, syntax_error=c.syntax_error + newer) if c.syntax_error and newer else c for c in cells]
-    return cells, warnings + notes, prose
+    return cells, warnings + notes, prose, raw_numbers
 
 
 def _raw_cells(data: dict, major: int) -> list | None:

@@ -47,6 +47,22 @@ def test_code_pasted_into_the_markdown_cell_is_named(session):
     assert "Cell 1 of the notebook" in note and "code cell 1 (cell 2 of the notebook)" in note, note
 
 
+def test_code_pasted_into_a_raw_cell_names_its_kind(session):
+    """A raw cell is not a markdown cell: the sentence names the kind the student sees in Jupyter's menu."""
+    result = grade(session, "code-in-raw-cell")
+    assert result.score == 0
+    note = next(w for w in result.warnings if "never runs" in w)
+    assert "Cell 3 of the notebook" in note and "a raw cell" in note and "markdown" not in note, note
+
+
+def test_the_starter_pasted_under_the_solution_in_one_cell_is_named(session):
+    """The starter's definition pasted back below the student's own, in the same cell: the later one wins."""
+    result = grade(session, "stub-below-in-same-cell")
+    assert result.score == 0
+    note = next(w for w in result.warnings if "placeholder" in w)
+    assert "defined twice in code cell 1 (cell 2 of the notebook)" in note, note
+
+
 def test_code_above_the_starter_names_both_definitions(session):
     """The solution in a new cell above the untouched starter: run top to bottom, the starter's 'pass' replaces it.
     The student's own kernel ran them in another order (its self-check passed once); the note says why it fails."""
