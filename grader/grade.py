@@ -139,7 +139,7 @@ def judge(session: Session, path: Path, student: str, submission: submission_mod
                             groups={c.group for c in prepared.cases if c.group != PROBE})
     if whole_run:
         warnings += compile_warnings
-    warnings += definition_notes(submission, exercise)  # a starter that replaced the student's code
+    warnings += definition_notes(submission, exercise, execution)  # code the run did not see as the student did
     cases, expected, full = prepared.cases, prepared.expected, prepared.full
     by_case = {c.name: (c, e) for c, e in zip(cases, expected)}
     runs = [CaseRun(by_case[o.case][0], by_case[o.case][1], o) for o in execution.calls if not o.repeat]

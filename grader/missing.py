@@ -90,14 +90,15 @@ def _same_parameters(submission: submission_mod.Submission, execution: Execution
             f" if it is your solution, rename it to {exercise.function!r}.")
 
 
-def definition_notes(submission: submission_mod.Submission, exercise: Exercise) -> list[str]:
+def definition_notes(submission: submission_mod.Submission, exercise: Exercise, execution: Execution) -> list[str]:
     """Why a defined function can still be the starter: the code a student wrote sits in a markdown cell, or in a
     cell above the starter's, whose later 'pass' replaces it when the cells run from top to bottom. Said only when
-    the definition graded (the last one) is such a stub, since only then does it cost the student points."""
+    the definition graded (the last one) is such a stub, since only then does it cost the student points. Names
+    the function needs that only the student's kernel had are said by unbound_notes."""
     name = exercise.function
     found = _definitions(submission, name)
     if not found or not _is_stub(found[-1][1]):
-        return []
+        return unbound_notes(submission, execution)
     last = found[-1][0]
     notes = []
     written = [cell for cell, d in found[:-1] if not _is_stub(d)]
@@ -210,3 +211,80 @@ def _parts(markdown: str) -> list[str]:
     if block is not None:  # a block left open runs to the end of the cell
         parts.append("```" + textwrap.dedent("\n".join(block)).strip())
     return parts
+
+
+# -- names only the student's kernel had ---------------------------------------------------------------------------
+# Jupyter keeps every name a cell defined until the kernel restarts, so a helper whose cell was deleted (or edited
+# into something else) after it ran still works in the student's session, and the saved self-check even shows a
+# pass. The grader runs the saved cells in a fresh process, where the function raises NameError; "name 'relu' is not
+# defined" alone reads as the grader's mistake to a student who saw the notebook work. The note is only said when no
+# cell binds the name anywhere (an assignment, import, def, class, loop target or parameter, at any depth), and not
+# at all when a cell could bind names the syntax does not show (a star import, exec, globals(), a magic) or could not
+# be parsed.
+_UNDEFINED = re.compile(r"name '([A-Za-z_][A-Za-z0-9_]*)' is not defined")
+#: text that can bind a name without a binding the syntax tree shows: exec and friends, a cell magic (its body is a
+#: string by then), and the line magics that run code or load names (IPython syntax is already calls by then)
+_OPAQUE = re.compile(r"\b(?:exec|eval|globals|vars|setattr|__import__)\s*\(|__dict__|run_cell_magic\(|"
+                     r"run_line_magic\('(?:run|time|timeit|prun|store|pylab|load|aimport|macro|sx|sc|capture)'")
+
+
+def unbound_notes(submission: submission_mod.Submission, execution: Execution) -> list[str]:
+    """One sentence per name that made the function raise NameError and that no cell defines."""
+    if not submission.is_notebook:
+        return []
+    missing: list[str] = []
+    for call in execution.calls:
+        error = call.exception
+        found = _UNDEFINED.search(error.message) if error is not None and error.type == "NameError" else None
+        if found and found.group(1) not in missing:
+            missing.append(found.group(1))
+    if not missing:
+        return []
+    bound = _bound_names(submission)
+    if bound is None:
+        return []
+    notes = []
+    for name in [n for n in missing if n not in bound][:3]:
+        close = difflib.get_close_matches(name, sorted(bound), n=5, cutoff=0.7)
+        close.sort(key=lambda other: sorted(other) != sorted(name))  # two letters swapped first ('reul', 'relu')
+        notes.append(f"Your function needs '{name}', but no cell of the notebook defines it"
+                     + (f": did you mean '{close[0]}'?" if close else
+                        ". In your own session it may have come from a cell deleted or changed after it ran: Jupyter "
+                        "keeps what a cell defined until the kernel restarts. Define it in a cell, then check the "
+                        "notebook with Restart Kernel and Run All Cells before submitting."))
+    return notes
+
+
+def _bound_names(submission: submission_mod.Submission) -> set[str] | None:
+    """Every name any cell binds, or None when that cannot be known from the text (see the module's docstring)."""
+    names: set[str] = set()
+    budget = submission_mod.MAX_CHECKED_TOTAL
+    for cell in submission.cells:
+        if cell.syntax_error or len(cell.source) > budget or _OPAQUE.search(cell.source):
+            return None
+        budget -= len(cell.source)
+        try:
+            tree = pysource.parse(cell.source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                names.add(node.id)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                for alias in node.names:
+                    if alias.name == "*":
+                        return None
+                    names.add(alias.asname or alias.name.split(".")[0])
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                names.update(node.names)
+            elif isinstance(node, ast.arg):
+                names.add(node.arg)
+            elif isinstance(node, ast.ExceptHandler) and node.name:
+                names.add(node.name)
+            elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+                names.add(node.name)
+            elif isinstance(node, ast.MatchMapping) and node.rest:
+                names.add(node.rest)
+    return names

@@ -11,6 +11,7 @@ import pytest
 from conftest import SUBMISSIONS
 from grader import missing, submission
 from grader.grade import grade_file
+from grader.outcomes import Execution
 
 NOTEBOOKS = SUBMISSIONS / "notebooks"
 
@@ -90,6 +91,27 @@ def test_a_function_deleted_by_a_later_cell_is_not_called_undefined(session):
     assert "No function named" not in message
 
 
+def test_a_helper_from_a_deleted_cell_is_explained(session):
+    """The helper's cell ran, the self-check passed (its output is saved), then the cell was deleted: the function
+    raises NameError in a fresh run. The note says no cell defines the name and why the student's kernel had it."""
+    result = grade(session, "helper-cell-deleted")
+    assert result.score < result.max_score
+    note = next(w for w in result.warnings if "'relu'" in w)
+    assert "no cell of the notebook defines it" in note and "Restart Kernel and Run All Cells" in note, note
+
+
+def test_a_misspelt_helper_gets_the_spelling_not_the_deleted_cell_story(session):
+    result = grade(session, "helper-misspelt")
+    note = next(w for w in result.warnings if "'reul'" in w)
+    assert "did you mean 'relu'?" in note and "kernel" not in note, note
+
+
+def test_a_name_error_in_a_scratch_cell_adds_no_note(session):
+    """'features' in a last scratch cell (defined in no cell) costs nothing: the cell's own warning is enough."""
+    result = grade(session, "correct-rerun")
+    assert not any("no cell of the notebook defines" in w for w in result.warnings), result.warnings
+
+
 def test_definitions_are_parsed_under_the_grader_lock(exercise, monkeypatch):
     """A batch grades on threads, and CPython 3.11's AST constructor fails when two threads build trees at once
     (a probe class got 'SystemError: AST constructor recursion depth mismatch' as one student's internal error):
@@ -105,5 +127,5 @@ def test_definitions_are_parsed_under_the_grader_lock(exercise, monkeypatch):
 
     loaded = submission.load(NOTEBOOKS / "executed-code-above-starter.ipynb")
     monkeypatch.setattr(pysource.ast, "parse", parse)
-    notes = missing.definition_notes(loaded, exercise)
+    notes = missing.definition_notes(loaded, exercise, Execution(function_found=True, function_callable=True))
     assert notes and held and all(held), (notes, held)
