@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from conftest import SUBMISSIONS
+from conftest import SUBMISSIONS, notebook
 from grader import missing, submission
 from grader.grade import grade_file
 from grader.outcomes import Execution
@@ -46,6 +46,18 @@ def test_code_pasted_into_the_markdown_cell_is_named(session):
     assert result.status == "graded" and result.score == 0
     note = next(w for w in result.warnings if "markdown" in w)
     assert "Cell 1 of the notebook" in note and "code cell 1 (cell 2 of the notebook)" in note, note
+
+
+def test_no_note_when_the_function_graded_answers(grade_source):
+    """A starter left last but rebound afterwards ('vgg_classifier = mine') is not what is graded: no note."""
+    real = (NOTEBOOKS / "executed-starter-then-code-below.ipynb").read_text(encoding="utf-8")
+    code = next("".join(c["source"]) for c in json.loads(real)["cells"]
+                if c["cell_type"] == "code" and "h2 @ W3" in "".join(c["source"]))
+    result = grade_source(notebook("import numpy as np\n" + code, "mine = vgg_classifier",
+                                   "def vgg_classifier(features, W1, b1, W2, b2, W3, b3):\n    pass",
+                                   "vgg_classifier = mine"), "student.ipynb")
+    assert result.score == result.max_score
+    assert not any("placeholder" in w for w in result.warnings), result.warnings
 
 
 def test_code_pasted_into_a_raw_cell_names_its_kind(session):
