@@ -21,6 +21,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
+import numpy as np
+
 from . import escape, gradebook, outfolder, regrade
 from .classfolder import LAYOUTS, Entry, Plan, discover, display_ids  # noqa: F401  (the batch's public names)
 from .grade import Session, grading
@@ -119,7 +121,11 @@ def grade_entry(entry: Entry, session: Session, data: bytes | None = None) -> Gr
         result = graded.error(entry.path, entry.student, kind, message, started)
     else:
         try:
-            result = graded.grade(entry.path, entry.student, raw=data)
+            # The checks and the diagnosis compute with whatever the student returned (1e308, inf, NaN, huge
+            # integers): numpy's overflow and invalid-value warnings say nothing about the verdict and would
+            # land on the instructor's terminal, naming the grader's own files, as if the grader had failed.
+            with np.errstate(all="ignore"):
+                result = graded.grade(entry.path, entry.student, raw=data)
         except Exception as exc:  # a bug or an exhausted resource in the grader: this student only
             result = graded.error(entry.path, entry.student, "internal",
                                   f"The grader itself failed on this submission ({type(exc).__name__}: "
