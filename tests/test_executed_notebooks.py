@@ -1,7 +1,8 @@
 """The shipped notebook as students really hand it in: filled in, run in a Jupyter kernel (nbclient), saved with
 its outputs, execution counts and the self-check's verdict. The notebooks under submissions/notebooks/executed-*
 were made that way (the statement's markdown cells left out to keep them small). Each mistake here is about where
-the code sits in the notebook, not about the computation, so the sentence the student reads must say where."""
+the code sits in the notebook or what only the student's kernel had, not about the computation, so the sentence the
+student reads must say where."""
 from __future__ import annotations
 
 import json
