@@ -49,6 +49,10 @@ def compile_error(source: str) -> tuple[str, int | None, str] | None:
         if exc.text and exc.text.strip():
             text += f" -> {exc.text.strip()[:120]}"
         error = type(exc).__name__, exc.lineno, text
+    except UnicodeEncodeError as exc:  # a lone surrogate: half of an emoji, cut apart by an editor or a copy
+        line = source.count("\n", 0, exc.start) + 1
+        return (type(exc).__name__, line, f"a broken character, U+{ord(source[exc.start]):04X} (half of a two-part "
+                "character such as an emoji), which Python cannot read: delete it")
     except (ValueError, MemoryError, RecursionError) as exc:  # null bytes, absurd nesting: not kept (memory and
         return type(exc).__name__, None, str(exc) or "the source cannot be compiled"  # depth vary by call)
     else:

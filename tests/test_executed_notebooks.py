@@ -125,6 +125,17 @@ def test_a_name_error_in_a_scratch_cell_adds_no_note(session):
     assert not any("no cell of the notebook defines" in w for w in result.warnings), result.warnings
 
 
+def test_a_broken_emoji_is_named_as_such(session):
+    """Run and passed, then a comment edited in a browser frontend, which saved half an emoji as '\\ud83d'
+    (JSON.stringify escapes a lone surrogate). The error was "'utf-8' codec can't encode character ... surrogates
+    not allowed"."""
+    result = grade(session, "broken-emoji")
+    assert result.status == "error" and result.error.kind == "syntax-error"
+    message = result.error.message
+    assert "code cell 1 (cell 2 of the notebook), line 1" in message and "U+D83D" in message, message
+    assert "emoji" in message and "surrogates" not in message
+
+
 def test_definitions_are_parsed_under_the_grader_lock(exercise, monkeypatch):
     """A batch grades on threads, and CPython 3.11's AST constructor fails when two threads build trees at once
     (a probe class got 'SystemError: AST constructor recursion depth mismatch' as one student's internal error):
