@@ -45,7 +45,8 @@ def generic_findings(facts: Facts, execution: Execution, exercise: Exercise) -> 
         findings.append(Finding("parameters-reordered", _reordered_text(execution.declared, exercise, moved)))
     if raised:
         findings.append(Finding("raises-error", f"On the '{raised[0].case.name}' case ({raised[0].case.description})"
-                                                f" it raised {raised[0].outcome.error}."))
+                                                f" it raised {raised[0].outcome.error}."
+                                                + _left_in(raised[0].outcome.exception)))
     returned = [r for r in graded if r.outcome.status == "ok" and r.outcome.type_name != "NoneType"]
     odd = [r for r in returned if not r.outcome.exact_ndarray]
     if odd:
@@ -85,30 +86,68 @@ def generic_findings(facts: Facts, execution: Execution, exercise: Exercise) -> 
     return findings
 
 
+def _left_in(error: CallError | None) -> str:
+    """Debugging left in the code fails every call in the same telling way: say what, since the exception's name
+    alone (BdbQuit, EOFError) means nothing to a student who forgot the breakpoint."""
+    if error is None:
+        return ""
+    if error.type == "BdbQuit":
+        return (" A breakpoint() or pdb.set_trace() was left in the code: while grading nobody can type at the "
+                "debugger, so it quits and the call fails. Remove it.")
+    if error.type == "EOFError" and "reading a line" in error.message:
+        return (" An input() call was left in the code: while grading there is nothing to read, so it meets the "
+                "end of its input and raises. Remove it.")
+    return ""
+
+
 def _stale(facts: Facts) -> str:
     """A graded case answered with exactly the right answer of another call whose expected answer differs: the
     function keeps answers between calls (a cache keyed by the inputs' shapes or ``id()``, a result computed once).
 
     The repeated answer must be right where it first belonged, so a function that returns the same wrong array
-    everywhere (zeros, a constant) is never taken for one that remembers."""
+    everywhere (zeros, a constant) is never taken for one that remembers. A cache keyed by shape often gives its
+    wrong answers on probes only (several probes share their sizes, the graded cases do not): a probe counts when
+    at least two probes with different expected answers got that answer, because one such repeat alone can be a
+    mistake that happens to turn one probe's inputs into another's answer (probes built to read one stage each
+    often expect what a wrong version of another stage gives)."""
     answered = [r for r in facts.runs if r.outcome.status == "ok" and isinstance(r.outcome.array, np.ndarray)]
+    repeats: dict[int, list[CaseRun]] = {}
     for run in answered:
-        if run.case.group == PROBE or _right(facts, run):
+        if _right(facts, run):
             continue
-        got = run.outcome.array
-        for other in answered:
-            before = other.outcome.array
-            if other is run or other.part != run.part or before.shape != got.shape or before.dtype != got.dtype \
-                    or not np.array_equal(before, got) or not _right(facts, other):
-                continue
-            if other.expected.shape == run.expected.shape and np.array_equal(other.expected, run.expected):
-                continue  # two cases with one answer: returning it twice is right
-            whose = f"the grader's probe '{other.case.name}'" if other.case.group == PROBE \
-                else f"the '{other.case.name}' case"
-            return (f"On the '{run.case.name}' case it returned exactly the array it had returned for {whose}, "
-                    "whose inputs hold other values, so the answer was kept from another call instead of being "
-                    "computed from these inputs.")
+        other = _kept_from(facts, run, answered)
+        if other is None:
+            continue
+        if run.case.group != PROBE:
+            return _stale_text(run, other)
+        same = repeats.setdefault(id(other), [])
+        if not any(np.array_equal(run.expected, r.expected) for r in same if r.expected.shape == run.expected.shape):
+            same.append(run)
+        if len(same) >= 2:
+            return _stale_text(same[0], other, len(same))
     return ""
+
+
+def _kept_from(facts: Facts, run: CaseRun, answered: list[CaseRun]) -> CaseRun | None:
+    """Another call whose right answer ``run`` returned exactly, though their expected answers differ."""
+    got = run.outcome.array
+    for other in answered:
+        before = other.outcome.array
+        if other is run or other.part != run.part or before.shape != got.shape or before.dtype != got.dtype \
+                or not np.array_equal(before, got) or not _right(facts, other):
+            continue
+        if other.expected.shape == run.expected.shape and np.array_equal(other.expected, run.expected):
+            continue  # two cases with one answer: returning it twice is right
+        return other
+    return None
+
+
+def _stale_text(run: CaseRun, other: CaseRun, probes: int = 0) -> str:
+    whose = f"the grader's probe '{other.case.name}'" if other.case.group == PROBE else f"the '{other.case.name}' case"
+    where = f"the grader's probe '{run.case.name}'" if run.case.group == PROBE else f"the '{run.case.name}' case"
+    more = f" ({probes} probes got that answer)" if probes > 1 else ""
+    return (f"On {where} it returned exactly the array it had returned for {whose}{more}, whose inputs hold other "
+            "values, so the answer was kept from another call instead of being computed from these inputs.")
 
 
 def _right(facts: Facts, run: CaseRun) -> bool:
@@ -187,6 +226,11 @@ def _refused(execution: Execution, exercise: Exercise, error: str, every: bool) 
     method = (" ('self' is the first parameter of a method of a class, and this function is not one)"
               if declared.parameters and _normal(declared.parameters[0].name) == "self"
               and declared.count == len(expected) + 1 else "")
+    own = declared.own_name
+    if own.isidentifier() and own.isascii() and own != exercise.function:  # 'linear = dense_scores'
+        return (f"'{exercise.function}' is bound to a function named '{own}', declared as {_shown(own, declared)}"
+                f"{method}, but the grader calls {exercise.function}({', '.join(expected)}) with these "
+                f"{len(expected)} arguments by position, so Python refused every call ({error}).")
     return (f"Your function is declared as {_shown(exercise.function, declared)}{method}, but the grader calls "
             f"{exercise.function}({', '.join(expected)}) with these {len(expected)} arguments by position, so "
             f"Python refused every call ({error}).")
@@ -221,7 +265,7 @@ def _precision_loss(runs: list[CaseRun], exercise: Exercise, facts: Facts) -> st
     if not failing:
         return ""
     for dtype, name in LOW_PRECISIONS:
-        worst, worst_low = 0.0, 0.0
+        worst, worst_low, compared = 0.0, 0.0, 0
         for run in runs:
             actual = run.outcome.array
             if actual.shape != run.expected.shape or actual.dtype.kind not in "fc":
@@ -239,8 +283,10 @@ def _precision_loss(runs: list[CaseRun], exercise: Exercise, facts: Facts) -> st
             if not np.isfinite(error) or error > PRECISION_FACTOR * low_error + 1e-12:
                 break
             if run.case.group != PROBE:
-                worst, worst_low = max(worst, error), max(worst_low, low_error)
+                worst, worst_low, compared = max(worst, error), max(worst_low, low_error), compared + 1
         else:
+            if not compared:  # only the large case returned (the rest raised): nothing was compared, no evidence
+                return ""
             return (f"On {len(failing)} of {len(graded)} cases the values are off, by at most "
                     f"{order(worst)}; the reference itself computed in {name} is off by "
                     f"{order(worst_low)} on the same cases. On every probe your values are as close to the "

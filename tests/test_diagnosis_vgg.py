@@ -1212,3 +1212,68 @@ def test_unfinished_work_that_returns_fc1s_activations_is_named_as_two_missing_l
     found = diagnose(lambda f, W1, b1, *rest: relu(flat(f) @ W1 + b1))
     assert "missing-layer" in ids(found), [(x.id, x.evidence) for x in found]
     assert "FC2 and FC3 are missing" in evidence(found, "missing-layer") and "wrong-stage" not in ids(found)
+
+
+def test_a_cache_keyed_by_shape_is_named_when_only_the_probes_repeat_an_answer():
+    """The graded cases all differ in shape, so only the probes (several of one shape) get a kept answer; with b1
+    also missing no graded answer is right, and the diagnosis used to name nothing at all."""
+    cache: dict = {}
+
+    def stale_without_b1(f, W1, b1, W2, b2, W3, b3):
+        if f.shape not in cache:
+            cache[f.shape] = head(flat(f), W1, np.zeros_like(b1), W2, b2, W3, b3)
+        return cache[f.shape]
+
+    diagnoses = _full(stale_without_b1)
+    assert "stale-result" in {d.id for d in diagnoses}, [(d.id, d.evidence) for d in diagnoses]
+    assert "probe" in next(d.evidence for d in diagnoses if d.id == "stale-result")
+
+
+def test_one_ramp_probe_answered_with_another_ones_answer_is_not_a_kept_answer():
+    """A ReLU on the logits turns the logits ramp into exactly the second activation's right answer: that one
+    coincidence must not read as a cache (it did, once probes counted, before two repeats were required)."""
+    def relu_on_logits_no_relu1(f, *p):
+        return head(flat(f), *p, act1=lambda z: z, out=relu)
+
+    found = {d.id for d in _full(relu_on_logits_no_relu1)}
+    assert {"missing-relu", "relu-after-fc3"} <= found and "stale-result" not in found, found
+
+
+def test_a_file_that_runs_only_on_the_large_case_is_not_read_as_reduced_precision():
+    """reshape(B, 25088) with FC1's ReLU left out: every call but the VGG16-scale one raises, and that one is wrong.
+    The large case is skipped when errors are compared with float32's, so nothing at all was compared, and the
+    report said 'precision-loss ... off by about 1e-300' beside hardcoded-shape."""
+    import dataclasses
+
+    from grader import diagnose as grader_diagnose
+    from grader.outcomes import Execution
+
+    cases = [dataclasses.replace(c, shared=True) if c.name == "large" else c for c in CASES]
+    width = next(c for c in cases if c.shared).args[0][0].size
+
+    def fixed_width_no_relu1(f, W1, b1, W2, b2, W3, b3):
+        return head(f.reshape(f.shape[0], width), W1, b1, W2, b2, W3, b3, act1=lambda z: z)
+
+    runs = helpers.case_runs(EX, fixed_width_no_relu1, cases, EXPECTED)
+    execution = Execution(function_found=True, function_callable=True, calls=tuple(r.outcome for r in runs),
+                          declared=_declared(*EX.parameters))
+    found = {d.id for d in grader_diagnose.diagnose(runs, execution, EX)[0]}
+    assert "precision-loss" not in found and "raises-error" in found, found
+
+
+def test_a_breakpoint_or_an_input_left_in_the_code_is_said_in_the_error_finding():
+    """breakpoint() and input() fail every call with BdbQuit or EOFError while grading; the finding said only the
+    exception's name, which does not tell a student that the debugging line is the cause."""
+    import bdb
+
+    def stopped(f, *p):
+        raise bdb.BdbQuit
+
+    def waiting(f, *p):
+        raise EOFError("EOF when reading a line")
+
+    for fn, words in ((stopped, "breakpoint()"), (waiting, "input()")):
+        found = _full(fn)
+        text = " ".join(d.evidence for d in found if d.id == "raises-error")
+        assert words in text, [(d.id, d.evidence) for d in found]
+    assert "breakpoint" not in " ".join(d.evidence for d in _full(lambda f, *p: 1 / 0))

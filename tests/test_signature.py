@@ -211,6 +211,26 @@ def test_names_are_read_as_loosely_as_the_exercises_own_names_allow():
 
 
 # -- a name bound to another function ---------------------------------------------------------------------------
+def test_a_name_bound_to_another_function_names_that_function(grade_source):
+    """``vgg_classifier = dense_scores``: the signature shown is dense_scores', and the sentence says whose it is."""
+    source = "import numpy as np\n\ndef dense_scores(fmap, weight, bias, k):\n    return None\n\n" \
+             "vgg_classifier = dense_scores\n"
+    text = _evidence(grade_source(source), "wrong-signature")
+    assert "'vgg_classifier' is bound to a function named 'dense_scores', declared as " \
+           "dense_scores(fmap, weight, bias, k)" in text, text
+    assert "vgg_classifier(features, W1, b1, W2, b2, W3, b3) with these 7 arguments by position" in text, text
+
+
+@pytest.mark.parametrize("own", ["<lambda>", "\x1b[31mred", "vgg_classifier"], ids=["lambda", "escape", "same"])
+def test_a_function_name_that_is_no_plain_other_identifier_is_not_shown(grade_source, own):
+    source = f"import numpy as np\n\ndef f(x, weights, biases):\n    return None\n\nf.__name__ = {own!r}\n" \
+             "vgg_classifier = f\n"
+    result = grade_source(source)
+    text = _evidence(result, "wrong-signature")
+    assert "declared as vgg_classifier(x, weights, biases)" in text and "bound to" not in text, text
+    _control_free(result)
+
+
 @pytest.mark.parametrize("own,why", [(["f"], "'own_name' is not text"),
                                      ("f" * 101, "own name is longer than the protocol allows")])
 def test_a_forged_function_name_is_a_protocol_error(own, why):
