@@ -53,6 +53,17 @@ def grade_source(tmp_path, session):
     return run
 
 
+#: the reference solution's plain form, as test sources that need a correct function write it
+CORRECT = """import numpy as np
+
+def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
+    x = features.reshape(features.shape[0], -1)
+    h = np.maximum(0.0, x @ W1 + b1)
+    h = np.maximum(0.0, h @ W2 + b2)
+    return h @ W3 + b3
+"""
+
+
 def notebook(*cells: str, nbformat: int = 4, as_string: bool = False) -> dict:
     """A minimal real-looking notebook with one code cell per argument (markdown when it starts with '# MD')."""
     out = []

@@ -1,16 +1,7 @@
 """Small cases found by probing: %%cython cells, empty submissions, a name bound to another exercise's function."""
 from __future__ import annotations
 
-from conftest import notebook
-
-CORRECT = """import numpy as np
-
-def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
-    x = features.reshape(features.shape[0], -1)
-    h = np.maximum(0.0, x @ W1 + b1)
-    h = np.maximum(0.0, h @ W2 + b2)
-    return h @ W3 + b3
-"""
+from conftest import CORRECT, notebook
 
 
 def test_a_cython_cell_whose_body_is_python_runs_as_python_and_says_so(grade_source):

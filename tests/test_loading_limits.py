@@ -10,20 +10,11 @@ import pytest
 from IPython.core import inputtransformer2
 from IPython.core.inputtransformer2 import TransformerManager
 
-from conftest import SUBMISSIONS, notebook
+from conftest import CORRECT, SUBMISSIONS, notebook
 from grader import choose, cli, student_check
 from grader import ipython as ipython_mod
 from grader import submission as submission_mod
 from grader.submission import load
-
-CORRECT = """import numpy as np
-
-def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
-    x = features.reshape(features.shape[0], -1)
-    h = np.maximum(0.0, x @ W1 + b1)
-    h = np.maximum(0.0, h @ W2 + b2)
-    return h @ W3 + b3
-"""
 
 #: Generous: these took minutes before loading was bounded, and take well under a second now.
 BOUND = 20.0
