@@ -146,8 +146,9 @@ class Run:
                         break
                     restarts += 1
                 except ProtocolError as exc:
-                    self.protocol_error = (f"The submission wrote on the grader's result channel ({exc}); the run "
-                                           "was stopped there. Student code must not write to file descriptors "
+                    # the reason may quote what the child sent (a dtype's name, a shape): cleaned and bounded
+                    self.protocol_error = (f"The submission wrote on the grader's result channel ({clean(exc, 200)}); "
+                                           "the run was stopped there. Student code must not write to file descriptors "
                                            "it did not open.")
                     break
         finally:

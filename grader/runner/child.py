@@ -64,9 +64,44 @@ def main() -> None:
     confine.apply(setup.get("confine", {}))
 
     import numpy as np  # noqa: E402
+    import rows  # noqa: E402, F401
+    import standins  # noqa: E402, F401
     import wire  # noqa: E402
 
+    _hide_runner()
     Child(setup, commands, np, wire).serve()
+
+
+#: the runner's own modules, imported from its folder while it starts
+RUNNER_MODULES = ("wire", "child", "confine", "guarded", "rows", "standins", "template", "landlock", "seccomp",
+                  "rootfs")
+#: those the runner still needs once student code runs, kept here rather than in ``sys.modules``
+_RUNNER: dict = {}
+
+
+def _hide_runner() -> None:
+    """Take the runner's folder off ``sys.path`` and its modules out of ``sys.modules`` before any student code runs.
+
+    Left there, a student's ``import wire`` gave the runner's module (a name the student's own machine does not
+    have), a ``wire.py`` the student wrote with ``%%writefile`` was never imported, and one named ``rows.py`` was
+    what the runner imported later, in the student's place. Now the student's own file wins, a missing one fails
+    as it would at home, and the runner keeps its modules to itself."""
+    for name in RUNNER_MODULES:
+        module = sys.modules.pop(name, None)
+        if module is not None:
+            _RUNNER[name] = module
+    try:
+        here = os.stat(_here)
+    except OSError:
+        return
+
+    def runner_folder(entry) -> bool:  # by inode: confine may have renamed it /proc/self/fd/N
+        try:
+            return os.path.samestat(os.stat(entry), here)
+        except (OSError, TypeError, ValueError):
+            return False
+
+    sys.path[:] = [entry for entry in sys.path if not runner_folder(entry)]
 
 
 class Child:
@@ -167,9 +202,7 @@ class Child:
             builtins.help = _sitebuiltins._Helper()
         namespace["get_ipython"] = lambda shell=_Shell(namespace, self): shell
         namespace["display"] = lambda *objs, **kw: None
-        import standins  # on sys.path since main()
-
-        standins.install(self.note)
+        _RUNNER["standins"].install(self.note)
         return namespace
 
     def run_cell(self, command: dict) -> None:
@@ -206,9 +239,9 @@ class Child:
         reply = {"t": "function", "seq": command["seq"], "found": function is not None,
                  "callable": function is not None and callable(function), "type": _type_name(function)}
         if not reply["callable"]:
-            reply["candidates"] = sorted(
-                k for k, v in list(namespace.items()) if isinstance(k, str) and callable(v) and not k.startswith("__")
-            )[:200]
+            reply["candidates"] = sorted(  # names cut: globals()['f' * 10**7] = print is a name too
+                k[:100] for k, v in list(namespace.items()) if isinstance(k, str) and callable(v)
+                and not k.startswith("__"))[:200]
         else:  # its parameters, for the parent to compare with the exercise's: reading them may run student code
             out_of_time, failed, declared = self.timed(self.wire.SIGNATURE_SECONDS, lambda: _signature(function,
                                                                                                       self.wire))
@@ -221,9 +254,8 @@ class Child:
         if "value" in spec:  # a Python scalar or None, passed as it is
             return spec["value"]
         if "period" in spec:  # raw rows that repeat (see rows.py): mapped copy-on-write, as below
-            import rows
-
-            return rows.repeated(spec["file"], spec["dtype"], tuple(spec["shape"]), spec["period"], writable=True)
+            return _RUNNER["rows"].repeated(spec["file"], spec["dtype"], tuple(spec["shape"]), spec["period"],
+                                            writable=True)
         if "file" in spec:
             # Large shared inputs are mapped copy-on-write: no copy per submission, and writes stay private. The
             # header is read unbuffered: on a huge-page tmpfs a buffered open reads 2 MiB (st_blksize) per file.
@@ -315,7 +347,7 @@ class Child:
             raise
         except BaseException as exc:
             reply["note"] = "unreadable"
-            reply["detail"] = type(exc).__name__
+            reply["detail"] = str(type(exc).__name__)[:60]
             return b""
         if not self.wire.describable(array.shape):
             reply["note"] = "unreadable"
@@ -323,7 +355,7 @@ class Child:
                 f"a dimension of {self.wire.MAX_EXTENT:,} or more"
             return b""
         reply["shape"] = list(array.shape)
-        reply["dtype"] = str(array.dtype)
+        reply["dtype"] = str(array.dtype)[:60]  # a structured dtype's field names can be megabytes long
         if array.dtype.kind not in "biufc" or array.dtype.fields is not None:
             reply["note"] = "not-numeric"
             return b""
@@ -337,6 +369,7 @@ class Child:
         return array.reshape(-1).view(np.uint8) if array.size else b""  # the array's own memory, not a copy
 
     def note(self, text: str) -> None:
+        text = text[:300]  # a magic's or a module's name, as the student wrote it: any length
         if text not in self.notes and len(self.notes) < 30:
             self.notes.add(text)
             self.send({"t": "note", "text": text})
@@ -359,9 +392,7 @@ class _Shell:
         """Any other part of the shell does nothing, as the stand-in modules do."""
         if name.startswith("__"):
             raise AttributeError(name)
-        import standins
-
-        return standins.StandIn()
+        return _RUNNER["standins"].StandIn()
 
     def run_line_magic(self, name: str, line: str, _stack_depth: int = 1):
         if name in self.RUN_LINE:  # 'y = %time f(x)' binds f(x): an expression's value is given back, as IPython does
@@ -487,7 +518,7 @@ def _type_name(value) -> str:
     try:  # a metaclass can make either attribute a property that raises, or anything but text
         module = getattr(cls, "__module__", "") or ""
         name = getattr(cls, "__qualname__", cls.__name__)
-        return str(name if module in ("builtins", "") else f"{module}.{name}")
+        return str(name if module in ("builtins", "") else f"{module}.{name}")[:200]  # a __qualname__ of 10 MB
     except BaseException:  # noqa: BLE001
         return "(unnamed type)"
 

@@ -522,6 +522,7 @@ def main() -> None:
     import child  # noqa: F401
     import landlock
     import rootfs
+    import rows  # noqa: F401  (child.main imports it before student code, so that no student file takes its name)
     import seccomp
     import standins  # noqa: F401
     import wire  # noqa: F401

@@ -58,6 +58,8 @@ def decode_message(body: bytes) -> dict:
         message = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise WireError(f"unreadable frame: {exc}") from None
+    except ValueError:  # a number of more than 4,300 digits, which int() refuses to read (no answer has one)
+        raise WireError("unreadable frame: a number too long to read") from None
     except RecursionError:  # a frame nested deeper than any message the child sends
         raise WireError("unreadable frame: nested too deeply") from None
     if not isinstance(message, dict) or not isinstance(message.get("t"), str):
@@ -74,8 +76,8 @@ def checked_dtype(spec: object) -> np.dtype:
         raise WireError("an array description has no dtype")
     try:
         dtype = np.dtype(spec["dtype"])
-    except TypeError:
-        raise WireError(f"unknown dtype {spec['dtype']!r}") from None
+    except (TypeError, ValueError, OverflowError):  # '(-1,)f8' and '(10**14,)f8' are ValueErrors, not TypeErrors
+        raise WireError(f"unknown dtype {spec['dtype'][:40]!r}") from None
     if dtype.kind not in PLAIN_KINDS or dtype.fields is not None or dtype.subdtype is not None:
         raise WireError(f"dtype {dtype} is not a plain numeric type")
     return dtype
