@@ -14,21 +14,29 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import jinja2
-
-from . import escape, templatecache
+from . import escape
 from .outfolder import (  # noqa: F401  (re-exported: the writers' file helpers)
     FILE_MODE, FOLDER_MODE, PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE, STUDENTS, folder_name, folder_names, make_folder,
     student_folder, write_atomic,
 )
 from .results import GradeResult
 
+if TYPE_CHECKING:
+    import jinja2
+
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
 @lru_cache(maxsize=None)
 def environment(autoescape: bool) -> jinja2.Environment:
+    # Jinja (about 20 ms of imports) loads with the first page, not with the grader: a batch's first runs start
+    # while it loads.
+    import jinja2
+
+    from . import templatecache
+
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         bytecode_cache=templatecache.for_environment("html" if autoescape else "text"),
