@@ -81,8 +81,9 @@ def call_error(error: object, submission: Submission) -> CallError:
     if not isinstance(error, dict):
         raise ProtocolError("an error description is not an object")
     line, source = error.get("line"), error.get("file")
-    if line is not None and (not isinstance(line, int) or isinstance(line, bool)):
-        raise ProtocolError("an error's line is not a number")
+    # a code object's line is a C int: a line of 4,300 digits was shown in full in the report
+    if line is not None and (not isinstance(line, int) or isinstance(line, bool) or not -2**31 <= line < 2**31):
+        raise ProtocolError("an error's line is not a line number")
     if source is not None and not isinstance(source, str):
         raise ProtocolError("an error's file is not text")
     cell = where = None
@@ -93,7 +94,8 @@ def call_error(error: object, submission: Submission) -> CallError:
         cell = found.code_number if found else None
         where = found.short(line) if found else f"line {line}"
     reserved = error.get("reserved")
-    if reserved is not None and (not isinstance(reserved, int) or isinstance(reserved, bool) or reserved < 0):
+    if reserved is not None and (not isinstance(reserved, int) or isinstance(reserved, bool)
+                                 or not 0 <= reserved < 2**64):  # VmSize: a size the kernel can give
         raise ProtocolError("an error's reserved memory is not a number")
     kind, message = _clean(text_field(error, "type"), 80) or "Exception", _clean(text_field(error, "message"), 400)
     hint = hints.error_hint(kind, message)

@@ -117,3 +117,31 @@ def test_a_students_own_file_named_like_a_runner_module_wins(grade_source, name)
     source = notebook(f"%%writefile {name}.py\nSCALE = 1.0\n", f"import {name}\n" + body)
     result = grade_source(source, name="student.ipynb")
     assert result.score == result.max_score, result.to_json()[:1500]
+
+
+#: the forged answer takes the place of the child's own, whose next send is swallowed
+INSTEAD = FORGE + """
+def _instead(body):
+    _raw(body)
+    child = next(o for o in gc.get_objects() if type(o).__name__ == "Child" and hasattr(o, "channel"))
+    real = child.send
+
+    def once(*args, **kwargs):
+        child.send = real
+
+    child.send = once
+"""
+
+
+@pytest.mark.parametrize("error", [
+    '{"type":"ValueError","message":"x","file":"<cell 1>","line":%s}' % ("9" * 4300),
+    '{"type":"MemoryError","message":"Unable to allocate 8.00 GiB for an array with shape (10,) and data type '
+    'float64","file":null,"line":null,"reserved":%s}' % ("9" * 4000),
+], ids=["line-of-4300-digits", "reserved-of-4000-digits"])
+def test_an_error_with_numbers_no_process_has_is_a_protocol_error(grade_source, error):
+    """A forged error's line of 4,300 digits was printed in full in every check's message."""
+    frame = '{"t":"result","seq":%d,"status":"raised","error":' + error + '}'
+    source = INSTEAD + f"\n\ndef vgg_classifier(*args):\n    _instead(({frame!r} % _seq()).encode())\n"
+    result = grade_source(source)
+    assert result.status == "error" and result.error.kind == "protocol-error", result.to_json()[:800]
+    assert "999999" not in result.to_json()
