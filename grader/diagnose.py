@@ -330,9 +330,15 @@ def _rounded(arrays: list[CaseRun], exercise: Exercise, facts: Facts) -> str:
 
 
 def _multiples(values: np.ndarray, step: float) -> bool:
+    """Every value a multiple of ``step``, and at least one whose being so says something: a nonzero value below
+    half a step is no multiple (only 0 is), and a float64 of 2^40 steps or more is a multiple of any such step
+    (outputs times 1e300 are not rounded to whole numbers, nor are outputs times 1e-310)."""
     with np.errstate(all="ignore"):
         scaled = values.astype(np.float64) / step
-        return bool(np.all(np.isfinite(scaled)) and np.all(np.abs(scaled - np.round(scaled)) <= 1e-6))
+        size = np.abs(scaled)
+        if not np.all(np.isfinite(scaled)) or np.any((values != 0) & (size < 0.5)):
+            return False
+        return bool(np.all(np.abs(scaled - np.round(scaled)) <= 1e-6) and np.any((size >= 0.5) & (size < 2.0 ** 40)))
 
 
 def _shape_note(run: CaseRun) -> str:

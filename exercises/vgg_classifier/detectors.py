@@ -365,3 +365,141 @@ def fixed_output(runs) -> Finding | None:
         count = f"{'one row' if len(rows) == 1 else 'two rows'} of {rows[0].size} values, repeated for every sample"
     return Finding("constant-output", f"On {calls}, your function returned {count}{copied}: the result is not "
                                       "computed from the inputs it receives.")
+
+
+def _standardised(axis):
+    def change(x):
+        return (x - x.mean(axis=axis, keepdims=True)) / x.std(axis=axis, keepdims=True)
+    return change
+
+
+#: what students do to the flattened features (B, H*W*C) before FC1 that a ramp probe cannot read: its features
+#: are one constant, so a division by their spread is 0/0 there
+NORMALISATIONS = (
+    ("standardised over the whole batch, (x - x.mean()) / x.std()", _standardised(None)),
+    ("standardised per sample, each row minus its mean and divided by its standard deviation", _standardised(1)),
+    ("rescaled per sample to [0, 1], (x - min) / (max - min) of each row",
+     lambda x: (x - x.min(axis=1, keepdims=True)) / np.ptp(x, axis=1, keepdims=True)),
+    ("rescaled to [0, 1] over the whole batch, (x - x.min()) / (x.max() - x.min())",
+     lambda x: (x - x.min()) / np.ptp(x)),
+)
+
+
+def normalised(graded, probes) -> list:
+    """Every graded case and every probe whose output is finite gives the head's logits on the flattened features
+    normalised one of the usual ways (``NORMALISATIONS``). The stage probes cannot show it: the ramps' features
+    are one constant, whose spread is 0, so those probes return NaN."""
+    checked = [r for r in graded + probes if r.case.group != "full-scale"]
+    usable = [(r, S.usable(r)) for r in checked]
+    if any(a is None for r, a in usable if r.case.group != PROBE) or len(usable) < 2:
+        return []
+    finite = [(r, a) for r, a in usable if a is not None and np.isfinite(a).all()]
+    if len([r for r, _ in finite if r.case.group != PROBE]) < 2:
+        return []
+    for how, change in NORMALISATIONS:
+        fits = True
+        for r, arr in finite:
+            f = r.case.args[0]
+            with np.errstate(all="ignore"):
+                model = _head(r.case.args, change(f.reshape(f.shape[0], -1)))
+            if not np.isfinite(model).all() or not T.close(arr, model, 1e-9):
+                fits = False
+                break
+        if not fits:
+            continue
+        if T.close(finite[0][1], finite[0][0].expected, 1e-9) and all(T.close(a, r.expected, 1e-9) for r, a in finite):
+            return []
+        nan = [r.case.name for r, a in usable if r.case.group == PROBE and (a is None or not np.isfinite(a).all())]
+        run, arr = next(((r, a) for r, a in finite if r.case.group == PROBE and not T.close(a, r.expected, 1e-9)),
+                        (None, None))
+        example = ""
+        if run is not None:
+            i, k = np.unravel_index(int(np.argmax(np.abs(arr - run.expected))), arr.shape)
+            got, want = _digits(arr[i, k], run.expected[i, k])
+            example = (f" On probe '{run.case.name}' ({run.case.description}), sample {i + 1}, output {k + 1} is "
+                       f"{got} where the statement gives {want}.")
+        text = (f"Your logits are exactly those of the head on the flattened features {how}, before FC1, on every "
+                f"graded case and on every probe that returned finite values.{example}")
+        if nan:
+            text += (f" Probes {', '.join(repr(n) for n in nan[:3])}{', ...' if len(nan) > 3 else ''} have "
+                     f"constant features (one value throughout each sample) and got NaN: the spread your code "
+                     f"divides by is 0 there, so the division is 0/0.")
+        return [Finding("features-changed", text)]
+    return []
+
+
+def single_dependent(work, graded, probes) -> list:
+    """Every call with several samples is right, but some with a single sample are not: the code does something
+    else when B = 1 (a branch on the batch size, say a transpose only then). The search is run again on the B = 1
+    probes alone; its variant must give every graded B = 1 case. Otherwise the samples' logits are said to depend
+    on how many there are, which is what the checks saw."""
+    small = [r for r in graded + probes if r.case.group != "full-scale"]
+    single = [r for r in small if r.expected.shape[0] == 1]
+    batched = [r for r in small if r.expected.shape[0] > 1]
+    if not single or len(batched) < 2 or any(S.usable(r) is None for r in batched) or not all(map(_right, batched)):
+        return []
+    wrong = [r for r in single if S.usable(r) is not None and not _right(r)]
+    if not wrong or not any(r.case.group != PROBE for r in wrong):
+        return []
+    found = getattr(work, "_search", None)
+    if found is not None:
+        stack, square, actual, mask, starts, extra_acts, finals, exact = found
+        alone = mask & np.array([r.expected.shape[0] == 1 for r in square])[:, None, None]
+        spec, complete = Q.search(stack, actual, alone, starts, extra_acts, finals, work.loose, exact)
+        if complete and spec != V.REFERENCE and all(S.usable(r) is None or Q.reproduces(spec, r, S.usable(r), work.loose)
+                                                    for r in graded if r.expected.shape[0] == 1):
+            findings = []
+            for finding_id, sentence, undone in Q.describe(spec):
+                text = (f"Every call with several samples, {len(batched)} in all, gets the right logits, but with "
+                        f"a single sample (B = 1) {sentence}: the code takes another path when the batch holds one "
+                        f"sample.")
+                text += Q.example(stack, spec, undone, square, actual, alone, work.loose)
+                findings.append(Finding(finding_id, text))
+            return findings
+    run = next((r for r in wrong if r.case.group == PROBE), None)
+    where = f": {L.probe_matches(run)[1]}" if run is not None else ""
+    return [Finding("samples-mixed", f"Every call with several samples, {len(batched)} in all, returned the right "
+                                     f"logits, but {len(wrong)} of the {len(single)} calls with a single sample (B = 1) "
+                                     f"did not{where}. So what a sample gets depends on how many samples its batch "
+                                     f"holds: the code takes another path when B = 1.")]
+
+
+def reduced_precision(work, graded) -> list:
+    """The variant found (another mistake than precision) gives every graded case only to the precision of float32
+    (or float16): each is off by more than the checks allow, by about what the same variant on inputs rounded to
+    that precision is off. On the probes, whose numbers are exact in float32, the search required exact values, so
+    a real departure (noise, a tiny floor) would not have been verified. The generic check compares with the
+    statement's head in low precision, which the other mistake keeps from matching: so precision-loss went
+    unnamed beside a missing bias, say."""
+    spec = work.spec
+    if spec is None or spec == V.REFERENCE:
+        return []
+    worst, lows = 0.0, {np.float32: 0.0, np.float16: 0.0}
+    for run in graded:
+        if run.outcome.array is not None and run.outcome.array.dtype != np.float64:
+            return []  # a float32 result: wrong-dtype says so, and the precision follows from it
+        arr = S.usable(run)
+        if arr is None or run.case.group == "full-scale" or run.case.args[0].size * run.case.args[1].shape[1] > 2_000_000:
+            continue
+        try:
+            with np.errstate(all="ignore"):
+                model = V.Stack([run.case.args]).forward(spec)[0]
+                scale = float(np.abs(model).max()) or 1.0
+                worst = max(worst, float(np.max(np.abs(arr - model))) / scale)
+                for dtype in lows:
+                    low = V.Stack([tuple(a.astype(dtype) for a in run.case.args)]).forward(spec)[0]
+                    lows[dtype] = max(lows[dtype], float(np.max(np.abs(low - model))) / scale)
+        except (ValueError, KeyError):
+            return []
+    if not (worst > 1e-8 and np.isfinite(worst)):
+        return []
+    for dtype, name in ((np.float32, "float32"), (np.float16, "float16")):
+        low = lows[dtype]
+        if np.isfinite(low) and low / 8 <= worst <= 8 * low:
+            return [Finding("precision-loss", f"Besides the other mistake named here, your logits are off from "
+                                              f"what that mistake alone gives by up to {worst:.1e} of their scale "
+                                              f"on the graded cases, the size of {name} rounding: the same "
+                                              f"computation on the inputs rounded to {name} is off by up to "
+                                              f"{low:.1e}. On the probes, whose numbers are exact in {name}, your "
+                                              f"values are exact. The arithmetic was carried out in {name}.")]
+    return []

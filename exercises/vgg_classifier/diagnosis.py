@@ -155,6 +155,8 @@ def _batch_flattened(runs) -> Finding | None:
         return None
     if not all(_shape_failure(r) for r in batched):
         return None
+    if any(_batch_reduced(r) for r in batched):  # one row for the whole batch: its samples' logits summed
+        return None
     lost_rows = [r for r in batched if r.outcome.status == "ok" and T.row_pattern(r) is None
                  and (len(r.outcome.shape) < 2 or r.outcome.shape[0] == 1) and not _reshaped_logits(r)]
     # the error must hold B*H*W*C, the size of the whole batch as one vector
@@ -171,6 +173,44 @@ def _batch_flattened(runs) -> Finding | None:
         text += (f": on probe '{probe.case.name}' ({probe.case.description}) it returned shape "
                  f"{tuple(probe.outcome.shape)} instead of {probe.expected.shape}")
     return Finding("batch-flattened", text + ". Only the H, W and C axes should be merged; the batch axis must stay.")
+
+
+REDUCTIONS = {"sum": np.sum, "mean": np.mean}
+
+
+def _batch_reduced(run) -> str:
+    """The name of the reduction over the batch axis ("sum", "mean") that the run's single row of K values is,
+    applied to the right logits of its samples (y.sum(axis=0) returned), or ""."""
+    arr = run.outcome.array if run.outcome.status == "ok" else None
+    expected = run.expected
+    if arr is None or arr.dtype.kind not in "biuf" or expected.ndim != 2 or expected.shape[0] < 2 \
+            or arr.size != expected.shape[1]:
+        return ""
+    for name, reduce in REDUCTIONS.items():
+        with np.errstate(all="ignore"):
+            if T.close(arr.reshape(1, -1).astype(np.float64), reduce(expected, axis=0, keepdims=True), 1e-9):
+                return name
+    return ""
+
+
+def _batch_reductions(runs) -> Finding | None:
+    """Every batch returned one row: the sum or the mean of its samples' right logits (a reduction over axis 0
+    where none belongs). Read before batch-flattened, which a single row for a batch otherwise suggests."""
+    batched = [r for r in runs if r.case.group != "full-scale" and r.expected.ndim == 2 and r.expected.shape[0] > 1
+               and r.outcome.status in ("ok", "raised")]
+    names = {_batch_reduced(r) for r in batched}
+    if not batched or len(names) != 1 or "" in names:
+        return None
+    name = names.pop()
+    run = next((r for r in batched if r.case.group == PROBE), batched[0])
+    where = (f"on probe '{run.case.name}' ({run.case.description})" if run.case.group == PROBE
+             else f"on the '{run.case.name}' case")
+    return Finding("samples-mixed", f"Every call with several samples returned a single row of "
+                                    f"{run.expected.shape[1]} values, the {name} over the batch (axis 0) of the "
+                                    f"samples' right logits: {where} it returned shape {tuple(run.outcome.shape)} "
+                                    f"where the statement gives {run.expected.shape}, one row per sample. The "
+                                    f"{name} over the samples mixes them into one answer; each sample needs its own "
+                                    f"row.")
 
 
 def _reshaped_logits(run) -> bool:
@@ -351,6 +391,7 @@ class _Probes:
         acts = {stage: S.fit_activation(r.values) for stage, r in self.readings.items()
                 if stage != "final" and r.departs}
         finals = S.fit_final(self.readings["final"].values) if self.readings["final"].departs else []
+        finals += _rounding(square, arrays)
         starts = []
         for a1 in acts.get("act1", ["relu"]) or ["relu"]:
             for a2 in acts.get("act2", ["relu"]) or ["relu"]:
@@ -537,11 +578,30 @@ def _value_key(value, budget: list):
     return value
 
 
+def _rounding(square, arrays) -> list[str]:
+    """``round:D`` when every probe output is a multiple of 10^-D (D from 0 to 6, the fewest) and the statement's
+    are not: the logits are rounded, perhaps beside another mistake that the search then finds with it (a missing
+    b3 under np.round(y, 3) matches no variant that leaves the rounding out)."""
+    pairs = [(a, r.expected) for r, a in zip(square, arrays) if a is not None]
+    if not pairs or any(not np.isfinite(a).all() for a, _ in pairs):
+        return []
+    for decimals in range(0, 7):
+        step = 10.0 ** -decimals
+        with np.errstate(all="ignore"):
+            grid = [np.abs(a / step - np.round(a / step)) <= 1e-6 for a, _ in pairs]
+            if all(g.all() for g in grid) and any(np.any(a != 0) for a, _ in pairs):
+                stated = all(np.all(np.abs(e / step - np.round(e / step)) <= 1e-6) for _, e in pairs)
+                return [] if stated else [f"round:{decimals}"]
+    return []
+
+
 def _precision(square, arrays) -> tuple[float, float]:
     """Tolerances for the search: float32-tolerant with exact dyadics, or loose throughout when every general
     probe's output is a float16 number (a head computed in float16 rounds even the probes' short sums)."""
     general = [a for r, a in zip(square, arrays) if a is not None and r.case.name in ("mixed", "mixed-single")]
-    if general and all(np.array_equal(a.astype(np.float16).astype(np.float64), a) for a in general):
+    with np.errstate(all="ignore"):  # logits beyond float16's range (times 1e300) are simply not float16 numbers
+        small = bool(general) and all(np.array_equal(a.astype(np.float16).astype(np.float64), a) for a in general)
+    if small:
         return Q.FLOAT16_RTOL, Q.FLOAT16_RTOL
     return Q.MATCH_RTOL, Q.EXACT_RTOL
 
@@ -571,7 +631,8 @@ def analyse(runs, random: bool = False) -> Analysis:
     graded = [r for r in runs if r.case.group != PROBE]
     everything = graded + probes
     pooled = _pooled(everything, pointwise)
-    findings = [f for f in (_batch_flattened(everything), _hardcoded(everything), pooled) if f is not None]
+    findings = [f for f in (_batch_flattened(everything), _batch_reductions(everything), _hardcoded(everything),
+                            pooled) if f is not None]
     unflattened = pooled is not None and pooled.id == "raises-error"
     findings += [f for f in T.error_findings(everything) if not (unflattened and f.id == "raises-error")]
     findings += _row_findings(everything)
@@ -593,12 +654,15 @@ def analyse(runs, random: bool = False) -> Analysis:
     explained = ("samples-dropped", "samples-mixed", "batch-flattened", "hardcoded-shape", "helper-result")
     if not verified and not any(f.id in explained for f in findings):
         findings += (D.clipped(work, graded) or D.batch_dependent(work, graded, probes)
-                     or D.quantised(work, graded, probes)
+                     or D.single_dependent(work, graded, probes)
+                     or D.quantised(work, graded, probes) or D.normalised(graded, probes)
                      or D.unequal_sizes(work, graded, probes)
                      or (L.fallback(branch.values, {r.case.name: r for r in probes}, random) if random
                          else branch.fallback))
     elif verified and work.spec == V.REFERENCE:  # right to float32's precision: perhaps rounded features
         findings += D.quantised(work, graded, probes)
+    elif verified:  # another mistake, perhaps computed in float32 as well
+        findings += D.reduced_precision(work, graded)
     if any(f.id in EXPLAINS_RAISES for f in findings):  # a named mistake already says why the calls raise
         findings = [f for f in findings if f.id != "raises-error"]
     analysis = Analysis(_dedupe(findings), list(branch.lines))

@@ -32,12 +32,13 @@ def close(actual: np.ndarray, model: np.ndarray, rtol: float = MATCH_RTOL) -> np
         return np.abs(actual - model) <= rtol * (scale + np.abs(model)) + 1e-12
 
 
-def tolerance(model: np.ndarray, scale, loose: float = MATCH_RTOL, exact: float = EXACT_RTOL) -> np.ndarray:
+def tolerance(model: np.ndarray, scale, loose: float = MATCH_RTOL, exact: float = EXACT_RTOL,
+              floor=1e-12) -> np.ndarray:
     """``exact`` where the model's value is a float32 number (the probes' arithmetic is exact there), else
-    ``loose``; both relative to the case's scale."""
+    ``loose``; both relative to the case's scale, plus an absolute ``floor`` for values near 0."""
     with np.errstate(invalid="ignore", over="ignore"):
         single = model.astype(np.float32).astype(np.float64) == model
-    return np.where(single, exact, loose) * (scale + np.abs(model)) + 1e-12
+    return np.where(single, exact, loose) * (scale + np.abs(model)) + floor
 
 
 LAYER = ("FC1", "FC2", "FC3")
@@ -129,6 +130,9 @@ def describe(spec) -> list[tuple[str, str, object]]:
                                        "each sample's logits, y - y.mean(axis=0), so each sample's logits depend on "
                                        "the other samples of its batch (a single sample's are all 0)",
                       replace(spec, final="none")))
+    elif spec.final.startswith("round:"):
+        items.append(("rounded-output", f"{V.final_name(spec.final)} is applied to the output of FC3",
+                      replace(spec, final="none")))
     elif spec.final != "none":
         items.append(("relu-after-fc3", f"{V.final_name(spec.final)} is applied to the logits after FC3",
                       replace(spec, final="none")))
@@ -173,7 +177,10 @@ def search(stack, actual, mask, starts=(), extra_acts=(), extra_finals=(), loose
     departures that explain nothing (a missing bias of a skipped layer, say).
     """
     total = int(mask.sum())
-    scale = np.where(mask, np.abs(actual), 0.0).max(axis=(1, 2), keepdims=True) + 1e-12
+    largest = np.where(mask, np.abs(actual), 0.0).max(axis=(1, 2), keepdims=True)
+    scale = largest + 1e-12
+    # the floor for values near 0 shrinks with outputs smaller than 1: logits times 1e-310 are not zeros
+    floor = 1e-12 * np.minimum(1.0, largest)
     target = np.where(mask, actual, np.nan)  # outputs the student did not return never match
     weight = 1.0 / scale
     budget = [MAX_EVALS]
@@ -187,7 +194,7 @@ def search(stack, actual, mask, starts=(), extra_acts=(), extra_finals=(), loose
         if model.shape != target.shape:  # a layer left out or repeated, on a case whose widths all differ
             return (-1, 0.0)
         gap = np.abs(target - model)
-        return (int(np.count_nonzero(gap <= tolerance(model, scale, loose, exact))),
+        return (int(np.count_nonzero(gap <= tolerance(model, largest, loose, exact, floor))),
                 -float(np.fmin(gap * weight, 10.0).sum()))
 
     def descend(spec, best, steps):
@@ -286,6 +293,16 @@ def _preferred(spec, undone) -> str:
 
 def fmt(x: float) -> str:
     return f"{x:.4g}"
+
+
+def fmt_pair(a: float, b: float) -> tuple[str, str]:
+    """Two numbers with as many significant digits as it takes to tell them apart ("4.5 where the statement gives
+    4.5" says nothing about an output off by a few parts in ten million)."""
+    for digits in (4, 6, 8, 10, 12, 15, 17):
+        x, y = f"{a:.{digits}g}", f"{b:.{digits}g}"
+        if x != y:
+            break
+    return x, y
 
 
 def example(stack, spec, undone, probes, actual, mask, rtol: float = MATCH_RTOL) -> str:

@@ -259,7 +259,10 @@ def fit_final(values: np.ndarray) -> list[str]:
     if values is None or not np.isfinite(values).all():
         return []
     lo, hi = float(values.min()), float(values.max())
-    if lo < hi and (lo, hi) != (RAMP[0], RAMP[-1]) and exact(values, np.clip(RAMP, lo, hi)).all():
+    inside = (RAMP > lo) & (RAMP < hi)  # a clip passes these through unchanged: at least two must be there, or
+    # a tiny scale (the logits times 1e-310) would read as a clip between bounds smaller than exact()'s tolerance
+    if lo < hi and (lo, hi) != (RAMP[0], RAMP[-1]) and int(inside.sum()) >= 2 \
+            and np.array_equal(values[inside], RAMP[inside]) and exact(values, np.clip(RAMP, lo, hi)).all():
         return [f"clip:{_g(lo)}:{_g(hi)}"]
     if lo > 0 and abs(float(values.sum()) - 1.0) < 1e-9:  # probabilities: a softmax of the logits times 1/T?
         logs = np.log(values)

@@ -7,7 +7,7 @@ maximum in place of 0), a constant scale on the hidden activations, an activatio
 layers.
 ``REFERENCE`` is the exercise itself. Activations and final functions are named by strings; besides the fixed
 ones, ``clip:LO:HI``, ``leaky:SLOPE``, ``floor:EPS`` and ``thresh:T`` name parameterised ones that ``stages.py``
-fits to what a submission's activation did on a ramp.
+fits to what a submission's activation did on a ramp, and ``round:D`` the logits rounded to D decimals.
 ``Stack`` holds several cases of identical sizes stacked on a leading axis so that one variant is evaluated on
 all of them with a handful of batched NumPy calls (tens of microseconds).
 """
@@ -107,7 +107,7 @@ ACTIVATION_NAMES = {
 
 INPUT_ACTS = {"none": lambda x: x, "relu": lambda x: np.maximum(x, 0.0), "abs": np.abs}
 INPUT_ACT_NAMES = {"relu": "a ReLU", "abs": "the absolute value, np.abs,"}
-COMMON = ("relu", "none", "sigmoid", "tanh", "leaky0.01", "step", "relu6", "abs", "zero")
+COMMON = ("relu", "none", "sigmoid", "tanh", "leaky0.01", "leaky0.1", "step", "relu6", "abs", "zero")
 FINALS = ("none", "relu", "softmax", "sigmoid", "tanh", "log-softmax", "softmax-batch", "exp", "abs", "centre-batch")
 
 
@@ -270,7 +270,7 @@ def neighbours(spec: Spec, extra_acts: Sequence[str] = (), extra_finals: Sequenc
             out.append(_replace(spec, bias_input=mask))
     scales = []
     for s in (1.0, *SCALES):
-        scales += [(s, spec.scale[1]), (spec.scale[0], s), (s, s)] if s in (1.0, 0.5, 2.0) else [(s, s)]
+        scales += [(s, spec.scale[1]), (spec.scale[0], s), (s, s)]  # dropout is often left on in one layer only
     for scale in dict.fromkeys(scales):
         if scale != spec.scale:
             out.append(_replace(spec, scale=scale))
@@ -314,6 +314,8 @@ def final_name(name: str) -> str:
     kind, *params = name.split(":")
     if kind == "softmax":
         return f"a softmax over the classes of the logits divided by {params[0]} (a temperature)"
+    if kind == "round":
+        return f"rounding to {params[0]} decimals (np.round(y, {params[0]}))"
     return f"clip(y, {params[0]}, {params[1]})" if kind == "clip" else name
 
 
@@ -336,6 +338,8 @@ def _final(name: str, z: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
         return np.clip(z, float(params[0]), float(params[1]))
     if kind == "softmax":
         return _softmax(z / float(params[0]))
+    if kind == "round":  # rounding for display, left in the returned value
+        return np.round(z, int(params[0]))
     raise KeyError(name)
 
 

@@ -35,8 +35,9 @@ def probe_matches(run) -> tuple[bool | None, str]:
         return True, ""
     r, k = np.unravel_index(int(np.argmax(np.where(ok, -1.0, np.abs(arr - expected)))), arr.shape)
     sample = f"sample {r + 1}, " if expected.shape[0] > 1 else ""
+    got, want = Q.fmt_pair(arr[r, k], expected[r, k])
     return False, (f"on probe '{run.case.name}' ({run.case.description}), {sample}output {k + 1} is "
-                   f"{Q.fmt(arr[r, k])} where the statement gives {Q.fmt(expected[r, k])}")
+                   f"{got} where the statement gives {want}")
 
 
 def stage_verdicts(values, by_name: dict) -> dict[str, tuple[str, str]]:

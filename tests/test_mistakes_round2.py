@@ -1,0 +1,116 @@
+"""Mistakes outside the VGG catalog's own examples, second round: each graded end to end must lose points and get
+the right name, or an honest generic one, never a wrong name.
+
+Every file here was written as a student would and graded before the diagnosis changed; each test says what the
+report said then. The single mistakes live in ``tests/submissions/buggy/variants/`` (``test_catalog.py`` checks
+that each is named by its file name); the tests below add what a name alone does not show: the names that must not
+appear and the words the evidence must hold. Pairs of mistakes live in ``tests/submissions/buggy/pairs/``, named
+``<id>+<id>-<detail>.py``, and both ids must be named.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conftest import SUBMISSIONS, diagnosis_ids
+from grader.grade import grade_file
+
+VARIANTS = SUBMISSIONS / "buggy" / "variants"
+PAIRS = SUBMISSIONS / "buggy" / "pairs"
+
+#: pair file -> a pattern each named mistake's evidence must match (the layer, the precision, the decimals...)
+PAIR_WORDS = {
+    "missing-bias+rounded-output-b3-round3": {"missing-bias": r"\bb3\b", "rounded-output": r"3 decimals"},
+    "missing-bias+precision-loss-float32-b3": {"missing-bias": r"\bb3\b", "precision-loss": r"float32"},
+    "missing-relu+precision-loss-float32-fc1": {"missing-relu": r"FC1", "precision-loss": r"float32"},
+    "flatten-order+precision-loss-float16": {"flatten-order": r"order='F'", "precision-loss": r"float16"},
+    "missing-bias+wrong-activation-leaky-b2": {"missing-bias": r"\bb2\b", "wrong-activation": r"leaky.*0\.1"},
+}
+
+
+def _evidence(result, finding_id: str) -> str:
+    return " ".join(d.evidence for d in result.diagnoses if d.id == finding_id)
+
+
+def _shown(result) -> list[tuple[str, str]]:
+    return [(d.id, d.evidence) for d in result.diagnoses]
+
+
+def test_every_pair_has_its_expectation():
+    assert {p.stem for p in PAIRS.glob("*.py")} == set(PAIR_WORDS)
+
+
+@pytest.mark.parametrize("name", sorted(PAIR_WORDS))
+def test_both_mistakes_of_a_pair_are_named(session, name):
+    """Before: the rounding, the reduced precision or the leaky slope hid the other mistake (only rounded-output,
+    only the missing bias or missing ReLU, or a bare 'FC2's activation departs')."""
+    result = grade_file(PAIRS / f"{name}.py", session)
+    assert result.score < result.max_score
+    ids = diagnosis_ids(result)
+    for finding_id, pattern in PAIR_WORDS[name].items():
+        assert finding_id in ids, _shown(result)
+        assert re.search(pattern, _evidence(result, finding_id)), _shown(result)
+
+
+@pytest.mark.parametrize("name", ["wrong-stage--logits-times-1e300", "wrong-stage--logits-times-1e-310"])
+def test_scaled_logits_are_not_called_rounded_or_clipped(session, name):
+    """Logits times 1e300 are all whole numbers and logits times 1e-310 all round to 0: both were reported as
+    'rounded to 0 decimals', and the second also as a clip between -8e-310 and 8e-310."""
+    result = grade_file(VARIANTS / f"{name}.py", session)
+    assert result.score < result.max_score
+    ids = diagnosis_ids(result)
+    assert not ids & {"rounded-output", "relu-after-fc3", "missing-bias", "wrong-activation"}, _shown(result)
+    assert re.search(r"e[+-]?3\d\d", _evidence(result, "wrong-stage")), _shown(result)
+
+
+def test_logits_summed_over_the_batch_are_not_a_flattened_batch(session):
+    """Before: 'batch-flattened', whose advice (keep the batch axis while flattening) does not apply."""
+    result = grade_file(VARIANTS / "samples-mixed--summed-over-batch.py", session)
+    assert "batch-flattened" not in diagnosis_ids(result), _shown(result)
+    assert re.search(r"sum over the batch", _evidence(result, "samples-mixed")), _shown(result)
+
+
+def test_a_branch_on_a_single_sample_is_named_with_its_order(session):
+    """Before: 14 of 17 points and no diagnosis at all (only the B = 1 cases are wrong)."""
+    result = grade_file(VARIANTS / "flatten-order--transpose-if-single.py", session)
+    assert result.score < result.max_score
+    text = _evidence(result, "flatten-order")
+    assert "B = 1" in text and "channels-first" in text, _shown(result)
+
+
+@pytest.mark.parametrize("name", ["features-changed--standardised", "features-changed--standardised-per-sample"])
+def test_standardised_features_are_named_and_the_nan_probes_explained(session, name):
+    """Before: 8 of 17 points and no diagnosis: the ramp probes' constant features have no spread, so they
+    returned NaN and no stage could be read."""
+    result = grade_file(VARIANTS / f"{name}.py", session)
+    text = _evidence(result, "features-changed")
+    assert "standardised" in text and "0/0" in text, _shown(result)
+
+
+def test_dropout_scale_on_one_layer_only(session):
+    """Before: a bare 'first activation departs' for FC1's activations times 0.8 (FC2 untouched)."""
+    result = grade_file(VARIANTS / "inference-dropout--fc1-keep-0.8.py", session)
+    assert diagnosis_ids(result) == {"inference-dropout"}, _shown(result)
+    assert re.search(r"FC1.*0\.8", _evidence(result, "inference-dropout")), _shown(result)
+
+
+def test_a_transpose_of_a_one_dimensional_bias_costs_nothing(session):
+    result = grade_file(SUBMISSIONS / "correct" / "bias-transposed.py", session)
+    assert result.score == result.max_score and result.diagnoses == ()
+
+
+def test_a_stage_sentence_shows_enough_digits_to_differ(session, tmp_path):
+    """W1 scaled in place by 1 + 1e-7: the probe sentence said '4.5 where the statement gives 4.5'."""
+    path = tmp_path / "scaled.py"
+    path.write_text("import numpy as np\n\n\ndef vgg_classifier(features, W1, b1, W2, b2, W3, b3):\n"
+                    "    W1 = W1 * 1.0000001\n"
+                    "    h1 = np.maximum(features.reshape(len(features), -1) @ W1 + b1, 0)\n"
+                    "    return np.maximum(h1 @ W2 + b2, 0) @ W3 + b3\n")
+    result = grade_file(path, session)
+    assert result.score < result.max_score
+    pairs = [pair for d in result.diagnoses
+             for pair in re.findall(r"is (-?[\d.]+(?:e[+-]?\d+)?) where the statement gives (-?[\d.]+(?:e[+-]?\d+)?)",
+                                    d.evidence)]
+    assert pairs, _shown(result)
+    assert all(got != want for got, want in pairs), _shown(result)
