@@ -57,6 +57,13 @@ def generic_findings(facts: Facts, execution: Execution, exercise: Exercise) -> 
     if wrong_dtype:
         findings.append(Finding("wrong-dtype", f"The result's dtype is {wrong_dtype[0].outcome.array.dtype}, "
                                                f"not {wrong_dtype[0].expected.dtype}."))
+    else:  # an ndarray of strings or Python objects is not sent, only its dtype: no check compared it at all
+        held = next((r for r in returned if r.outcome.array is None and r.outcome.note.startswith("holds ")), None)
+        if held is not None and "wrong-dtype" in exercise.catalog:
+            wrong_dtype = [held]
+            want = f"{held.expected.dtype} " if isinstance(held.expected, np.ndarray) else ""
+            findings.append(Finding("wrong-dtype", f"The result is an array that {held.outcome.note}, not "
+                                                   f"{want}numbers, so no value could be compared."))
     wrong_shape = [r for r in returned if r.outcome.shape is not None and not facts[r].shape_ok]
     if wrong_shape:
         # the example: preferably one whose values are right in another layout, and then one with no 1-long axis

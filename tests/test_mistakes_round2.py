@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pytest
 
+import exercise_helpers as helpers
 from conftest import SUBMISSIONS, diagnosis_ids
+from grader.exercise import load
 from grader.grade import grade_file
 
 VARIANTS = SUBMISSIONS / "buggy" / "variants"
@@ -114,3 +117,56 @@ def test_a_stage_sentence_shows_enough_digits_to_differ(session, tmp_path):
                                     d.evidence)]
     assert pairs, _shown(result)
     assert all(got != want for got, want in pairs), _shown(result)
+
+
+# -- in-process: what only the VGG16-scale case costs points for --------------------------------------------------
+def _relu(z):
+    return np.maximum(z, 0.0)
+
+
+def w2_transposed_when_square(f, W1, b1, W2, b2, W3, b3):
+    """Transposes W2 'to be safe' only where the shapes allow it: every small graded case is right."""
+    h1 = _relu(f.reshape(len(f), -1) @ W1 + b1)
+    h2 = _relu(h1 @ (W2.T if W2.shape[0] == W2.shape[1] else W2) + b2)
+    return h2 @ W3 + b3
+
+
+def test_a_transpose_only_on_square_weights_is_named_from_the_probes():
+    """Before: 17 of 19 points at full scale (VGG16's W2 is square) and no diagnosis, since the transposed variant
+    does not fit the graded cases' non-square W2, where the code is right."""
+    ex = load("vgg_classifier")
+    cases = ex.hidden_cases(7) + ex.diagnosis_module.probe_cases()
+    runs = helpers.case_runs(ex, w2_transposed_when_square, cases, [ex.expected(c) for c in cases])
+    findings = ex.diagnosis_module.diagnose(runs, ex)
+    assert [f.id for f in findings] == ["transposed-weights"], findings
+    assert "W2" in findings[0].evidence and "square" in findings[0].evidence
+
+
+def test_an_array_of_python_objects_is_named_a_wrong_dtype(session, tmp_path):
+    """np.array(logits, dtype=object): the values are never sent, so every value check failed (4 of 17 points)
+    and the report named no mistake."""
+    path = tmp_path / "objects.py"
+    path.write_text("import numpy as np\n\n\ndef vgg_classifier(features, W1, b1, W2, b2, W3, b3):\n"
+                    "    h1 = np.maximum(features.reshape(len(features), -1) @ W1 + b1, 0)\n"
+                    "    logits = np.maximum(h1 @ W2 + b2, 0) @ W3 + b3\n"
+                    "    return np.array(logits, dtype=object)\n")
+    result = grade_file(path, session)
+    assert result.score < result.max_score
+    assert "object" in _evidence(result, "wrong-dtype"), _shown(result)
+
+
+def rows_per_position_dot(f, W1, b1, W2, b2, W3, b3):
+    """features.reshape(-1, C): one row per position; np.dot's error then names the (B*H*W, C) operand."""
+    x = f.reshape(-1, f.shape[-1])
+    h1 = _relu(np.dot(x, W1) + b1)
+    return np.dot(_relu(np.dot(h1, W2) + b2), W3) + b3
+
+
+def test_features_reshaped_to_channel_rows_are_not_called_pooled():
+    """Before: spatial-pooling ('averaged the feature maps over height and width'), which this code never does."""
+    ex = load("vgg_classifier")
+    cases = ex.hidden_cases(7) + ex.diagnosis_module.probe_cases()
+    runs = helpers.case_runs(ex, rows_per_position_dot, cases, [ex.expected(c) for c in cases])
+    findings = ex.diagnosis_module.diagnose(runs, ex)
+    assert "spatial-pooling" not in {f.id for f in findings}, findings
+    assert any("one row per position" in f.evidence and "probe" in f.evidence for f in findings), findings

@@ -187,9 +187,9 @@ def unequal_sizes(work, graded, probes) -> list:
 #: grids a student may round the features to: 2^-k (fixed point) and 10^-k (decimals), finest last
 GRIDS = tuple((2.0 ** -k, f"2^-{k} = {2.0 ** -k:.10g}") for k in range(0, 25)) + tuple(
     (10.0 ** -k, f"{10.0 ** -k:g}") for k in range(1, 10))
-ROUNDINGS = (("rounded toward 0", np.trunc, "as (x / step).astype(int) * step does"),
-             ("rounded to the nearest multiple", np.round, "as np.round(x / step) * step does"),
-             ("rounded down", np.floor, "as np.floor(x / step) * step does"))
+ROUNDINGS = (("rounded toward 0 to multiples", np.trunc, "as (x / step).astype(int) * step does"),
+             ("rounded to the nearest multiples", np.round, "as np.round(x / step) * step does"),
+             ("rounded down to multiples", np.floor, "as np.floor(x / step) * step does"))
 
 
 def _head(args, x) -> np.ndarray:
@@ -234,7 +234,7 @@ def quantised(work, graded, probes) -> list:
             on_grid = all(np.array_equal(fn(p.case.args[0] / step) * step, p.case.args[0]) for p in probes
                           if p.case.name != "sizes")
             return [Finding("features-changed", f"Your logits are exactly those of the head on the features {how} "
-                                                f"to multiples of {step_text} ({code}), before FC1: on probe "
+                                                f"of {step_text} ({code}), before FC1: on probe "
                                                 f"'{run.case.name}' ({run.case.description}), sample {r + 1}, output "
                                                 f"{k + 1} is {got} where the statement gives {want}, and the head "
                                                 f"on the rounded features gives {got} too; the same holds on every "
@@ -503,3 +503,30 @@ def reduced_precision(work, graded) -> list:
                                               f"{low:.1e}. On the probes, whose numbers are exact in {name}, your "
                                               f"values are exact. The arithmetic was carried out in {name}.")]
     return []
+
+
+def square_only(work, graded, probes) -> list:
+    """A variant reproduces every square probe (every width 12), yet every graded case and probe 'sizes', whose
+    widths differ, got the statement's logits: the code departs only where the shapes allow it, as a branch such
+    as ``W2.T if W2.shape[0] == W2.shape[1] else W2`` does. VGG16's FC2 is square (4096 x 4096), so the large case
+    is where it costs points. The variant cannot be verified on the graded cases (its transpose does not fit
+    them), so it is named from the probes with what the others show."""
+    spec, example = work.spec, getattr(work, "_example", None)
+    run = next((r for r in probes if r.case.name == "sizes"), None)
+    small = [r for r in graded if r.case.group != "full-scale"]
+    if spec is None or spec == V.REFERENCE or example is None or run is None or not small:
+        return []
+    if not all(_right(r) for r in small + [run]):
+        return []
+    stack, square, actual, mask = example
+    findings = []
+    for finding_id, sentence, undone in Q.describe(spec):
+        text = (f"On the probes where every layer is 12 wide, so that every weight matrix is square, {sentence}; "
+                f"on probe 'sizes' and on every graded case whose sizes differ, your function returns the "
+                f"statement's logits. So the code does this only where the shapes allow it (a branch on the shapes, "
+                f"or an operation that only fits square matrices)"
+                + (": VGG16's W2 is square, 4096 x 4096, so its large case is where this costs points."
+                   if spec.transposed[1] else "."))
+        text += Q.example(stack, spec, undone, square, actual, mask, work.loose)
+        findings.append(Finding(finding_id, text))
+    return findings

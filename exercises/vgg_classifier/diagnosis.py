@@ -283,6 +283,8 @@ def _pooled(runs, pointwise=None) -> Finding | None:
         dot = T.DOT.search(message)
         if dot and len(T._shape(dot.group(1))) == 4:  # np.dot named the 4-D features themselves
             return _unflattened(small, pointwise)
+        if dot and T._shape(dot.group(1)) == (run.case.args[0].shape[0] * H * W, C):  # one row per position
+            return _rows_per_position(next((r for r in small if r.case.group == PROBE), run))
     if pointwise is not None and not _right_logits(pointwise):
         return _unflattened(small, pointwise)
     run = next((r for r in small if r.case.group == PROBE), small[0])
@@ -293,6 +295,21 @@ def _pooled(runs, pointwise=None) -> Finding | None:
                                       f"expects H*W*C = {H * W * C}: {where}.")
 
 
+
+
+def _rows_per_position(run) -> Finding:
+    """np.dot named its first operand (B*H*W, C): the features were reshaped to one row of C channel values per
+    position, features.reshape(-1, C), not pooled (a pooled operand has B rows). matmul's message gives no row
+    count, so with @ the two cannot be told apart, and pooling is named."""
+    B, H, W, C = run.case.args[0].shape
+    where = (f"on probe '{run.case.name}' ({run.case.description})" if run.case.group == PROBE
+             else f"on the '{run.case.name}' case")
+    return Finding("raises-error", f"The features reach FC1 as {B * H * W} rows of {C} values, one row per position "
+                                   f"(B*H*W = {B}*{H}*{W}) holding its C channels, where W1 expects one row of "
+                                   f"H*W*C = {H * W * C} values per sample: {where} your function raised "
+                                   f"{run.outcome.error}. A reshape to (-1, C) keeps the channels as the last axis "
+                                   f"and turns every position into a row; flatten each sample instead, "
+                                   f"features.reshape(B, -1).")
 
 
 def _right_logits(run) -> bool:
@@ -654,7 +671,7 @@ def analyse(runs, random: bool = False) -> Analysis:
     explained = ("samples-dropped", "samples-mixed", "batch-flattened", "hardcoded-shape", "helper-result")
     if not verified and not any(f.id in explained for f in findings):
         findings += (D.clipped(work, graded) or D.batch_dependent(work, graded, probes)
-                     or D.single_dependent(work, graded, probes)
+                     or D.single_dependent(work, graded, probes) or D.square_only(work, graded, probes)
                      or D.quantised(work, graded, probes) or D.normalised(graded, probes)
                      or D.unequal_sizes(work, graded, probes)
                      or (L.fallback(branch.values, {r.case.name: r for r in probes}, random) if random
