@@ -1,0 +1,12 @@
+import contextlib
+import numpy as np
+@contextlib.contextmanager
+def strict():
+    with np.errstate(over="raise", invalid="raise"):
+        yield
+def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
+    with strict():
+        x = features.reshape(features.shape[0], -1)
+        h = np.maximum(x @ W1 + b1, 0)
+        h = np.maximum(h @ W2 + b2, 0)
+        return h @ W3 + b3
