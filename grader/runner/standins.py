@@ -83,22 +83,26 @@ def _lookup(parent: str, name: str):
     return StandIn(path)
 
 
-def _false(*args, **kwargs) -> bool:
-    return False
+#: the answers of ``is_...`` (no GPU, not a tensor), ``list_...`` (a new empty list each time) and ``device_count``
+_false, _empty, _zero = (lambda *a, **k: False), (lambda *a, **k: []), (lambda *a, **k: 0)
 
 
-def _empty(*args, **kwargs) -> list:
-    return []
-
-
-def _zero(*args, **kwargs) -> int:
-    return 0
+@functools.lru_cache(maxsize=None)
+def _named(root: str) -> type:
+    """The type of a module's plain stand-ins, named for what the student reads: a result that is a 'stand-in for
+    torch', an error on an "operand 'stand-in for scipy'", where 'standins.StandIn' named no module."""
+    name = f"stand-in for {root}" if root in ENVIRONMENT_MODULES else "stand-in"
+    return type(name, (StandIn,), {"__module__": "", "__qualname__": name})
 
 
 class StandIn:
     """Absorbs attribute access, calls, indexing, iteration and ``with``; never raises."""
 
     _standin_path = "stand-in"
+
+    def __new__(cls, *args, **kwargs):  # a plain stand-in is of its module's type: see ``_named``
+        root = str(args[0] if args else "").partition(".")[0].partition("(")[0].partition("[")[0]
+        return object.__new__(_named(root) if cls is StandIn else cls)
 
     def __init__(self, path: str = "stand-in") -> None:
         self._standin_path = path
