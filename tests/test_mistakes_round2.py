@@ -170,3 +170,15 @@ def test_features_reshaped_to_channel_rows_are_not_called_pooled():
     findings = ex.diagnosis_module.diagnose(runs, ex)
     assert "spatial-pooling" not in {f.id for f in findings}, findings
     assert any("one row per position" in f.evidence and "probe" in f.evidence for f in findings), findings
+
+
+def test_logits_cast_to_int_are_named_truncated(session, tmp_path):
+    """y.astype(int): before, wrong-dtype and a bare 'after FC3 departs'; the cast also truncates every logit."""
+    path = tmp_path / "ints.py"
+    path.write_text("import numpy as np\n\n\ndef vgg_classifier(features, W1, b1, W2, b2, W3, b3):\n"
+                    "    h1 = np.maximum(features.reshape(len(features), -1) @ W1 + b1, 0)\n"
+                    "    return (np.maximum(h1 @ W2 + b2, 0) @ W3 + b3).astype(int)\n")
+    result = grade_file(path, session)
+    assert {"wrong-dtype", "rounded-output"} <= diagnosis_ids(result), _shown(result)
+    assert "wrong-stage" not in diagnosis_ids(result)
+    assert "astype(int)" in _evidence(result, "rounded-output"), _shown(result)

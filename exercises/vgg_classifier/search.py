@@ -130,7 +130,7 @@ def describe(spec) -> list[tuple[str, str, object]]:
                                        "each sample's logits, y - y.mean(axis=0), so each sample's logits depend on "
                                        "the other samples of its batch (a single sample's are all 0)",
                       replace(spec, final="none")))
-    elif spec.final.startswith("round:"):
+    elif spec.final.startswith("round:") or spec.final == "trunc":
         items.append(("rounded-output", f"{V.final_name(spec.final)} is applied to the output of FC3",
                       replace(spec, final="none")))
     elif spec.final != "none":

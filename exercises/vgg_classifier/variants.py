@@ -316,6 +316,8 @@ def final_name(name: str) -> str:
         return f"a softmax over the classes of the logits divided by {params[0]} (a temperature)"
     if kind == "round":
         return f"rounding to {params[0]} decimals (np.round(y, {params[0]}))"
+    if kind == "trunc":
+        return "truncation toward 0 to whole numbers (as y.astype(int) does)"
     return f"clip(y, {params[0]}, {params[1]})" if kind == "clip" else name
 
 
@@ -340,6 +342,8 @@ def _final(name: str, z: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
         return _softmax(z / float(params[0]))
     if kind == "round":  # rounding for display, left in the returned value
         return np.round(z, int(params[0]))
+    if kind == "trunc":  # a cast to int, cast back or not
+        return np.trunc(z)
     raise KeyError(name)
 
 
