@@ -390,7 +390,8 @@ class Run:
             if label == "the file":
                 sentence = f"While the file was being loaded, it {incident.message}."
             else:
-                sentence = f"{label[0].upper()}{label[1:]} {incident.message}; it was skipped and the rest was run."
+                sentence = (f"{label[0].upper()}{label[1:]} {incident.message}; the other cells were then run again "
+                            "without it.")  # the run restarts without that cell: it did run, until it was stopped
             self.cell_errors.setdefault(number, sentence)
             self.cell_incidents.append((incident.kind, sentence))
             return True

@@ -275,3 +275,21 @@ def _code_names(code: types.CodeType) -> set[str]:
         names.update(current.co_names)
         stack.extend(c for c in current.co_consts if isinstance(c, types.CodeType))
     return names
+
+
+#: Cell magics whose body the child runs as Python: a syntax error in the body is the cell's syntax error.
+PYTHON_CELL_MAGICS = ("time", "capture", "prun")  # as _Shell.RUN_CELL; not cython, whose body may be Cython
+_BLANK_LINES = re.compile(r"(?:[ \t\f\v]*+\n)*+")
+
+
+def python_cell_magic(source: str) -> tuple[str, str, str, int] | None:
+    """(magic name, its arguments, the body, lines before the body) for a ``%%time``-like cell, else None. Lines of
+    blanks before the magic are dropped first, as IPython drops them (``leading_empty_lines``)."""
+    blank = _BLANK_LINES.match(source).group()
+    first, _, body = source[len(blank):].partition("\n")
+    if not first.startswith("%%"):
+        return None
+    name, _, line = first[2:].partition(" ")
+    if name not in PYTHON_CELL_MAGICS:
+        return None
+    return name, line.strip(), body, blank.count("\n") + 1

@@ -50,9 +50,10 @@ def missing_function_error(
         return SubmissionError.with_kind("definition-failed", stopped)
     defined = _definitions(submission, name)
     if defined and not execution.cell_errors:
-        return MissingFunction(f"{name}() is defined in {defined[-1][0].label}, but it no longer exists once every "
-                               f"cell has run: a later cell removes the name (with 'del {name}', say). Delete "
-                               "that line and run the notebook again from the top.")
+        return MissingFunction(_removed(submission, name, defined[-1][0]))
+    magic = _magic_definition(submission, name)
+    if magic:
+        return MissingFunction(magic)
     close = difflib.get_close_matches(name, execution.candidates, n=3, cutoff=0.6)
     close += [c for c in execution.candidates if c.lower().replace("_", "") == name.lower().replace("_", "")
               and c not in close]
@@ -68,12 +69,20 @@ def _pasted_hint(submission: submission_mod.Submission, exercise: Exercise) -> s
     pasted = pasted_cells(submission, exercise)
     if not pasted:
         return ""
-    return (f" Cell {pasted[0]} of the notebook contains 'def {exercise.function}', but it is "
+    return (f" {_cell(submission, pasted[0])} contains 'def {exercise.function}', but it is "
             f"{_kind(submission, pasted[0])}, so it never runs: move the code into a code cell.")
 
 
+def _cell(submission: submission_mod.Submission, number: int) -> str:
+    """A text cell as a student finds it: by its place in a notebook, by its first line in an exported script."""
+    return f"Cell {number} of the notebook" if submission.is_notebook else f"The cell at line {number}"
+
+
 def _kind(submission: submission_mod.Submission, number: int) -> str:
-    """How a student's notebook shows a cell that is not code: Jupyter's menu calls them Markdown and Raw."""
+    """How a student's notebook shows a cell that is not code: Jupyter's menu calls them Markdown and Raw; in a
+    script, the cell's marker line ('# %% [markdown]') says it is text."""
+    if not submission.is_notebook:
+        return "marked as a text (markdown) cell by its '# %%' line"
     return "a raw cell" if number in submission.raw_cells else "a text (markdown) cell"
 
 
@@ -112,7 +121,7 @@ def definition_notes(submission: submission_mod.Submission, exercise: Exercise, 
                      "only the starter's placeholder, which replaces yours. Delete the second definition.")
     pasted = pasted_cells(submission, exercise)
     if pasted:
-        notes.append(f"Cell {pasted[0]} of the notebook contains 'def {name}', but it is {_kind(submission, pasted[0])}"
+        notes.append(f"{_cell(submission, pasted[0])} contains 'def {name}', but it is {_kind(submission, pasted[0])}"
                      f", so it never runs; the {name}() graded is the starter's placeholder in {last.label}: move your "
                      "code into that code cell.")
     return notes
@@ -138,6 +147,77 @@ def _definitions(submission: submission_mod.Submission, name: str = "") -> list[
         found += [(cell, node) for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
                   and (not name or node.name == name)]
     return found
+
+
+_FORGETS = re.compile(r"get_ipython\(\)\.run_line_magic\('(reset|reset_selective|xdel)'")
+
+
+def _removed(submission: submission_mod.Submission, name: str, defining: submission_mod.Cell) -> str:
+    """Why a function defined by a cell that ran is gone at the end: a later '%reset' (or '%xdel'), named with its
+    cell, or else a 'del' somewhere."""
+    for cell in submission.cells:
+        found = _FORGETS.search(cell.source) if cell.code_number > defining.code_number else None
+        if found:
+            return (f"{name}() is defined in {defining.label}, but '%{found[1]}' in {cell.label} deletes it, as it "
+                    "does in Jupyter, so once the cells have run from the top the function no longer exists: delete "
+                    "that line and run the notebook again from the top.")
+    return (f"{name}() is defined in {defining.label}, but it no longer exists once every cell has run: a later "
+            f"cell removes the name (with 'del {name}', say). Delete that line and run the notebook again from the "
+            "top.")
+
+
+def _cell_magics(source: str) -> list[tuple[str, str, str]]:
+    """(magic, its line, its body) of a cell IPython rewrote into ``run_cell_magic`` calls, outermost first: a
+    '%%capture' cell's body can itself be a '%%timeit' cell. [] for any other cell."""
+    found: list[tuple[str, str, str]] = []
+    while len(found) < 8 and "run_cell_magic" in source:
+        try:
+            tree = pysource.parse(source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            break
+        call = tree.body[0].value if len(tree.body) == 1 and isinstance(tree.body[0], ast.Expr) else None
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                and call.func.attr == "run_cell_magic" and len(call.args) == 3
+                and all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in call.args)):
+            break
+        found.append(tuple(a.value for a in call.args))
+        source = found[-1][2]
+    return found
+
+
+#: why a definition in a cell of each magic is not the notebook's, and what to do about it
+_MAGIC_FATE = {
+    "timeit": ("IPython runs a %%timeit cell's code inside a timing function, so the function is gone once the cell "
+               "ends (in Jupyter too)", "remove the '%%timeit' line, and time the call in a cell of its own"),
+    "writefile": ("a %%writefile cell only writes its code to a file, it does not run it",
+                  "import it afterwards ('from {file} import {name}'), run it with '%run {file}.py', or remove the "
+                  "'%%writefile' line"),
+}
+
+
+def _magic_definition(submission: submission_mod.Submission, name: str) -> str:
+    """The sentence for a function defined only in the body of a cell magic that does not define it in the
+    notebook ('%%timeit', '%%writefile' never imported, '%%bash'), or ''."""
+    pattern = re.compile(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{re.escape(name)}[ \t]*\(", re.M)
+    budget = submission_mod.MAX_CHECKED_TOTAL
+    for cell in submission.cells:
+        if cell.syntax_error or len(cell.source) > budget or "run_cell_magic" not in cell.source:
+            continue
+        budget -= len(cell.source)
+        chain = _cell_magics(cell.source)
+        kept = [m for m in chain if m[0] not in ("time", "capture", "prun")]  # those run their body as code
+        if not kept or kept[0][0] == "cython" or not pattern.search(chain[-1][2]):  # cython's: a note of its own
+            continue
+        magic, line, _ = kept[0]
+        words = [w for w in line.split() if not w.startswith("-")]
+        file = (words[0].strip("'\"").rsplit("/", 1)[-1].removesuffix(".py") if words else "") or "module"
+        if magic in _MAGIC_FATE:  # (only the grader's own text is a format string: a magic's name is the student's)
+            why, advice = _MAGIC_FATE[magic][0], _MAGIC_FATE[magic][1].format(file=file, name=name)
+        else:
+            why, advice = f"the body of a %%{magic} cell is not run as Python (nor in Jupyter)", \
+                f"remove the '%%{magic}' line"
+        return f"{name}() is defined only inside the %%{magic} cell, {cell.label}, and {why}: {advice}."
+    return ""
 
 
 def _is_stub(definition: ast.FunctionDef) -> bool:

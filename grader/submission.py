@@ -21,9 +21,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .errors import DecodeFailure, MissingFile, NotANotebook, NotJson, SubmissionError, UnsupportedFileType
-from . import pysource
+from . import colabexport, kernels
 from .brokenjson import why_not_json
-from .ipython import TOO_COSTLY, OverBudget, Translation, Translator, compile_error
+from .ipython import TOO_COSTLY, OverBudget, Translation, Translator, compile_error, python_cell_magic
 
 #: Python files are code only; notebooks also carry their outputs (plots as base64), so they may be larger.
 MAX_BYTES = {".py": 8 << 20, ".ipynb": 64 << 20}
@@ -31,6 +31,9 @@ SUFFIXES = (".py", ".ipynb")
 #: A notebook's cell boundary in an exported script: Jupyter's "# In[3]:", "# %%" (VS Code, Jupytext, Spyder),
 #: IPython 1-2's "# <codecell>", or Databricks' "# COMMAND ----------".
 CELL_MARKER = re.compile(r"^(?:# ?(?:In\[[ \d]*\]:|%%|<codecell>)|# COMMAND -{10}[ \t]*$)", re.M)
+#: A cell marker of a text cell, which editors show and never run: Jupytext's and VS Code's "# %% [markdown]" (or
+#: [md], [raw]), PyCharm's "#%% md".
+TEXT_MARKER = re.compile(r"# ?%%(?:[^\n]*\[(?:markdown|md|raw)\]|[ \t]*md[ \t]*$)", re.M)
 
 # Loading runs in the grader's own process, before any sandbox or limit applies, so every step is bounded:
 # the work grows linearly with the file, and the costly steps (compiling a cell to find its syntax errors,
@@ -187,7 +190,7 @@ def parse(path: Path, raw: bytes, student: str | None = None) -> Submission:
         if _looks_like_notebook(text):
             raise UnsupportedFileType(f"{path.name} holds a Jupyter notebook's JSON, not Python source: "
                                       "submit it with the .ipynb extension.")
-        (cells, warnings), prose, raw_numbers = _script_cells(text, path.name), [], set()
+        (cells, warnings, prose), raw_numbers = _script_cells(text, path.name), set()
     else:
         cells, warnings, prose, raw_numbers = _notebook_cells(raw, path.name)
     return Submission(
@@ -315,7 +318,10 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
     if not sources:
         raise NotANotebook(f"{name} is a notebook without any code cell: there is nothing to grade.")
     cells, notes = _Loader(sources).cells()
-    newer = pysource.newer_python(data)  # the student's Python had syntax the grader's lacks: say so
+    first = next((c.syntax_error for c in cells if c.syntax_error), None)
+    if first and kernels.foreign(data):  # R, Julia...: one sentence for the file, not a Python syntax error
+        raise UnsupportedFileType(kernels.foreign_error(data, name, first))
+    newer = kernels.version_note(data)  # the student's Python (newer, or 2.7) lacks the grader's syntax: say so
     cells = [replace(c, syntax_error=c.syntax_error + newer) if c.syntax_error and newer else c for c in cells]
     return cells, warnings + notes, prose, raw_numbers
 
@@ -336,10 +342,11 @@ def _raw_cells(data: dict, major: int) -> list | None:
             for cell in (sheet.get("cells") if isinstance(sheet.get("cells"), list) else [])]
 
 
-def _script_cells(text: str, name: str = "the file") -> tuple[list[Cell], list[str]]:
+def _script_cells(text: str, name: str = "the file") -> tuple[list[Cell], list[str], list[tuple[int, str]]]:
     """A .py file is one cell, unless it was exported from a notebook (``# In[3]:`` from Jupyter, ``# %%`` from
     VS Code or Jupytext): then each marked part is a cell, so one failing part does not stop the rest, as in the
-    notebook the student ran."""
+    notebook the student ran. A part marked as markdown or raw (``# %% [markdown]``, PyCharm's ``#%% md``) is
+    text that those editors never run: it is kept as prose (by its first line's number), not run."""
     starts = []
     for match in CELL_MARKER.finditer(text):
         starts.append(match.start())
@@ -348,11 +355,11 @@ def _script_cells(text: str, name: str = "the file") -> tuple[list[Cell], list[s
                 "too-many-cells", f"{name} has more than {MAX_CELLS:,} cell markers ('# %%' or '# In[ ]:'); an "
                 f"exported script may have at most {MAX_CELLS:,} cells.")
     if not starts:
-        return _Loader([(text, 1, 1, "the file", 0)]).cells()
+        return *colabexport.cells(text, lambda sources: _Loader(sources).cells()), []
     preamble = bool(text[: starts[0]].strip())
     if preamble:
         starts.insert(0, 0)
-    sources, line, counted = [], 1, 0
+    sources, prose, line, counted = [], [], 1, 0
     for n, (start, end) in enumerate(zip(starts, starts[1:] + [len(text)]), start=1):
         line += text.count("\n", counted, start)  # counted once, from the previous start: linear in the file
         counted = start
@@ -360,8 +367,13 @@ def _script_cells(text: str, name: str = "the file") -> tuple[list[Cell], list[s
         if n > 1 or not preamble:  # the marker's line is left out, as the editor leaves it out of the cell it
             newline = text.find("\n", start, end)  # runs: a '%%time' on the next line is the cell's first line
             body, offset = (end if newline < 0 else newline + 1), line
-        sources.append((text[body:end], n, n, f"the cell at line {line}", offset))
-    return _Loader(sources).cells()
+            if TEXT_MARKER.match(text, start, body):
+                prose.append((line, text[body:end]))
+                continue
+        sources.append((text[body:end], n, len(sources) + 1, f"the cell at line {line}", offset))
+    if not sources:  # nothing but text cells: the file is graded as the code it is
+        return *_Loader([(text, 1, 1, "the file", 0)]).cells(), []
+    return *_Loader(sources).cells(), prose
 
 
 class _Loader:
@@ -412,18 +424,19 @@ class _Loader:
         first = compile_error(source)
         if first is None:
             return cell
-        magic = _python_cell_magic(source)
+        magic = python_cell_magic(source)
         translated = Translation()
         try:
             if magic is not None:  # IPython runs such a body through its transformer too: %timeit lines inside work
                 chain = [magic]  # '%%capture' then '%%time': each body is a cell IPython transforms in turn
-                while len(chain) < 8 and (inner := _python_cell_magic(chain[-1][2])) is not None:
+                while len(chain) < 8 and (inner := python_cell_magic(chain[-1][2])) is not None:
                     chain.append(inner)
                 body = chain[-1][2]
                 translated = self.translator.translate(body)
                 body_source = translated.source or body
                 error = None if translated.proven else self.translator.compile_error(body_source)
-                if error is None:
+                if error is None:  # the body keeps its lines in the cell: the child names errors by the cell's
+                    body_source = "\n" * sum(m[3] for m in chain) + body_source
                     for name, line, _body, _start in reversed(chain):
                         body_source = f"get_ipython().run_cell_magic({name!r}, {line!r}, {body_source!r})\n"
                     return replace(cell, source=body_source)
@@ -448,24 +461,6 @@ class _Loader:
 
 def _size(characters: int) -> str:
     return f"{characters / 2**20:.1f} MiB" if characters >= 1 << 20 else f"{max(1, round(characters / 1024))} KiB"
-
-
-#: Cell magics whose body the child runs as Python: a syntax error in the body is the cell's syntax error.
-PYTHON_CELL_MAGICS = ("time", "capture", "prun")  # as _Shell.RUN_CELL; not cython, whose body may be Cython
-_BLANK_LINES = re.compile(r"(?:[ \t\f\v]*+\n)*+")
-
-
-def _python_cell_magic(source: str) -> tuple[str, str, str, int] | None:
-    """(magic name, its arguments, the body, lines before the body) for a ``%%time``-like cell, else None. Lines of
-    blanks before the magic are dropped first, as IPython drops them (``leading_empty_lines``)."""
-    blank = _BLANK_LINES.match(source).group()
-    first, _, body = source[len(blank):].partition("\n")
-    if not first.startswith("%%"):
-        return None
-    name, _, line = first[2:].partition(" ")
-    if name not in PYTHON_CELL_MAGICS:
-        return None
-    return name, line.strip(), body, blank.count("\n") + 1
 
 
 # -- what a notebook says it is -------------------------------------------------------------------------------

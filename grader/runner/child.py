@@ -220,6 +220,7 @@ class Child:
         """Run one cell in the student's namespace; in a notebook, a cell may ``await`` at its top level, as IPython
         allows: it then runs to its end on the notebook's event loop."""
         flags = ALLOW_TOP_LEVEL_AWAIT if self.notebook else 0
+        self.filename = filename  # a %%time cell's body is compiled under it too: its errors are the cell's
         code = compile(source, filename, "exec", flags=flags, dont_inherit=True)
         if not code.co_flags & CO_COROUTINE:
             exec(code, self.namespace)
@@ -416,13 +417,18 @@ class _Shell:
         elif name == "pylab":  # numpy's names in the notebook, as ``%pylab`` puts them there
             exec("import numpy\nimport numpy as np\nfrom numpy import *\nimport matplotlib.pyplot as plt\n",
                  self.user_ns)
+        elif name in ("reset", "reset_selective", "xdel"):
+            self.forget(name, line)
         elif name not in self.QUIET:
             self.child.note(f"The line magic %{name} was not run during grading.")
         return None
 
     def run_cell_magic(self, name: str, line: str, cell: str):
         if name in self.RUN_CELL:
-            exec(compile(cell, f"<%%{name}>", "exec", dont_inherit=True), self.user_ns)
+            if name == "capture" and line.split() and line.split()[-1].isidentifier():  # '%%capture out' binds out
+                self.user_ns[line.split()[-1]] = self.__getattr__("captured")  # a stand-in: nothing is captured
+            exec(compile(cell, getattr(self.child, "filename", "") or f"<%%{name}>", "exec", dont_inherit=True),
+                 self.user_ns)
         elif name in ("writefile", "file"):
             self.write_file(line, cell)
         elif name == "cython":
@@ -430,6 +436,20 @@ class _Shell:
         else:
             self.child.note(f"A %%{name} cell was not run during grading.")
         return None
+
+    def forget(self, name: str, line: str) -> None:
+        """``%reset [-f]``, ``%reset_selective [-f] REGEX``, ``%xdel NAME``: the student's names deleted, as in
+        Jupyter, where the cells after it (the self-check, the grader's lookup) no longer find them."""
+        words = [w for w in line.split() if not w.startswith("-")]
+        if name == "reset" and words:  # 'in', 'out', 'dhist' clear histories, 'array' only arrays: not modelled
+            self.child.note(f"%reset {line.strip()[:40]} was not run during grading.")
+            return
+        pattern = _stdlib("re").compile(words[0]) if name == "reset_selective" and words else None
+        for key in list(self.user_ns):
+            if key.startswith("__") or key in ("get_ipython", "display") or (name == "xdel" and key not in words) \
+                    or (pattern is not None and not pattern.search(key)):
+                continue
+            del self.user_ns[key]
 
     def run_cython(self, cell: str) -> None:
         """``%%cython``: no compiler runs during grading, but a body that is plain Python (Cython compiles any

@@ -1,0 +1,77 @@
+"""What a notebook's metadata says about the language and the Python that last ran it, for the sentence a student
+reads when its code does not compile.
+
+A notebook made for another kernel (R in Colab's R runtime, Julia, a TypeScript kernel) fails to compile as Python
+on its first line of code, and a bare "invalid syntax" there (or worse, "the notebook last ran on Python 4.3", from
+R's version number) tells the student nothing true. A notebook last run on Python 2 fails on ``print 'x'``: saying
+so points at the cause. The metadata is the student's file, so every value is checked before it is used.
+"""
+from __future__ import annotations
+
+import re
+import sys
+
+from . import pysource
+
+#: kernel languages whose cells are Python (or a superset the grader compiles as Python when it can)
+PYTHON_LIKE = {"python", "python2", "python3", "ipython", "ipython2", "ipython3", "pyodide", "sage", "sagemath",
+               "cython", "xpython", ""}
+#: how a language is named in a sentence, when its kernel's spelling is not the usual one
+NAMES = {"r": "R", "julia": "Julia", "typescript": "TypeScript", "javascript": "JavaScript", "c++": "C++",
+         "c++17": "C++", "c++14": "C++", "c++11": "C++", "scala": "Scala", "java": "Java", "matlab": "MATLAB",
+         "octave": "Octave", "bash": "Bash", "sql": "SQL", "go": "Go", "rust": "Rust", "ruby": "Ruby",
+         "haskell": "Haskell", "kotlin": "Kotlin", "csharp": "C#", "c#": "C#", "fsharp": "F#", "wolfram language":
+         "Wolfram Language", "stata": "Stata", "sas": "SAS", "lua": "Lua", "perl": "Perl", "powershell": "PowerShell"}
+
+
+def _text(value: object, limit: int = 60) -> str:
+    """A metadata value as plain text for a sentence: a short string, else ''."""
+    if not isinstance(value, str):
+        return ""
+    return re.sub(r"[^\w .+#-]", "", value).strip()[:limit]
+
+
+def language(notebook: dict) -> tuple[str, str]:
+    """(language, kernel's display name) as the metadata gives them: ``kernelspec.language``, else
+    ``language_info.name``; lower-case language, '' when the metadata says nothing."""
+    metadata = notebook.get("metadata")
+    metadata = metadata if isinstance(metadata, dict) else {}
+    spec = metadata.get("kernelspec") if isinstance(metadata.get("kernelspec"), dict) else {}
+    info = metadata.get("language_info") if isinstance(metadata.get("language_info"), dict) else {}
+    name = _text(spec.get("language")) or _text(info.get("name"))
+    return name.lower(), _text(spec.get("display_name")) or _text(spec.get("name"))
+
+
+def foreign(notebook: dict) -> str:
+    """The language's name when the notebook's kernel is not a Python one ('R', 'Julia'...), else ''."""
+    name, _ = language(notebook)
+    if name in PYTHON_LIKE or name.startswith("python"):
+        return ""
+    return NAMES.get(name, name[:1].upper() + name[1:])
+
+
+def foreign_error(notebook: dict, file: str, first_error: str) -> str:
+    """The sentence for a notebook of another language whose code does not compile as Python."""
+    name = foreign(notebook)
+    _, kernel = language(notebook)
+    article = "an" if name[:1] in "AEIOU" or name in ("R", "F#", "SQL") else "a"
+    shown = f" (its kernel is '{kernel}')" if kernel and kernel.lower() != name.lower() else ""
+    return (f"{file} is {article} {name} notebook{shown}, and its code is not Python ({first_error}): write the "
+            "solution in a Python 3 notebook (in Colab, Runtime > Change runtime type > Python 3; in Jupyter, "
+            "Kernel > Change Kernel) and submit that.")
+
+
+def version_note(notebook: dict) -> str:
+    """What to add to a syntax error, from the Python version that last ran the notebook: a newer Python than
+    the grader's (``pysource.newer_python``), or Python 2, whose ``print 'x'`` and ``except E, e`` are not Python
+    3. '' for any other notebook, and for one of another language (its version number is not Python's)."""
+    if foreign(notebook):
+        return ""
+    metadata = notebook.get("metadata")
+    info = metadata.get("language_info") if isinstance(metadata, dict) else None
+    version = info.get("version") if isinstance(info, dict) else None
+    found = re.match(r"2\.(\d{1,3})\b", version) if isinstance(version, str) else None
+    if found is not None:
+        return (f" (the notebook last ran on Python 2.{found[1]}; the grader runs Python {sys.version_info[0]}."
+                f"{sys.version_info[1]}, where print is a function: write the code as Python 3)")
+    return pysource.newer_python(notebook)

@@ -1,0 +1,176 @@
+"""Notebooks and exports from Jupyter, Colab, VS Code and PyCharm that the first rounds missed (round two of probing
+real notebooks). The notebooks under submissions/notebooks/round2-* that a Python kernel can run were run for real
+(nbclient) and carry their outputs; the R and Python 2 notebooks carry the metadata those kernels write. Each test
+says what a student saw before: a wrong or empty sentence, or no marks for work that ran in Colab."""
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from conftest import CORRECT, SUBMISSIONS, notebook
+from grader.grade import Session, grade_file
+from grader.sandbox import Sandbox
+
+NOTEBOOKS = SUBMISSIONS / "notebooks"
+DEF = CORRECT.replace("import numpy as np\n\n", "")
+
+
+def grade(session, name: str):
+    return grade_file(NOTEBOOKS / f"round2-{name}", session)
+
+
+def full_marks(result):
+    assert result.status == "graded", result.error
+    assert result.score == result.max_score, [(c.id, c.message) for c in result.checks if c.status != "passed"]
+
+
+def with_kernel(nb: dict, language: str, display: str, version: str) -> dict:
+    nb["metadata"] = {"kernelspec": {"display_name": display, "language": language, "name": display.lower()},
+                      "language_info": {"name": language, "version": version}}
+    return nb
+
+
+# -- notebooks of another kernel -------------------------------------------------------------------------------
+def test_an_r_notebook_is_named_as_such_not_as_a_newer_python(session):
+    """It said 'SyntaxError ... (the notebook last ran on Python 4.3 ...)': R's version read as Python's."""
+    result = grade(session, "r-kernel.ipynb")
+    assert result.status == "error" and result.error.kind == "unsupported-file-type"
+    message = result.error.message
+    assert "is an R notebook" in message and "code cell 1 (cell 2 of the notebook), line 2" in message, message
+    assert "Python 3 notebook" in message and "Python 4" not in message, message
+
+
+def test_a_julia_notebook_names_its_kernel(grade_source):
+    nb = with_kernel(notebook("function vgg_classifier(x)\n    return x'\nend"), "julia", "Julia 1.10.0", "1.10.0")
+    result = grade_source(nb, "julia.ipynb")
+    assert result.status == "error" and result.error.kind == "unsupported-file-type"
+    assert "is a Julia notebook (its kernel is 'Julia 1.10.0')" in result.error.message, result.error.message
+
+
+@pytest.mark.parametrize("metadata", [
+    {"kernelspec": {"display_name": "R", "language": "R", "name": "ir"}, "language_info": {"name": "R"}},
+    {"kernelspec": "R", "language_info": 5},  # hand-edited: neither is an object
+])
+def test_python_code_under_another_kernels_metadata_is_graded(grade_source, metadata):
+    """Colab's R runtime chosen by mistake, then Python typed: the code is Python, so it is graded as such."""
+    nb = notebook(CORRECT)
+    nb["metadata"] = metadata
+    full_marks(grade_source(nb, "student.ipynb"))
+
+
+def test_a_python_2_notebook_says_which_python_ran_it(session):
+    """The syntax error of 'print x' now says the notebook last ran on Python 2.7."""
+    result = grade(session, "python2-kernel.ipynb")
+    assert result.status == "error" and result.error.kind == "syntax-error"
+    assert "Missing parentheses" in result.error.message
+    assert "the notebook last ran on Python 2.7" in result.error.message, result.error.message
+
+
+# -- definitions in cell magics that do not define them --------------------------------------------------------
+def test_a_definition_inside_timeit_names_the_magic(session):
+    """IPython runs a %%timeit body inside a function (the saved self-check said there was no function): it said
+    only "No function named 'vgg_classifier' is defined in the submission"."""
+    result = grade(session, "timeit-definition.ipynb")
+    assert result.status == "error" and result.error.kind == "missing-function"
+    message = result.error.message
+    assert "inside the %%timeit cell, code cell 2 (cell 2 of the notebook)" in message, message
+    assert "remove the '%%timeit' line" in message and "No function named" not in message, message
+
+
+def test_a_written_file_never_imported_says_how_to_import_it(session):
+    result = grade(session, "writefile-not-imported.ipynb")
+    assert result.status == "error" and result.error.kind == "missing-function"
+    assert "'from vgg_solution import vgg_classifier'" in result.error.message, result.error.message
+
+
+def test_a_definition_in_a_bash_cell_names_that_cell(grade_source):
+    result = grade_source(notebook("import numpy as np", "%%bash\n" + DEF), "student.ipynb")
+    assert result.status == "error"
+    assert "inside the %%bash cell, code cell 2" in result.error.message, result.error.message
+
+
+def test_a_named_capture_cell_binds_its_name(session):
+    """'%%capture setup' then 'setup.show()': the next cell raised NameError: name 'setup' is not defined."""
+    result = grade(session, "capture-named.ipynb")
+    full_marks(result)
+    assert not any("NameError" in w for w in result.warnings), result.warnings
+
+
+def test_an_error_inside_a_time_cell_names_its_cell_and_line(session):
+    """The function, defined in a %%time cell after a blank line, calls an undefined relu on its 4th line: the
+    message said '(line 4)' of no cell (the body's own count, not the cell's)."""
+    result = grade(session, "time-cell-error-line.ipynb")
+    returns = next(c for c in result.checks if c.id == "returns")
+    assert "NameError: name 'relu' is not defined (line 4 of code cell 2)" in returns.message, returns.message
+
+
+# -- %reset --------------------------------------------------------------------------------------------------
+def test_reset_after_the_definition_deletes_it_as_in_jupyter(session):
+    """It was ignored (full marks, 'The line magic %reset was not run'), though the notebook's own self-check, run
+    after it, said there was no function: now it runs, as 'del' does, and the sentence names it."""
+    result = grade(session, "reset-after-definition.ipynb")
+    assert result.status == "error" and result.error.kind == "missing-function"
+    message = result.error.message
+    assert "defined in code cell 1 (cell 1 of the notebook), but '%reset' in code cell 2" in message, message
+
+
+@pytest.mark.parametrize("cells", [("%reset -f\nimport numpy as np", DEF),
+                                   (CORRECT, "%reset -f", CORRECT),
+                                   (CORRECT, "x = 1", "%reset_selective -f ^x$\n%xdel x")])
+def test_a_reset_that_leaves_the_function_costs_nothing(grade_source, cells):
+    full_marks(grade_source(notebook(*cells), "student.ipynb"))
+
+
+# -- exported scripts ------------------------------------------------------------------------------------------
+def test_a_colab_export_runs_cell_by_cell(session):
+    """Colab's .py export has no cell markers: a file read from Drive before the solution stopped the whole file
+    (0 points, 'definition-failed'); as in Colab, the later cells now run, and a broken scratch cell at the end and
+    a %%time cell in the middle are each their own cell."""
+    result = grade(session, "colab-export.py")
+    full_marks(result)
+    assert any("FileNotFoundError" in w and "(line 20)" in w for w in result.warnings), result.warnings
+    assert any("SyntaxError at line 39" in w for w in result.warnings), result.warnings
+
+
+def test_a_script_without_colabs_header_stays_one_module(grade_source):
+    """The same text without the export's opening docstring is a plain script: its first error stops it."""
+    text = (NOTEBOOKS / "round2-colab-export.py").read_text(encoding="utf-8")
+    plain = text[text.index("!pip"):].replace("for name in names\n  print(name)\n", "")
+    result = grade_source(plain, "student.py")
+    assert result.status == "error" and result.error.kind == "definition-failed", result.error
+
+
+def test_text_cells_of_a_percent_script_are_not_run(session):
+    """'#%% md' (PyCharm) with its markdown as plain text was compiled as code: 'Code that could not be
+    compiled: SyntaxError at line 9'."""
+    result = grade(session, "percent-text-cells.py")
+    full_marks(result)
+    assert not any("could not be compiled" in w for w in result.warnings), result.warnings
+
+
+def test_a_definition_in_a_markdown_marked_cell_is_named(grade_source):
+    source = "# %%\nimport numpy as np\n\n# %% [markdown]\n" + DEF + "\n# %%\nprint(1)\n"
+    result = grade_source(source, "student.py")
+    assert result.status == "error" and result.error.kind == "missing-function"
+    assert ("The cell at line 4 contains 'def vgg_classifier', but it is marked as a text (markdown) cell"
+            in result.error.message), result.error.message
+
+
+# -- a cell stopped for memory --------------------------------------------------------------------------------
+def test_a_cell_killed_for_memory_says_what_was_done(exercise, tmp_path):
+    """It said the cell 'was skipped and the rest was run', though the cell did run until it was killed; the
+    grader then ran the other cells again without it."""
+    limits = dataclasses.replace(exercise.limits, memory_mib=256, cell_seconds=20.0, submission_seconds=60.0)
+    box = Sandbox(limits)
+    if not box.cgroups:
+        pytest.skip("no cgroup here: the allocation fails with MemoryError instead of a kill")
+    path = tmp_path / "student.ipynb"
+    path.write_text(json.dumps(notebook(CORRECT, "big = np.ones(96_000_000)", "print('after')")), encoding="utf-8")
+    with Session(exercise, full_scale=False, sandbox=box) as session:
+        result = grade_file(path, session)
+    note = next(w for w in result.warnings if "code cell 2" in w.lower())
+    assert "ran out of memory" in note and "the other cells were then run again without it" in note, note
+    assert "skipped" not in note
+    assert result.status == "graded" and result.score == result.max_score - 1  # only 'completes' is lost
