@@ -182,3 +182,38 @@ def test_logits_cast_to_int_are_named_truncated(session, tmp_path):
     assert {"wrong-dtype", "rounded-output"} <= diagnosis_ids(result), _shown(result)
     assert "wrong-stage" not in diagnosis_ids(result)
     assert "astype(int)" in _evidence(result, "rounded-output"), _shown(result)
+
+
+def _diagnose(fn):
+    ex = load("vgg_classifier")
+    cases = ex.hidden_cases(7) + ex.diagnosis_module.probe_cases()
+    return ex.diagnosis_module.diagnose(helpers.case_runs(ex, fn, cases, [ex.expected(c) for c in cases]), ex)
+
+
+def _head(f, W1, b1, W2, b2, W3, b3, act=_relu):
+    return act(act(f.reshape(len(f), -1) @ W1 + b1) @ W2 + b2) @ W3 + b3
+
+
+def log_of_logits(f, *params):
+    return np.log(np.abs(_head(f, *params)) + 1e-9)
+
+
+def sigmoid_hidden_relu_logits(f, *params):
+    return _relu(_head(f, *params, act=lambda z: 1.0 / (1.0 + np.exp(-z))))
+
+
+def test_a_function_that_scrambles_the_logits_order_is_still_placed_after_fc3():
+    """np.log(|y|): 8 of 17 points and no finding, since a ramp whose order is lost read as noise; every probe's
+    output is one function of its logits, which noise is not."""
+    findings = _diagnose(log_of_logits)
+    assert [f.id for f in findings] == ["wrong-stage"], findings
+    assert "after FC3" in findings[0].evidence
+
+
+def test_a_relu_on_the_logits_is_not_called_a_clip_at_the_ramps_end():
+    """Sigmoid hidden layers and a ReLU on the logits: the ReLU was reported as 'Clip(y, 0, 8)', 8 being only the
+    ramp's largest value."""
+    findings = _diagnose(sigmoid_hidden_relu_logits)
+    assert {f.id for f in findings} == {"wrong-activation", "relu-after-fc3"}, findings
+    text = " ".join(f.evidence for f in findings if f.id == "relu-after-fc3")
+    assert "ReLU" in text and "lip" not in text, text

@@ -333,17 +333,12 @@ def fixed_output(runs) -> Finding | None:
               if isinstance(r.outcome.array, np.ndarray) and r.outcome.array.dtype.kind in "biuf"]
     if len(arrays) < FIXED_MIN_CALLS or len(arrays) < len(small):
         return None
-    distinct: list[np.ndarray] = []
-    for _, arr in arrays:
-        if not any(arr.shape == d.shape and np.array_equal(arr, d) for d in distinct):
-            distinct.append(arr)
-    rows: list[np.ndarray] = []  # a copied row tiled over the batch: a new array per batch size, the same rows
-    for _, arr in arrays:
-        for row in (arr if arr.ndim == 2 else arr.reshape(1, -1))[:64]:
-            if not any(row.shape == d.shape and np.array_equal(row, d) for d in rows):
-                rows.append(row)
-    values = {float(v) for _, arr in arrays for v in np.unique(arr)}
-    constant = len(values) == 1
+    distinct = _distinct([arr for _, arr in arrays], limit=2)
+    # a copied row tiled over the batch: a new array per batch size, the same rows
+    rows = _distinct([row for _, arr in arrays for row in (arr if arr.ndim == 2 else arr.reshape(1, -1))[:64]],
+                     limit=2)
+    value = _single_value([arr for _, arr in arrays])
+    constant = value is not None
     expected = {r.expected.tobytes() + repr(r.expected.shape).encode() for r, _ in arrays}
     if len(expected) < FIXED_MIN_CALLS or not (constant or len(distinct) <= 2 or len(rows) <= 2):
         return None
@@ -351,7 +346,6 @@ def fixed_output(runs) -> Finding | None:
         return None
     calls = f"all {len(arrays)} calls, graded cases and probes, whose inputs and expected logits all differ"
     if constant:
-        value = next(iter(values))
         return Finding("constant-output", f"Every value your function returned on {calls}, is {value:g}: the "
                                           f"result does not depend on the features or on any weight, as if a "
                                           f"placeholder such as np.zeros stood where the logits should be computed.")
@@ -365,6 +359,38 @@ def fixed_output(runs) -> Finding | None:
         count = f"{'one row' if len(rows) == 1 else 'two rows'} of {rows[0].size} values, repeated for every sample"
     return Finding("constant-output", f"On {calls}, your function returned {count}{copied}: the result is not "
                                       "computed from the inputs it receives.")
+
+
+def _distinct(arrays: list[np.ndarray], limit: int) -> list[np.ndarray]:
+    """The arrays that differ in shape or value (as ``np.array_equal`` tells them apart: -0.0 equals 0.0, an int
+    its float, and an array holding NaN equals nothing), first of each in order; once more than ``limit`` are
+    found the rest are not looked at (more than ``limit`` is all the caller asks). Keyed by their bytes: a correct
+    function's answers, all different, cost three looks instead of a comparison of every pair (and, through
+    ``np.unique``, the import of ``numpy.ma``), about half the diagnosis of every submission.
+    seen: set = set()
+    out: list[np.ndarray] = []
+    for arr in arrays:
+        values = arr.astype(np.float64) + 0.0  # + 0.0: -0.0 becomes 0.0, as array_equal has them equal
+        key = object() if np.isnan(values).any() else (arr.shape, values.tobytes())
+        if key not in seen:
+            seen.add(key)
+            out.append(arr)
+            if len(out) > limit:
+                break
+    return out
+
+
+def _single_value(arrays: list[np.ndarray]) -> float | None:
+    """The one value every element of ``arrays`` holds, or None (two values, a NaN, or no element at all)."""
+    value = None
+    for arr in arrays:
+        if arr.size == 0:
+            continue
+        low, high = float(arr.min()), float(arr.max())
+        if low != high or low != low or (value is not None and low != value):
+            return None
+        value = low
+    return value
 
 
 def _standardised(axis):

@@ -259,6 +259,8 @@ def fit_final(values: np.ndarray) -> list[str]:
     if values is None or not np.isfinite(values).all():
         return []
     lo, hi = float(values.min()), float(values.max())
+    if lo == 0 and hi == RAMP[-1] and exact(values, np.maximum(RAMP, 0.0)).all():
+        return ["relu"]  # the largest ramp value kept: no upper bound shows, so no clip at 8
     inside = (RAMP > lo) & (RAMP < hi)  # a clip passes these through unchanged: at least two must be there, or
     # a tiny scale (the logits times 1e-310) would read as a clip between bounds smaller than exact()'s tolerance
     if lo < hi and (lo, hi) != (RAMP[0], RAMP[-1]) and int(inside.sum()) >= 2 \

@@ -332,7 +332,7 @@ def fallback(values, by_name: dict, random: bool = False) -> list:
                                              f"row-major (H, W, C) nor one of the usual other orders. Every later "
                                              f"stage computes what the statement says.")]
         if status == "departs":
-            if not _localised(values, stage):
+            if not _localised(values, stage) and not (stage == "final" and _function_of_logits(by_name)):
                 return []
             text = sentence if stage in S.RAMP_STAGE.values() or stage == "flatten" else (
                 f"{S.STAGE_NAMES[stage]}, or a stage before it that its probe passes the features through, departs: "
@@ -398,6 +398,29 @@ def _localised(values, stage: str) -> bool:
         return bool(np.isfinite(steps).all() and ((steps >= 0).all() or (steps <= 0).all()))
     expected = S.statement(stage)
     return bool(np.all(np.abs(reading.values - expected) <= 1e-3 * (np.abs(expected).max())))
+
+
+def _function_of_logits(by_name: dict) -> bool:
+    """Every probe's output is one function of the statement's logits, value by value: wherever two logits are
+    equal (the probes repeat many), so are the outputs, and some repeat. A function applied after FC3 (np.log of
+    |y|, say) does that even when it scrambles the ramp's order; noise or garbage does not."""
+    seen: dict[float, float] = {}
+    repeats = 0
+    for run in by_name.values():
+        arr = S.usable(run)
+        if arr is None:
+            continue
+        if not np.isfinite(arr).all():
+            return False
+        for want, got in zip(np.asarray(run.expected, dtype=np.float64).ravel().tolist(), arr.ravel().tolist()):
+            key = float(f"{want:.12g}")
+            if key in seen:
+                if abs(seen[key] - got) > 1e-9 * (abs(got) + abs(seen[key])) + 1e-12:
+                    return False
+                repeats += 1
+            else:
+                seen[key] = got
+    return repeats >= 24 and len(seen) >= 12  # two probe rows of repeats, at the least
 
 
 def cap(text: str) -> str:
