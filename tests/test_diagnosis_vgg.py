@@ -1277,3 +1277,22 @@ def test_a_breakpoint_or_an_input_left_in_the_code_is_said_in_the_error_finding(
         text = " ".join(d.evidence for d in found if d.id == "raises-error")
         assert words in text, [(d.id, d.evidence) for d in found]
     assert "breakpoint" not in " ".join(d.evidence for d in _full(lambda f, *p: 1 / 0))
+
+
+def test_fixed_output_tells_arrays_apart_as_array_equal_does():
+    """The constant-output detector keys answers by their bytes (it compared every pair before): equal values are
+    one answer whatever their dtype or the sign of a zero, an answer holding NaN equals nothing, and only the
+    first three distinct answers are kept."""
+    from importlib import import_module
+
+    detectors = import_module(D.__name__.rpartition(".")[0] + ".detectors")
+    zeros, minus = np.zeros((2, 3)), -np.zeros((2, 3))
+    assert len(detectors._distinct([zeros, minus, zeros.astype(int), zeros.astype(bool)], limit=2)) == 1
+    assert len(detectors._distinct([zeros, zeros.reshape(3, 2)], limit=2)) == 2
+    nan = np.full((2, 3), np.nan)
+    assert len(detectors._distinct([nan, nan.copy()], limit=2)) == 2
+    assert len(detectors._distinct([np.full(3, float(v)) for v in range(10)], limit=2)) == 3
+    assert detectors._single_value([zeros, minus, np.zeros(0), np.zeros(5, int)]) == 0.0
+    assert detectors._single_value([zeros, np.ones(2)]) is None
+    assert detectors._single_value([nan, nan]) is None
+    assert detectors._single_value([np.zeros(0)]) is None

@@ -329,8 +329,9 @@ def fixed_output(runs) -> Finding | None:
     Only runs that returned a numeric ndarray count; a different answer on each call, or one that follows the
     inputs' sizes and values (a cache keyed by shape), is never read as fixed."""
     small = [r for r in runs if r.case.group != "full-scale" and r.outcome.status == "ok"]
-    arrays = [(r, r.outcome.array) for r in small
-              if isinstance(r.outcome.array, np.ndarray) and r.outcome.array.dtype.kind in "biuf"]
+    arrays = [(r, r.outcome.array) for r in small  # what came back as an ndarray (a stand-in's is empty)
+              if (r.outcome.exact_ndarray or r.outcome.subclass)
+              and isinstance(r.outcome.array, np.ndarray) and r.outcome.array.dtype.kind in "biuf"]
     if len(arrays) < FIXED_MIN_CALLS or len(arrays) < len(small):
         return None
     distinct = _distinct([arr for _, arr in arrays], limit=2)
@@ -366,7 +367,7 @@ def _distinct(arrays: list[np.ndarray], limit: int) -> list[np.ndarray]:
     its float, and an array holding NaN equals nothing), first of each in order; once more than ``limit`` are
     found the rest are not looked at (more than ``limit`` is all the caller asks). Keyed by their bytes: a correct
     function's answers, all different, cost three looks instead of a comparison of every pair (and, through
-    ``np.unique``, the import of ``numpy.ma``), about half the diagnosis of every submission.
+    ``np.unique``, the import of ``numpy.ma``), about half the diagnosis of every submission."""
     seen: set = set()
     out: list[np.ndarray] = []
     for arr in arrays:
@@ -556,3 +557,68 @@ def square_only(work, graded, probes) -> list:
         text += Q.example(stack, spec, undone, square, actual, mask, work.loose)
         findings.append(Finding(finding_id, text))
     return findings
+
+
+#: changes of the flattened features that the search is run again under, for a second mistake beside them
+CHANGES = NORMALISATIONS + (
+    ("divided by 255", lambda x: x / 255.0),
+    ("divided by their L2 norm, sample by sample", lambda x: x / np.linalg.norm(x, axis=1, keepdims=True)),
+    ("cast to integers (truncated toward 0, as astype(int) does)", np.trunc),
+)
+
+
+def _changed(args: tuple, change) -> tuple:
+    f = args[0]
+    return (change(f.reshape(f.shape[0], -1)).reshape(f.shape), *args[1:])
+
+
+def changed_and_more(work, graded) -> list:
+    """The features are changed one of the usual ways (``CHANGES``) and something else departs too, say b1 left out:
+    the search is run again on the probes with their features changed that way (a probe the change turns into NaN,
+    constant features divided by their spread, is left out), and the variant must give every graded case from its
+    changed features. Both are named."""
+    found = getattr(work, "_search", None)
+    small = [r for r in graded if r.case.group != "full-scale"]
+    if found is None or not small or any(S.usable(r) is None for r in small):
+        return []
+    stack, square, actual, mask, starts, extra_acts, finals, exact = found
+    for how, change in CHANGES:
+        with np.errstate(all="ignore"):
+            cases = [_changed(r.case.args, change) for r in square]
+        usable = np.array([bool(np.isfinite(c[0]).all()) for c in cases])
+        if usable.sum() < 4:
+            continue
+        changed_mask = mask & usable[:, None, None]
+        try:
+            with np.errstate(all="ignore"):
+                changed_stack = V.Stack(cases)
+        except ValueError:
+            continue
+        spec, complete = Q.search(changed_stack, actual, changed_mask, starts, extra_acts, finals, work.loose, exact)
+        if not complete or spec == V.REFERENCE:
+            continue
+        fits = True
+        for run in small:
+            with np.errstate(all="ignore"):
+                args = _changed(run.case.args, change)
+                try:
+                    model = V.Stack([args]).forward(spec)[0]
+                except (ValueError, KeyError):
+                    fits = False
+                    break
+            arr = S.usable(run)
+            if model.shape != arr.shape or not bool(Q.close(arr[None], model[None], work.loose).all()):
+                fits = False
+                break
+        if not fits:
+            continue
+        findings = [Finding("features-changed", f"Your function returns what the head gives when the flattened "
+                                                f"features are {how} before FC1 and the other mistake named here is "
+                                                f"made as well: on every graded case, and on every probe where that "
+                                                f"change of the features can be computed.")]
+        for finding_id, sentence, undone in Q.describe(spec):
+            text = f"Besides the features being {how} before FC1, {sentence}."
+            text += Q.example(changed_stack, spec, undone, square, actual, changed_mask, work.loose)
+            findings.append(Finding(finding_id, text))
+        return findings
+    return []
