@@ -33,6 +33,17 @@ def why_not_json(raw: bytes, name: str, exc: Exception) -> str:
     if raw.startswith(b"PK\x03\x04"):
         return (f"{name} is a zip archive renamed to .ipynb, not a notebook: unzip it and submit the .ipynb file "
                 "inside.")
+    if raw.startswith(b"\x1f\x8b"):
+        return (f"{name} is a gzip-compressed file renamed to .ipynb, not a notebook: decompress it (gunzip) and "
+                "submit the .ipynb file it holds.")
+    if head.startswith(b"version https://git-lfs.github.com/spec/"):
+        return (f"{name} is a Git LFS pointer (three lines that stand for the notebook, which git keeps elsewhere), "
+                "not the notebook: run 'git lfs pull' in your repository, or download the file from GitHub's page "
+                "of it, and submit the real notebook.")
+    if re.match(rb"---\r?\n(?:[^\n]*\n){0,3}?jupyter:", head):
+        return (f"{name} is a Jupytext Markdown file (it opens with a '---' header naming 'jupyter'), not a "
+                "notebook: open it in Jupyter with Jupytext and save it as a notebook, or run 'jupytext --to "
+                "notebook' on it, and submit the .ipynb file.")
     where = f" ({exc})" if str(exc) else ""
     start = f"{name} is not valid JSON, so it is not a readable notebook"
     if all(marker.search(raw) for marker in _CONFLICT):
@@ -61,6 +72,9 @@ def _json_mistake(exc: json.JSONDecodeError) -> str:
     if pos >= len(doc.rstrip()) or exc.msg.startswith("Unterminated string"):
         return (f"it ends part-way through (line {exc.lineno:,}, column {exc.colno:,}), so it was cut off while "
                 "being saved, copied or uploaded")
+    if exc.msg == "Extra data":
+        return (f"a complete JSON document ends before line {exc.lineno:,}, column {exc.colno:,}, and more text "
+                "follows it (two files joined into one, or text added after the notebook's closing brace)")
     before = doc[max(0, pos - 256):pos].rstrip()
     if doc[pos:pos + 1] in ("}", "]") and before.endswith(","):
         return (f"there is a comma before the closing '{doc[pos]}' at line {exc.lineno:,}, column {exc.colno:,} (a "

@@ -45,7 +45,7 @@ def compile_error(source: str) -> tuple[str, int | None, str] | None:
     try:
         pysource.compile_source(source, flags=ast.PyCF_ONLY_AST)
     except SyntaxError as exc:  # IndentationError and TabError are subclasses
-        text = exc.msg
+        text = exc.msg + _pasted_character(exc.msg)
         if exc.text and exc.text.strip():
             text += f" -> {exc.text.strip()[:120]}"
         error = type(exc).__name__, exc.lineno, text
@@ -64,6 +64,29 @@ def compile_error(source: str) -> tuple[str, int | None, str] | None:
         _COMPILED[source] = error
         _compiled_total += len(source)
     return error
+
+
+#: characters that code copied from a web page, a PDF, slides or a chat brings along, and what each is
+_PASTED = {**dict.fromkeys((0x00A0, 0x202F, 0x2007), "a no-break space, which copying from a web page or a PDF "
+                           "leaves: retype the spaces"),
+           **dict.fromkeys((0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF), "an invisible zero-width character, which "
+                           "copying from a web page, a PDF or a chat leaves: retype the line"),
+           **dict.fromkeys((0x2018, 0x2019, 0x201C, 0x201D), "a curly quote, as word processors, slides and chat "
+                           "apps type them: use a straight ' or \""),
+           **dict.fromkeys((0x2013, 0x2014, 0x2212), "a dash, not the minus sign: type -"),
+           0x00D7: "a multiplication sign: type * (or @ for a matrix product)"}
+_CODE_POINT = re.compile(r"U\+([0-9A-F]{4,6})\b")
+
+
+def _pasted_character(message: str) -> str:
+    """What the character an 'invalid character' error names is, when it is one that pasting brings along."""
+    found = _CODE_POINT.search(message) if "invalid" in message and "character" in message else None
+    if found is None:
+        return ""
+    point = int(found[1], 16)
+    if 0xFF01 <= point <= 0xFF5E:
+        return " (a full-width character, as an East Asian input mode types it: type it in half-width, ASCII)"
+    return f" ({_PASTED[point]})" if point in _PASTED else ""
 
 
 @dataclass(frozen=True)

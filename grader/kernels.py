@@ -56,9 +56,9 @@ def foreign_error(notebook: dict, file: str, first_error: str) -> str:
     _, kernel = language(notebook)
     article = "an" if name[:1] in "AEIOU" or name in ("R", "F#", "SQL") else "a"
     shown = f" (its kernel is '{kernel}')" if kernel and kernel.lower() != name.lower() else ""
-    return (f"{file} is {article} {name} notebook{shown}, and its code is not Python ({first_error}): write the "
-            "solution in a Python 3 notebook (in Colab, Runtime > Change runtime type > Python 3; in Jupyter, "
-            "Kernel > Change Kernel) and submit that.")
+    return (f"{file} is {article} {name} notebook{shown}, and its code does not compile as Python ({first_error}): "
+            "write the solution in a Python 3 notebook (in Colab, Runtime > Change runtime type > Python 3; in "
+            "Jupyter, Kernel > Change Kernel) and submit that.")
 
 
 def version_note(notebook: dict) -> str:

@@ -174,3 +174,32 @@ def test_a_cell_killed_for_memory_says_what_was_done(exercise, tmp_path):
     assert "ran out of memory" in note and "the other cells were then run again without it" in note, note
     assert "skipped" not in note
     assert result.status == "graded" and result.score == result.max_score - 1  # only 'completes' is lost
+
+
+# -- characters and files that copying and converting bring ----------------------------------------------------
+@pytest.mark.parametrize("old, new, says", [
+    ("    h = np.maximum(0.0, x", "\u00a0\u00a0\u00a0\u00a0h = np.maximum(0.0, x", "a no-break space"),
+    ("return h @ W3 + b3", "return h @ W3 + b3  # \u201clogits\u201d\n    print(\u201cdone\u201d)", "a curly quote"),
+    ("h = np.maximum(0.0, h @", "h\u200b = np.maximum(0.0, h @", "an invisible zero-width character"),
+    ("x @ W1 + b1", "x @ W1 \u2013 (-b1)", "a dash, not the minus sign"),
+    ("np.maximum(0.0, x @ W1 + b1)", "np.maximum\uff080.0, x @ W1 + b1)", "a full-width character"),
+])
+def test_a_pasted_character_is_named_for_what_it_is(grade_source, old, new, says):
+    """Python says only 'invalid non-printable character U+00A0': the sentence now says what the character is."""
+    result = grade_source(notebook(CORRECT.replace(old, new)), "student.ipynb")
+    assert result.status == "error" and result.error.kind == "syntax-error"
+    assert says in result.error.message and "code cell 1" in result.error.message, result.error.message
+
+
+@pytest.mark.parametrize("raw, says", [
+    (b"version https://git-lfs.github.com/spec/v1\noid sha256:" + b"4d" * 32 + b"\nsize 12345\n", "a Git LFS pointer"),
+    (b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03" + bytes(20), "is a gzip-compressed file"),
+    (b"---\njupyter:\n  kernelspec:\n    name: python3\n---\n\n# Head\n\n```python\nx = 1\n```\n",
+     "is a Jupytext Markdown file"),
+    (json.dumps(notebook(CORRECT)).encode() * 2, "a complete JSON document ends before line 1, column "),
+])
+def test_a_file_that_is_not_a_notebooks_json_says_what_it_is(grade_source, raw, says):
+    """Each said only 'not valid JSON (Expecting value: line 1 column 1 (char 0))' or '(Extra data ...)'."""
+    result = grade_source(raw, "student.ipynb")
+    assert result.status == "error" and result.error.kind == "not-json"
+    assert says in result.error.message, result.error.message
