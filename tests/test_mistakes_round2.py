@@ -217,3 +217,19 @@ def test_a_relu_on_the_logits_is_not_called_a_clip_at_the_ramps_end():
     assert {f.id for f in findings} == {"wrong-activation", "relu-after-fc3"}, findings
     text = " ".join(f.evidence for f in findings if f.id == "relu-after-fc3")
     assert "ReLU" in text and "lip" not in text, text
+
+
+@pytest.mark.parametrize("change,words,other,fn", [
+    ("255", "divided by 255", "relu-after-fc3", lambda f, *p: _relu(_head(f.reshape(len(f), -1) / 255.0, *p))),
+    ("l2", "L2 norm", "missing-bias",
+     lambda f, W1, b1, W2, b2, W3, b3: _head(f / np.linalg.norm(f.reshape(len(f), -1), axis=1)[:, None, None, None],
+                                             W1, 0 * b1, W2, b2, W3, b3)),
+    ("int", "astype(int)", "missing-bias",
+     lambda f, W1, b1, W2, b2, W3, b3: _head(f.astype(np.int64).astype(np.float64), W1, b1, W2, 0 * b2, W3, b3)),
+], ids=["255", "l2", "int"])
+def test_changed_features_beside_another_mistake_are_both_named(change, words, other, fn):
+    """Before: the features' change was not named (a bare 'first activation departs', or only the ReLU on the
+    logits with 'something else departs as well')."""
+    findings = _diagnose(fn)
+    assert {f.id for f in findings} == {"features-changed", other}, findings
+    assert words in " ".join(f.evidence for f in findings if f.id == "features-changed")

@@ -673,6 +673,7 @@ def analyse(runs, random: bool = False) -> Analysis:
         findings += (D.clipped(work, graded) or D.batch_dependent(work, graded, probes)
                      or D.single_dependent(work, graded, probes) or D.square_only(work, graded, probes)
                      or D.quantised(work, graded, probes) or D.normalised(graded, probes)
+                     or D.changed_and_more(work, graded)
                      or D.unequal_sizes(work, graded, probes)
                      or (L.fallback(branch.values, {r.case.name: r for r in probes}, random) if random
                          else branch.fallback))
