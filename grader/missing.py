@@ -51,9 +51,9 @@ def missing_function_error(
     defined = _definitions(submission, name)
     if defined and not execution.cell_errors:
         return MissingFunction(_removed(submission, name, defined[-1][0]))
-    magic = _magic_definition(submission, name)
-    if magic:
-        return MissingFunction(magic)
+    elsewhere = _magic_definition(submission, name) or _outside_file(submission, execution, name)
+    if elsewhere:
+        return MissingFunction(elsewhere)
     close = difflib.get_close_matches(name, execution.candidates, n=3, cutoff=0.6)
     close += [c for c in execution.candidates if c.lower().replace("_", "") == name.lower().replace("_", "")
               and c not in close]
@@ -220,6 +220,55 @@ def _magic_definition(submission: submission_mod.Submission, name: str) -> str:
     return ""
 
 
+_RUN_OR_LOAD = re.compile(r"get_ipython\(\)\.run_line_magic\('(run|load)', '([^'\\]*)'\)")
+_MISSING_MODULE = re.compile(r"No module named '([\w.]+)'")
+_MISSING_FILE = re.compile(r"FileNotFoundError: \[Errno 2\] No such file or directory: '([^']{1,200}\.py)'")
+
+
+def _outside_file(submission: submission_mod.Submission, execution: Execution, name: str) -> str:
+    """The sentence for a function meant to come from a file beside the notebook ('%run solution.py', '%load',
+    'from solution import ...', 'exec(open("solution.py").read())') that is not part of the submission, or ''."""
+    failed = dict(zip(execution.failed_cells, execution.cell_errors))
+    for cell in submission.cells:
+        error = failed.get(cell.code_number, "")
+        found = _RUN_OR_LOAD.search(cell.source)
+        words = [w for w in found[2].split() if not w.startswith("-")] if found else []
+        if words:
+            what, file = f"'%{found[1]} {found[2]}'", words[0]
+        elif module := _missing_import(cell, error, name):
+            what, file = f"the module '{module}'", f"{module}.py"
+        elif missing := _MISSING_FILE.search(error):
+            what, file = f"the file '{missing[1]}'", missing[1]
+        else:
+            continue
+        advice = ("in the notebook itself, or submit the .py file instead" if submission.is_notebook else
+                  "in this file itself")
+        return (f"{name}() was to come from {what}, in {cell.label}, but {file} is not part of the submission (a "
+                f"submission is graded on its own, without the files beside it): put the function's code {advice}.")
+    return ""
+
+
+def _missing_import(cell: submission_mod.Cell, error: str, name: str) -> str:
+    """The module that the failed ``cell`` imports ``name`` from (``from m import name``, ``from m import *``, or
+    ``import m`` and ``m.name``), when its error says there is no such module; else ''."""
+    found = _MISSING_MODULE.search(error)
+    if found is None or cell.syntax_error or len(cell.source) > submission_mod.MAX_CHECKED_CELL:
+        return ""
+    top = found[1].partition(".")[0]
+    try:
+        tree = pysource.parse(cell.source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").partition(".")[0] == top and not node.level \
+                and any(alias.name in (name, "*") for alias in node.names):
+            return node.module or top
+        if isinstance(node, ast.Import) and any(alias.name.partition(".")[0] == top for alias in node.names) \
+                and re.search(rf"\b{re.escape(top)}(?:\.\w+)*\.{re.escape(name)}\b", cell.source):
+            return top
+    return ""
+
+
 def _is_stub(definition: ast.FunctionDef) -> bool:
     """A body of nothing but a docstring, 'pass', '...' or 'raise NotImplementedError': the starter's shape."""
     for statement in definition.body:
@@ -325,6 +374,14 @@ def unbound_notes(submission: submission_mod.Submission, execution: Execution) -
     if bound is None:
         return []
     notes = []
+    failed = dict(zip(execution.failed_cells, execution.cell_errors))
+    for name in [n for n in missing if n in bound][:3]:  # bound by an import that failed: its module is not here
+        cell = next((c for c in submission.cells if _missing_import(c, failed.get(c.code_number, ""), name)), None)
+        if cell is not None:
+            module = _missing_import(cell, failed[cell.code_number], name)
+            notes.append(f"Your function needs '{name}', imported in {cell.label} from the module '{module}', but "
+                         f"{module}.py is not part of the submission (a notebook is graded on its own, without the "
+                         "files beside it): define it in the notebook itself.")
     for name in [n for n in missing if n not in bound][:3]:
         close = difflib.get_close_matches(name, sorted(bound), n=5, cutoff=0.7)
         close.sort(key=lambda other: sorted(other) != sorted(name))  # two letters swapped first ('reul', 'relu')

@@ -203,3 +203,37 @@ def test_a_file_that_is_not_a_notebooks_json_says_what_it_is(grade_source, raw, 
     result = grade_source(raw, "student.ipynb")
     assert result.status == "error" and result.error.kind == "not-json"
     assert says in result.error.message, result.error.message
+
+
+# -- the function in a file beside the notebook ----------------------------------------------------------------
+@pytest.mark.parametrize("cells, says", [
+    (("%run solution.py", "print(vgg_classifier)"), "was to come from '%run solution.py', in code cell 1"),
+    (("%load solution.py",), "was to come from '%load solution.py', in code cell 1"),
+    (("import numpy as np", "from google.colab import drive\ndrive.mount('/content/drive')\nimport sys\n"
+      "sys.path.append('/content/drive/MyDrive/hw3')\nfrom hw3_solution import vgg_classifier"),
+     "was to come from the module 'hw3_solution', in code cell 2"),
+    (("import vgg_solution\nvgg_classifier = vgg_solution.vgg_classifier",),
+     "was to come from the module 'vgg_solution', in code cell 1"),
+    (("exec(open('solution.py').read())",), "was to come from the file 'solution.py', in code cell 1"),
+])
+def test_a_function_from_a_file_not_submitted_says_so(grade_source, cells, says):
+    """It said "No function named 'vgg_classifier' is defined in the submission. Some cells raised errors", though
+    the notebook names where the function was to come from."""
+    result = grade_source(notebook(*cells), "student.ipynb")
+    assert result.status == "error" and result.error.kind == "missing-function"
+    assert says in result.error.message and "not part of the submission" in result.error.message, result.error.message
+
+
+def test_an_import_of_another_module_is_not_blamed(grade_source):
+    """A failed import of helpers, beside a function that is simply not there: the usual sentence, not 'was to
+    come from'."""
+    result = grade_source(notebook("from my_layers import dense", "def vgg_head(x):\n    return x"), "student.ipynb")
+    assert result.status == "error" and "was to come from" not in result.error.message, result.error.message
+
+
+def test_a_helper_imported_from_a_file_not_submitted_is_named(grade_source):
+    code = DEF.replace("h = np.maximum(0.0, x @ W1 + b1)", "h = dense(x, W1, b1)")
+    result = grade_source(notebook("import numpy as np\nfrom my_layers import dense, relu", code), "student.ipynb")
+    assert result.status == "graded" and result.score < result.max_score
+    assert any("needs 'dense', imported in code cell 1 (cell 1 of the notebook) from the module 'my_layers'" in w
+               for w in result.warnings), result.warnings
