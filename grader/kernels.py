@@ -31,6 +31,17 @@ def _text(value: object, limit: int = 60) -> str:
     return re.sub(r"[^\w .+#-]", "", value).strip()[:limit]
 
 
+def format_version(notebook: object) -> int | None:
+    """The notebook's ``nbformat`` major version as Jupyter reads it: a whole number, which 4.0 is too (Jupyter
+    compares it with 4), or, leniently, the digits of a hand-edited "4"; None when it has none."""
+    value = notebook.get("nbformat") if isinstance(notebook, dict) else None
+    if isinstance(value, float) and value.is_integer() and 0 <= value < 100:
+        return int(value)
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 2:
+        return int(value)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def language(notebook: dict) -> tuple[str, str]:
     """(language, kernel's display name) as the metadata gives them: ``kernelspec.language``, else
     ``language_info.name``; lower-case language, '' when the metadata says nothing."""

@@ -279,9 +279,9 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
         raise NotJson(f"{name} is not a readable notebook: its JSON is nested too deeply to be a notebook.") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise NotJson(why_not_json(raw, name, exc)) from None
-    if not isinstance(data, dict) or not isinstance(data.get("nbformat"), int):
-        raise NotANotebook(f"{name} is JSON but not a Jupyter notebook (it has no 'nbformat' version).")
-    major = data["nbformat"]
+    major = kernels.format_version(data)
+    if major is None:
+        raise NotANotebook(f"{name} is JSON but not a Jupyter notebook (it has no 'nbformat' version number).")
     if major not in (3, 4):
         raise NotANotebook(f"{name} uses notebook format {major}; only formats 3 and 4 can be graded.")
     raw_cells = _raw_cells(data, major)
@@ -302,9 +302,9 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
         code_number += 1
-        source = cell.get("source" if major == 4 else "input", "")
-        if source is None:
-            source = ""
+        source = cell.get("source" if major == 4 else "input")
+        if source is None:  # a hand conversion between formats 3 and 4 may leave the other format's key
+            source = cell.get("input" if major == 4 else "source") or ""
         if isinstance(source, list) and all(isinstance(line, str) for line in source):
             source = "".join(source)
         if not isinstance(source, str):

@@ -237,3 +237,28 @@ def test_a_helper_imported_from_a_file_not_submitted_is_named(grade_source):
     assert result.status == "graded" and result.score < result.max_score
     assert any("needs 'dense', imported in code cell 1 (cell 1 of the notebook) from the module 'my_layers'" in w
                for w in result.warnings), result.warnings
+
+
+# -- the format's number and keys as hand conversions leave them ------------------------------------------------
+@pytest.mark.parametrize("version", [4.0, "4"])
+def test_a_format_number_written_as_a_float_or_text_is_read(grade_source, version):
+    """'"nbformat": 4.0' opens in Jupyter (it compares the value with 4); it said the file had no nbformat version."""
+    nb = notebook(CORRECT)
+    nb["nbformat"] = version
+    full_marks(grade_source(nb, "student.ipynb"))
+
+
+@pytest.mark.parametrize("version", [True, 4.5, "four", None])
+def test_a_format_number_that_is_not_one_is_refused(grade_source, version):
+    nb = notebook(CORRECT)
+    nb["nbformat"] = version
+    result = grade_source(nb, "student.ipynb")
+    assert result.status == "error" and result.error.kind == "not-a-notebook"
+    assert "no 'nbformat' version number" in result.error.message, result.error.message
+
+
+def test_a_format_3_cell_with_its_code_under_source_is_read(grade_source):
+    """A hand conversion left format 3's cells with 'source' instead of 'input': 'the code cells are all empty'."""
+    nb = {"nbformat": 3, "nbformat_minor": 0, "metadata": {"name": ""}, "worksheets": [{"metadata": {}, "cells": [
+        {"cell_type": "code", "language": "python", "metadata": {}, "outputs": [], "source": CORRECT}]}]}
+    full_marks(grade_source(nb, "student.ipynb"))
