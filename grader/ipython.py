@@ -305,6 +305,11 @@ PYTHON_CELL_MAGICS = ("time", "capture", "prun")  # as _Shell.RUN_CELL; not cyth
 _BLANK_LINES = re.compile(r"(?:[ \t\f\v]*+\n)*+")
 
 
+def leading_blank_lines(source: str) -> int:
+    """How many lines of blanks ``source`` opens with (the lines IPython's ``leading_empty_lines`` drops)."""
+    return _BLANK_LINES.match(source).group().count("\n")
+
+
 def python_cell_magic(source: str) -> tuple[str, str, str, int] | None:
     """(magic name, its arguments, the body, lines before the body) for a ``%%time``-like cell, else None. Lines of
     blanks before the magic are dropped first, as IPython drops them (``leading_empty_lines``)."""

@@ -23,7 +23,8 @@ from pathlib import Path
 from .errors import DecodeFailure, MissingFile, NotANotebook, NotJson, SubmissionError, UnsupportedFileType
 from . import colabexport, kernels
 from .brokenjson import why_not_json
-from .ipython import TOO_COSTLY, OverBudget, Translation, Translator, compile_error, python_cell_magic
+from .ipython import (TOO_COSTLY, OverBudget, Translation, Translator, compile_error, leading_blank_lines,
+                      python_cell_magic)
 
 #: Python files are code only; notebooks also carry their outputs (plots as base64), so they may be larger.
 MAX_BYTES = {".py": 8 << 20, ".ipynb": 64 << 20}
@@ -435,8 +436,9 @@ class _Loader:
                 translated = self.translator.translate(body)
                 body_source = translated.source or body
                 error = None if translated.proven else self.translator.compile_error(body_source)
-                if error is None:  # the body keeps its lines in the cell: the child names errors by the cell's
-                    body_source = "\n" * sum(m[3] for m in chain) + body_source
+                if error is None:  # the body keeps its lines in the cell (IPython drops its leading blank lines)
+                    lines = sum(m[3] for m in chain) + leading_blank_lines(body) - leading_blank_lines(body_source)
+                    body_source = "\n" * lines + body_source  # so the child names an error by the cell's line
                     for name, line, _body, _start in reversed(chain):
                         body_source = f"get_ipython().run_cell_magic({name!r}, {line!r}, {body_source!r})\n"
                     return replace(cell, source=body_source)

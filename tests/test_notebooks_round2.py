@@ -99,11 +99,19 @@ def test_a_named_capture_cell_binds_its_name(session):
 
 
 def test_an_error_inside_a_time_cell_names_its_cell_and_line(session):
-    """The function, defined in a %%time cell after a blank line, calls an undefined relu on its 4th line: the
-    message said '(line 4)' of no cell (the body's own count, not the cell's)."""
+    """The function, defined in a %%time cell after a blank line, calls an undefined relu on the cell's 5th line:
+    the message said '(line 4)' of no cell (the body's own count, after IPython dropped its blank first line)."""
     result = grade(session, "time-cell-error-line.ipynb")
     returns = next(c for c in result.checks if c.id == "returns")
-    assert "NameError: name 'relu' is not defined (line 4 of code cell 2)" in returns.message, returns.message
+    assert "NameError: name 'relu' is not defined (line 5 of code cell 2)" in returns.message, returns.message
+
+
+def test_an_error_inside_nested_cell_magics_of_a_script_names_its_file_line(grade_source):
+    source = "import numpy as np\n" + DEF + "# %%\n%%capture out\n%%time\n\nz = undefined_b\n"
+    result = grade_source(source, "student.py")
+    full_marks(result)
+    line = source.count("\n")
+    assert any(f"'undefined_b' is not defined (line {line})" in w for w in result.warnings), result.warnings
 
 
 # -- %reset --------------------------------------------------------------------------------------------------
