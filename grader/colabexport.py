@@ -82,6 +82,14 @@ def _guessed_starts(lines: list[str]) -> list[int]:
     return starts
 
 
+def _text_cell(part: str) -> bool:
+    """Whether a part is one of Colab's text cells: a triple-quoted string and nothing else. It is left out: run,
+    it does nothing, and its markdown (LaTeX's '\\xrightarrow', say) may not even be a valid string literal."""
+    body = part.strip()
+    return len(body) >= 6 and any(body.startswith(q) and body.endswith(q) and q not in body[3:-3]
+                                  for q in ('"""', "'''"))
+
+
 def cells(text: str, load: Callable[[list], tuple[list, list[str]]]) -> tuple[list, list[str]]:
     """The file as one cell (``load``, the loader of ``submission``, makes the cells from their sources), or, for
     a Colab export, as the cells it is cut into, unless the cut makes a syntax error the whole file did not have."""
@@ -94,7 +102,9 @@ def cells(text: str, load: Callable[[list], tuple[list, list[str]]]) -> tuple[li
     lines = [1]
     for before, start in zip(starts, starts[1:]):  # each stretch counted once
         lines.append(lines[-1] + text.count("\n", before, start))
-    parts = zip(starts, starts[1:] + [len(text)], lines)
+    parts = [(a, b, line) for a, b, line in zip(starts, starts[1:] + [len(text)], lines) if not _text_cell(text[a:b])]
+    if not parts:  # text only: graded as the file it is
+        return whole
     split = load([(text[a:b], n, n, f"the cell at line {line}", line - 1) for n, (a, b, line) in enumerate(parts, 1)])
     broken = sum(bool(cell.syntax_error) for cell in split[0]) > sum(bool(cell.syntax_error) for cell in whole[0])
     return whole if broken else split  # (one error, cut down to its cell, or a '%%time' cell that compiles alone)
