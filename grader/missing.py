@@ -229,15 +229,15 @@ def _outside_file(submission: submission_mod.Submission, execution: Execution, n
     """The sentence for a function meant to come from a file beside the notebook ('%run solution.py', '%load',
     'from solution import ...', 'exec(open("solution.py").read())') that is not part of the submission, or ''."""
     failed = dict(zip(execution.failed_cells, execution.cell_errors))
+    imported = _imported_from(_failed_imports(submission, execution), name)
     for cell in submission.cells:
-        error = failed.get(cell.code_number, "")
         found = _RUN_OR_LOAD.search(cell.source)
         words = [w for w in found[2].split() if not w.startswith("-")] if found else []
         if words:
             what, file = f"'%{found[1]} {found[2]}'", words[0]
-        elif module := _missing_import(cell, error, name):
-            what, file = f"the module '{module}'", f"{module}.py"
-        elif missing := _MISSING_FILE.search(error):
+        elif imported and imported[0] is cell:
+            what, file = f"the module '{imported[1]}'", f"{imported[1]}.py"
+        elif missing := _MISSING_FILE.search(failed.get(cell.code_number, "")):
             what, file = f"the file '{missing[1]}'", missing[1]
         else:
             continue
@@ -248,25 +248,38 @@ def _outside_file(submission: submission_mod.Submission, execution: Execution, n
     return ""
 
 
-def _missing_import(cell: submission_mod.Cell, error: str, name: str) -> str:
-    """The module that the failed ``cell`` imports ``name`` from (``from m import name``, ``from m import *``, or
-    ``import m`` and ``m.name``), when its error says there is no such module; else ''."""
-    found = _MISSING_MODULE.search(error)
-    if found is None or cell.syntax_error or len(cell.source) > submission_mod.MAX_CHECKED_CELL:
-        return ""
-    top = found[1].partition(".")[0]
-    try:
-        tree = pysource.parse(cell.source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return ""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").partition(".")[0] == top and not node.level \
-                and any(alias.name in (name, "*") for alias in node.names):
-            return node.module or top
-        if isinstance(node, ast.Import) and any(alias.name.partition(".")[0] == top for alias in node.names) \
-                and re.search(rf"\b{re.escape(top)}(?:\.\w+)*\.{re.escape(name)}\b", cell.source):
-            return top
-    return ""
+def _failed_imports(submission: submission_mod.Submission, execution: Execution) -> list[tuple[
+        submission_mod.Cell, str, ast.Module]]:
+    """(cell, missing module, syntax tree) of each cell that failed for a module that is not there, parsed under
+    pysource's lock and within the compile check's budget (this runs in the grader's process, on the student's
+    text: a notebook of 10,000 such cells costs no more than one of its largest checked size)."""
+    failed = dict(zip(execution.failed_cells, execution.cell_errors))
+    found, budget = [], submission_mod.MAX_CHECKED_TOTAL
+    for cell in submission.cells:
+        missing = _MISSING_MODULE.search(failed.get(cell.code_number, ""))
+        if missing is None or cell.syntax_error or len(cell.source) > budget:
+            continue
+        budget -= len(cell.source)
+        try:
+            found.append((cell, missing[1].partition(".")[0], pysource.parse(cell.source)))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+    return found
+
+
+def _imported_from(imports: list[tuple[submission_mod.Cell, str, ast.Module]], name: str) -> tuple[
+        submission_mod.Cell, str] | None:
+    """The first failed cell that imports ``name`` from its missing module (``from m import name``, ``from m
+    import *``, or ``import m`` and ``m.name``), with that module's name; None when none does."""
+    for cell, top, tree in imports:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").partition(".")[0] == top and not node.level \
+                    and any(alias.name in (name, "*") for alias in node.names):
+                return cell, node.module or top
+            if isinstance(node, ast.Import) and any(alias.name.partition(".")[0] == top for alias in node.names) \
+                    and re.search(rf"\b{re.escape(top)}(?:\.\w+)*\.{re.escape(name)}\b", cell.source):
+                return cell, top
+    return None
 
 
 def _is_stub(definition: ast.FunctionDef) -> bool:
@@ -374,11 +387,10 @@ def unbound_notes(submission: submission_mod.Submission, execution: Execution) -
     if bound is None:
         return []
     notes = []
-    failed = dict(zip(execution.failed_cells, execution.cell_errors))
+    imports = _failed_imports(submission, execution)
     for name in [n for n in missing if n in bound][:3]:  # bound by an import that failed: its module is not here
-        cell = next((c for c in submission.cells if _missing_import(c, failed.get(c.code_number, ""), name)), None)
-        if cell is not None:
-            module = _missing_import(cell, failed[cell.code_number], name)
+        if found := _imported_from(imports, name):
+            cell, module = found
             notes.append(f"Your function needs '{name}', imported in {cell.label} from the module '{module}', but "
                          f"{module}.py is not part of the submission (a notebook is graded on its own, without the "
                          "files beside it): define it in the notebook itself.")
