@@ -214,8 +214,8 @@ def _magic_definition(submission: submission_mod.Submission, name: str) -> str:
         if magic in _MAGIC_FATE:  # (only the grader's own text is a format string: a magic's name is the student's)
             why, advice = _MAGIC_FATE[magic][0], _MAGIC_FATE[magic][1].format(file=file, name=name)
         else:
-            why, advice = f"the body of a %%{magic} cell is not run as Python (nor in Jupyter)", \
-                f"remove the '%%{magic}' line"
+            why, advice = f"a %%{magic} cell's body does not run as the notebook's own Python code (in Jupyter " \
+                "either), so nothing it defines is kept", f"remove the '%%{magic}' line"
         return f"{name}() is defined only inside the %%{magic} cell, {cell.label}, and {why}: {advice}."
     return ""
 

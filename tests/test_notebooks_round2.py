@@ -85,10 +85,14 @@ def test_a_written_file_never_imported_says_how_to_import_it(session):
     assert "'from vgg_solution import vgg_classifier'" in result.error.message, result.error.message
 
 
-def test_a_definition_in_a_bash_cell_names_that_cell(grade_source):
-    result = grade_source(notebook("import numpy as np", "%%bash\n" + DEF), "student.ipynb")
+@pytest.mark.parametrize("magic", ["%%bash", "%%script false --no-raise-error", "%%script python3"])
+def test_a_definition_in_a_cell_of_another_program_names_that_cell(grade_source, magic):
+    """'%%script false' is the usual way to switch a cell off; '%%script python3' runs it in another process."""
+    result = grade_source(notebook("import numpy as np", f"{magic}\n" + DEF), "student.ipynb")
     assert result.status == "error"
-    assert "inside the %%bash cell, code cell 2" in result.error.message, result.error.message
+    name = magic.split()[0]
+    assert f"inside the {name} cell, code cell 2" in result.error.message, result.error.message
+    assert "nothing it defines is kept" in result.error.message, result.error.message
 
 
 def test_a_named_capture_cell_binds_its_name(session):
