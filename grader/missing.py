@@ -330,7 +330,17 @@ def pasted_cells(submission: submission_mod.Submission, exercise: Exercise) -> l
     except (OSError, UnicodeDecodeError):
         given = set()
     return [number for number, text in submission.prose
-            if needle in text and any(needle in part for part in _parts(text) if part not in given)]
+            if needle in text and any(needle in part for part in _parts(text if submission.is_notebook else
+                                                                          _uncommented(text)) if part not in given)]
+
+
+def _uncommented(text: str) -> str:
+    """A script's text cell as the markdown it holds: VS Code and Jupytext write each line as a comment ('# ## Task'),
+    so the statement's own lines are recognised as such (PyCharm's '#%% md' text is left as it is)."""
+    lines = text.split("\n")
+    if not all(line.lstrip().startswith("#") for line in lines if line.strip()):
+        return text
+    return "\n".join(re.sub(r"^[ \t]*# ?", "", line) for line in lines)
 
 
 def _parts(markdown: str) -> list[str]:

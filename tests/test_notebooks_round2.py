@@ -293,3 +293,19 @@ def test_the_shipped_notebook_exported_by_colab_gets_full_marks(grade_source):
     result = grade_source(text, "vgg_classifier.py")
     full_marks(result)
     assert not any("could not be compiled" in w for w in result.warnings), result.warnings
+
+
+def test_the_statement_in_a_scripts_text_cells_is_not_taken_for_pasted_code(grade_source):
+    """The shipped notebook exported by VS Code untouched: its text cells, commented line by line, hold the
+    statement's signature; the note said that code was pasted into a text cell. Only the starter's 0 is left."""
+    shipped = json.loads((NOTEBOOKS.parent.parent.parent / "notebooks" / "vgg_classifier.ipynb").read_text("utf-8"))
+    parts = []
+    for cell in shipped["cells"]:
+        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        if cell["cell_type"] == "markdown":
+            parts.append("# %% [markdown]\n" + "\n".join(f"# {line}" if line else "#" for line in source.split("\n")))
+        else:
+            parts.append("# %%\n" + source)
+    result = grade_source("\n\n".join(parts) + "\n", "vgg_classifier.py")
+    assert result.status == "graded" and result.score == 0
+    assert not any("marked as a text" in w for w in result.warnings), result.warnings
