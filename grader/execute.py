@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import mmap
 import os
+import re
 import subprocess
 import tempfile
 import time
@@ -48,6 +49,9 @@ MAX_RESTARTS = 8  # per function called: an assignment's run may restart for eac
 #: calls of one function in a row that end this way before its remaining calls are skipped
 MAX_IN_A_ROW = {"timeout": 2, "crashed": 3}
 MAX_NOTES = 30
+#: a name of IPython's history (``_``, ``__``, ``___``, ``_5``, ``_i``, ``_i5``, ``In``, ``Out``): a notebook that
+#: reads one gets the history kept as the kernel keeps it (the child then parses each cell to find its last value)
+HISTORY_NAME = re.compile(r"(?<![\w.])(?:_{1,3}|_i{1,3}|_i?\d+|In|Out)(?!\w)")
 #: calls of one function sent ahead of their answers, at most
 AHEAD = 32
 #: what the child's ``wire.RUNNER_BROKEN`` exit means, said of a cell or call
@@ -244,6 +248,7 @@ class Run:
             "t": "setup",
             "run_name": self.submission.run_name,
             "source": "ipynb" if self.submission.is_notebook else "py",
+            "history": self.submission.is_notebook and any(HISTORY_NAME.search(c.source) for c in self.cells),
             "paths": [self.sandbox.numpy_path_in_child],
             "inputs_fd": self.memory_fd,
             "inputs_size": len(self.memory) if self.memory is not None else 0,

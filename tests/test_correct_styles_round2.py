@@ -180,13 +180,25 @@ def test_a_stand_in_result_is_not_called_a_constant_output(grade_source):
     assert "constant-output" not in diagnosis_ids(result)
 
 
-@pytest.mark.xfail(strict=True, reason="the child (runner/child.py) keeps no output history: '_' and Out[n] of "
-                   "IPython are not bound")
 def test_the_last_output_underscore_is_bound_as_in_ipython(grade_source):
     result = grade_source(notebook("import numpy as np", "np.zeros(3)",
                                    "prev = _\nrelu = lambda z: np.maximum(z, prev.sum())",
                                    HEAD + "    x = features.reshape(features.shape[0], -1)\n"
                                    "    return relu(relu(x @ W1 + b1) @ W2 + b2) @ W3 + b3"), name="out.ipynb")
+    _full_marks(result)
+
+
+def test_ipython_history_names_hold_what_the_kernel_would(grade_source):
+    """Out[N], _N, __, In and _i as IPython keeps them; a cell ending in ';' shows (and keeps) nothing; an '_' the
+    student assigned is left alone."""
+    checks = ("assert Out == {1: 3, 3: 4} and _1 == 3 and _3 == 4 and _ == 4 and __ == 3\n"
+              "assert In[2] == 'y = 7;' and _i1 == '1 + 2' and 2 not in Out\n"
+              "_ = 'mine'\nchecked = True")
+    result = grade_source(notebook("1 + 2", "y = 7;", "y - 3", checks, "5 * 5",
+                                   "scale = 1.0 if checked and _ == 'mine' and Out[5] == 25 else 0.0",
+                                   "import numpy as np\n" + HEAD + "    x = features.reshape(features.shape[0], -1)\n"
+                                   "    h = np.maximum(x @ W1 + b1, 0)\n    h = np.maximum(h @ W2 + b2, 0)\n"
+                                   "    return scale * (h @ W3 + b3)"), name="history.ipynb")
     _full_marks(result)
 
 

@@ -127,6 +127,10 @@ class Child:
         self.notes: set[str] = set()
         self.namespace: dict = {}
         self.functions: dict = {}  # what each lookup found, by name: an assignment asks for several
+        # IPython's input and output history (In, Out, _, _i, _N...), kept when a notebook's code reads any of it
+        self.history = self.notebook and bool(setup.get("history"))
+        self.count = 0  # the execution count of the last cell run
+        self.unders: list = ["", "", ""]  # the last three outputs, as IPython's display hook keeps them
         signal.signal(signal.SIGALRM, _alarm)
 
     def timed(self, seconds: float | None, action):
@@ -221,10 +225,15 @@ class Child:
         allows: it then runs to its end on the notebook's event loop."""
         flags = ALLOW_TOP_LEVEL_AWAIT if self.notebook else 0
         self.filename = filename  # a %%time cell's body is compiled under it too: its errors are the cell's
-        code = compile(source, filename, "exec", flags=flags, dont_inherit=True)
-        if not code.co_flags & CO_COROUTINE:
-            exec(code, self.namespace)
+        if self.history:
+            self.execute_with_history(source, filename, flags)
             return
+        self.evaluate(compile(source, filename, "exec", flags=flags, dont_inherit=True))
+
+    def evaluate(self, code):
+        """Run compiled code in the student's namespace; its value (an expression's, or None)."""
+        if not code.co_flags & CO_COROUTINE:
+            return eval(code, self.namespace)
         asyncio = _stdlib("asyncio")
         if self.loop is None or self.loop.is_closed():
             try:  # the loop an earlier cell got (asyncio.get_event_loop()), as the kernel's would be
@@ -234,7 +243,41 @@ class Child:
             if self.loop is None or self.loop.is_closed():
                 self.loop = asyncio.new_event_loop()
             asyncio.set_event_loop(self.loop)
-        self.loop.run_until_complete(eval(code, self.namespace))
+        return self.loop.run_until_complete(eval(code, self.namespace))
+
+    def execute_with_history(self, source: str, filename: str, flags: int) -> None:
+        """Run a cell as IPython does when the notebook reads its history: a last expression's value (unless a
+        ``;`` ends the cell) becomes ``_``, ``_N`` and ``Out[N]``, the older ones ``__`` and ``___``, and the
+        cell's code ``_i``, ``_iN`` and ``In[N]``; ``_`` and its kin are left alone once the student assigns
+        them, as IPython leaves them."""
+        import ast
+
+        namespace = self.namespace
+        if "In" not in namespace:
+            namespace.update({"In": [""], "Out": {}, "_": "", "__": "", "___": "", "_i": "", "_ii": "", "_iii": ""})
+        self.count += 1
+        count = self.count
+        tree = compile(source, filename, "exec", flags=flags | ast.PyCF_ONLY_AST, dont_inherit=True)
+        last = None
+        if tree.body and isinstance(tree.body[-1], ast.Expr) and not source.rstrip().endswith(";"):
+            last = ast.Expression(tree.body.pop().value)
+        inputs = namespace.get("In")
+        if isinstance(inputs, list):
+            inputs.append(source)
+        namespace.update({"_iii": namespace.get("_ii", ""), "_ii": namespace.get("_i", ""), "_i": source,
+                          f"_i{count}": source})
+        self.evaluate(compile(tree, filename, "exec", flags=flags, dont_inherit=True))
+        value = self.evaluate(compile(last, filename, "eval", flags=flags, dont_inherit=True)) if last else None
+        if value is None:
+            return
+        untouched = all(namespace.get(name, mine) is mine for name, mine in zip(("_", "__", "___"), self.unders))
+        self.unders = [value, *self.unders[:2]]
+        if untouched:
+            namespace.update(zip(("_", "__", "___"), self.unders))
+        namespace[f"_{count}"] = value
+        outputs = namespace.get("Out")
+        if isinstance(outputs, dict):
+            outputs[count] = value
 
     def lookup(self, command: dict) -> None:
         namespace = self.namespace or self.start_namespace()
