@@ -34,6 +34,12 @@ def generic_findings(facts: Facts, execution: Execution, exercise: Exercise) -> 
     if timeouts:
         findings.append(Finding("too-slow", f"The call on the '{timeouts[0].case.name}' case "
                                             f"{timeouts[0].outcome.error}."))
+    starved = [r for r in graded if r.outcome.out_of_memory
+               or (r.outcome.exception is not None and r.outcome.exception.type == "MemoryError")]
+    if starved and "out-of-memory" in exercise.catalog:  # the checks say "killed"; this says what to change
+        what = starved[0].outcome.incident if starved[0].outcome.out_of_memory \
+            else f"raised {starved[0].outcome.error}"
+        findings.append(Finding("out-of-memory", f"The call on the '{starved[0].case.name}' case {what}."))
     raised = [r for r in graded if r.outcome.status == "raised"]
     refused = [r for r in raised if _signature_error(r.outcome.exception)]
     if refused:

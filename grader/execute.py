@@ -66,9 +66,10 @@ class _Restart(Exception):
 class _Incident(Exception):
     """Why a child was stopped, and where: ``where`` is ("cell", number, label), ("call", index, case) or None."""
 
-    def __init__(self, kind: str, message: str, where: tuple | None = None, seconds: float = 0.0) -> None:
+    def __init__(self, kind: str, message: str, where: tuple | None = None, seconds: float = 0.0,
+                 memory: bool = False) -> None:
         super().__init__(message)
-        self.kind, self.message, self.where, self.seconds = kind, message, where, seconds
+        self.kind, self.message, self.where, self.seconds, self.memory = kind, message, where, seconds, memory
 
 
 def run(
@@ -291,7 +292,8 @@ class Run:
                 if code == wire.RUNNER_BROKEN:
                     raise _Incident("crashed", BROKEN, where, time.monotonic() - sent) from None
                 report = self.sandbox.exit_report(launched, code)  # before the kill: it reads the run's cgroup
-                raise _Incident("crashed", report.sentence, where, time.monotonic() - sent) from None
+                raise _Incident("crashed", report.sentence, where, time.monotonic() - sent,
+                                memory=report.kind == "out-of-memory") from None
             self._check_flood(channel, where)
             got = frame.message.get("t")
             if got in self.handlers:
@@ -403,7 +405,7 @@ class Run:
         call = self.calls[where[1]]
         status = "timeout" if incident.kind == "timeout" else "crashed"
         outcome = CallOutcome(case=self._case(call).name, status=status, incident=incident.message,  # type: ignore[arg-type]
-                              repeat=call.repeat, seconds=incident.seconds)
+                              out_of_memory=incident.memory, repeat=call.repeat, seconds=incident.seconds)
         return self._record(call, outcome) and self.next_call < len(self.calls)
 
     def _execution(self, seconds: float, restarts: int) -> list[Execution]:

@@ -58,6 +58,7 @@ class CallOutcome:
     note: str = ""  # why no array came back, when none did
     exception: CallError | None = None  # what the function raised (status "raised")
     incident: str = ""  # what stopped the call otherwise: "was killed after 10 s, its time limit"
+    out_of_memory: bool = False  # the incident was the memory limit's kill
     mutated: tuple[str, ...] = ()  # parameter names whose arrays the call changed
     seconds: float = 0.0
     repeat: bool = False  # the second call on the same inputs, for the determinism check
