@@ -119,15 +119,22 @@ def grade(args: argparse.Namespace,
                 problems.append(f"{merge.MANIFEST} could not be written ({escape.terminal(exc, 300)})")
             return problems
 
-        # read while the class is graded (the grader's threads mostly wait for the runs); used once all are in
-        similarity = Background(similarity_report.prepare, args, whole, graded.exercises, run=out is not None)
+        # read while the class is graded (the grader's threads mostly wait for the runs), from the first result on:
+        # before that, the grader's lock is what the first runs wait for; used once all are in
+        similarity = Background(similarity_report.prepare, args, whole, graded.exercises, run=False)
+
+        def on_outcome(outcome) -> None:
+            progress.advance(outcome.result, outcome.reused)
+            if out is not None:
+                similarity.start()
+
         try:
             try:
                 outcomes = batch.grade_all(
                     plan.entries, session, jobs=jobs, out=out, force=args.force,
                     writers=(report.write_pages, gradescope_results.write),
                     on_start=progress.start,
-                    on_outcome=lambda o: progress.advance(o.result, o.reused),
+                    on_outcome=on_outcome,
                     private=private, signer=signer,
                 )
             finally:
@@ -174,14 +181,21 @@ def grade(args: argparse.Namespace,
 
 
 class Background:
-    """``function(*args)`` run in a daemon thread at once (``run``; else on ``result()``): its value or raise."""
+    """``function(*args)`` run in a daemon thread, at once (``run``) or from ``start()``, else by ``result()`` in the
+    caller's thread: its value, or its exception raised."""
 
     def __init__(self, function: Callable, *args, run: bool = True) -> None:
         self.function, self.args = function, args
         self.value: object = None
         self.error: BaseException | None = None
-        self.thread = threading.Thread(target=self._run, name="grader-background", daemon=True) if run else None
-        if self.thread:
+        self.thread: threading.Thread | None = None
+        if run:
+            self.start()
+
+    def start(self) -> None:
+        """Run it in a daemon thread from now on (once; later calls do nothing)."""
+        if self.thread is None:
+            self.thread = threading.Thread(target=self._run, name="grader-background", daemon=True)
             self.thread.start()
 
     def _run(self) -> None:
