@@ -1,0 +1,77 @@
+"""Fifth round of hostile submissions: what a run can reach besides its channel and its parent's verdict.
+
+The memory a call's inputs sit in is shared with the child by descriptor; a child that shrank it (``ftruncate``)
+made the parent's read of its own mapping a SIGBUS, which killed the whole grader mid-batch (exit 135, no
+results for anyone graded after). Each test grades the hostile submission in a batch with a correct one after it:
+the batch must finish, and the correct submission must still get full marks.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import CORRECT
+
+GRADER = Path(sys.executable).with_name("grader")
+
+#: every memory file the run holds (a memfd or an unlinked file), cut to nothing after a correct computation
+SHRINK = CORRECT + """
+import os, stat
+
+_tried = []
+_plain = vgg_classifier
+
+def vgg_classifier(*args):
+    out = _plain(*args)
+    for fd in range(3, 256):
+        try:
+            st = os.fstat(fd)
+        except OSError:
+            continue
+        if stat.S_ISREG(st.st_mode) and st.st_nlink == 0:
+            try:
+                os.ftruncate(fd, 0)
+                _tried.append("shrunk")
+            except OSError as exc:
+                _tried.append(type(exc).__name__)
+    if not _tried:
+        raise LookupError("no memory file found")
+    return out
+"""
+
+
+def grade_batch(tmp_path: Path, sources: dict[str, str]) -> tuple[subprocess.CompletedProcess, dict[str, dict]]:
+    """Grade a class folder of ``sources`` (name: text) in a grader process of its own (a signal that kills the
+    grader must fail this test, not the test run), one worker so that each run follows the one before."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name, text in sources.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    out = tmp_path / "out"
+    proc = subprocess.run([str(GRADER), "grade", str(folder), "--exercise", "vgg_classifier", "--no-full-scale",
+                           "--jobs", "1", "--out", str(out)], capture_output=True, text=True, timeout=300,
+                          cwd=tmp_path, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    results = {}
+    for name in sources:
+        path = out / "students" / Path(name).stem / "result.json"
+        results[Path(name).stem] = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    return proc, results
+
+
+def points(result: dict) -> tuple[float, float]:
+    return result.get("score"), result.get("max_score")
+
+
+@pytest.mark.skipif(not hasattr(os, "memfd_create"), reason="the inputs' memory is a sealed memfd on Linux only")
+def test_a_run_that_shrinks_the_inputs_memory_does_not_kill_the_grader(tmp_path):
+    proc, results = grade_batch(tmp_path, {"a_shrinks.py": SHRINK, "b_correct.py": CORRECT})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stdout + proc.stderr
+    shrinker, correct = results["a_shrinks"], results["b_correct"]
+    assert correct and points(correct)[0] == points(correct)[1]
+    assert shrinker and points(shrinker)[0] == points(shrinker)[1]  # its function is right; the cut was refused
