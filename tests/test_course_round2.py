@@ -1,0 +1,66 @@
+"""A course's workflows end to end, second round: class folders as Canvas and Moodle export them, imported back,
+and the commands of the README run as a course runs them (CI, Gradescope, shards, regrades)."""
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+from grader import cli
+
+from test_batch import make_class
+
+BASE = ["--exercise", "vgg_classifier", "--no-full-scale", "--jobs", "2", "-q"]
+
+
+def run(capsys, *args):
+    code = cli.main(list(map(str, args)))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def _rows(text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text)))
+
+
+# -- one LMS user, one row of the grade file ---------------------------------------------------------------------
+def test_a_canvas_submission_of_two_files_gives_one_row_not_two_that_fight(tmp_path, capsys, monkeypatch):
+    """Canvas's download names every file of a submission after its user: a notebook and its .py are two entries
+    of the class folder but one Canvas ID. Two rows with one ID made the import keep whichever came last."""
+    monkeypatch.setenv("GRADER_SECRET", "course")
+    folder = make_class(tmp_path / "class", {
+        "doejane_12345_111_vgg_classifier.ipynb": "notebooks/correct-jupyter.ipynb",
+        "doejane_12345_112_vgg_classifier.py": "buggy/missing-bias.py",
+        "roebob_LATE_222_113_vgg_classifier.py": "correct/matmul.py"})
+    out = tmp_path / "out"
+    code, _, err = run(capsys, "grade", folder, *BASE, "--out", out, "--gradebook-format", "canvas")
+    assert code == 0
+    rows = _rows((out / "canvas.csv").read_text())[2:]
+    assert sorted(row[1] for row in rows) == ["12345", "222"]
+    jane = next(row for row in rows if row[1] == "12345")
+    assert jane[5] == "0"  # as two files in one student's folder: nothing merged silently
+    assert next(row for row in rows if row[1] == "222")[5] != "0"
+    assert "Canvas user 12345" in err and "doejane_12345_111_vgg_classifier" in err
+    code, _, err = run(capsys, "export", out, "--format", "canvas", "--to", tmp_path / "again.csv")
+    assert code == 0 and "Canvas user 12345" in err
+    assert (tmp_path / "again.csv").read_text() == (out / "canvas.csv").read_text()
+
+
+def test_a_moodle_participant_with_an_empty_online_text_folder_keeps_the_grade_of_their_file(tmp_path, capsys,
+                                                                                              monkeypatch):
+    """Moodle's download in folders gives a participant a folder per submission plugin; the online text one holds
+    no code, so its 0 row (written after the file's row) replaced the participant's grade on upload."""
+    monkeypatch.setenv("GRADER_SECRET", "course")
+    folder = make_class(tmp_path / "class", {
+        "Bob Smith_4323_assignsubmission_file_/vgg_classifier.py": "correct/matmul.py",
+        "Ann Lee_4324_assignsubmission_file_/vgg_classifier.py": "buggy/missing-bias.py"})
+    text = folder / "Bob Smith_4323_assignsubmission_onlinetext_"
+    text.mkdir()
+    (text / "onlinetext.html").write_text("<p>my code is in the file</p>")
+    out = tmp_path / "out"
+    code, _, err = run(capsys, "grade", folder, *BASE, "--out", out, "--gradebook-format", "moodle")
+    assert code == 0 and "Moodle participant" not in err
+    rows = _rows((out / "moodle.csv").read_text())[1:]
+    assert [row[0] for row in rows] == ["Participant 4324", "Participant 4323"]
+    bob = rows[1]
+    assert bob[2] == bob[3] and "not graded" not in bob[4]
