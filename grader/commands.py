@@ -103,10 +103,11 @@ def grade(args: argparse.Namespace,
             problems += similarity_report.write(similar, out, graded.id, private=private)
             if lms_format:
                 finished = {o.entry.student for o in outcomes}
+                waiting = [e.student for e in plan.entries if e.student not in finished]
+                _warn_collisions(lms_format, [o.result for o in outcomes], waiting)
                 try:
                     report.write_atomic(out / lms.filename(lms_format), lms.render(
-                        lms_format, [o.result for o in outcomes], lms_title,
-                        [e.student for e in plan.entries if e.student not in finished]), private=private)
+                        lms_format, [o.result for o in outcomes], lms_title, waiting), private=private)
                 except Exception as exc:  # noqa: BLE001  (one file lost, never the others)
                     problems.append(f"{lms.filename(lms_format)} could not be written ({type(exc).__name__}: "
                                     f"{escape.terminal(exc, 300)})")
@@ -308,6 +309,7 @@ def merge_outputs(args: argparse.Namespace) -> int:
     merge.remove_manifest(out)
     problems = merge.write(merged, out, secret, private=private)
     if args.gradebook_format:
+        _warn_collisions(args.gradebook_format, merged.results, [p.student for p in merged.pending])
         try:
             report.write_atomic(out / lms.filename(args.gradebook_format), lms.render(
                 args.gradebook_format, merged.results, args.lms_assignment or merged.title,
@@ -326,6 +328,12 @@ def merge_outputs(args: argparse.Namespace) -> int:
     return 3 if problems else 0
 
 
+def _warn_collisions(fmt: str, results: list, pending: list[str]) -> None:
+    """Say on stderr which LMS users several entries of the class folder belong to (lms.py scores them 0)."""
+    for sentence in lms.collisions(fmt, results, pending):
+        print(f"grader: warning: {sentence}", file=sys.stderr)
+
+
 def export(args: argparse.Namespace) -> int:
     """``grader export OUT --format canvas|moodle``: the LMS grade file of an output folder, every result checked."""
     secret, secret_notes = course_secret(args)
@@ -333,6 +341,7 @@ def export(args: argparse.Namespace) -> int:
         print(f"grader: warning: {note}", file=sys.stderr)
     merged = merge.verified_results(Path(args.folder), secret)
     target = Path(args.to) if args.to else Path(args.folder) / lms.filename(args.gradebook_format)
+    _warn_collisions(args.gradebook_format, merged.results, [p.student for p in merged.pending])
     text = lms.render(args.gradebook_format, merged.results, args.lms_assignment or merged.title,
                       [p.student for p in merged.pending])
     if args.to not in (None, "-") and not target.parent.is_dir():  # a typo in a folder name makes no new folders

@@ -22,10 +22,19 @@ format: a Canvas column Canvas does not know becomes a new assignment on import,
 add each exercise to the course's grade a second time, and Moodle's worksheet has a single grade. Each exercise's
 score (and a section that could not be graded, and the mistakes found in it) is said in Moodle's feedback comment;
 ``gradebook.csv`` has the column per exercise.
+
+One LMS user, one row. An LMS download can give one user several entries: a Canvas submission of two files
+(``doejane_12345_111_hw.ipynb`` and ``doejane_12345_112_hw.py``), or Moodle's folders of one
+participant, one per submission plugin (``..._assignsubmission_file_`` and ``..._assignsubmission_onlinetext_``).
+Written as they are, the import would take one of the rows at random (the last, usually), so a 0 could replace a
+grade. Entries with nothing to grade are dropped beside one that has something; two or more that remain are treated
+as two files of one student (``duplicate-student``): 0, none of their scores imported, the feedback naming them,
+and ``collisions`` says it for stderr. An entry not graded yet leaves the row empty.
 """
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import re
 from collections import Counter
@@ -51,7 +60,8 @@ def render(fmt: str, results: Sequence[GradeResult], assignment: str, pending: S
     """The CSV text for ``fmt``; ``assignment`` names the LMS column (Canvas) or appears in the feedback (Moodle)."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown LMS format {fmt!r}")
-    rows = sorted([(r.student, r) for r in results] + [(p, None) for p in pending], key=lambda row: row[0])
+    rows = _one_row_per_user(fmt, sorted([(r.student, r) for r in results] + [(p, None) for p in pending],
+                                         key=lambda row: row[0]))
     maximum = Counter(r.max_score for r in results).most_common(1)[0][0] if results else 0.0
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
@@ -77,6 +87,64 @@ def _score(result: GradeResult | None) -> str:
     if result is None:
         return ""
     return f"{result.score:g}" if result.status == "graded" else "0"
+
+
+def _user(fmt: str, student: str) -> str:
+    """The LMS's own identity of an entry: the user or participant its download name holds, else the id itself."""
+    match = (_CANVAS_NAME if fmt == "canvas" else _MOODLE_NAME).match(student)
+    if not match:
+        return student
+    return "user " + match["user"] if fmt == "canvas" else "participant " + match["participant"]
+
+
+def _groups(fmt: str, rows: list[tuple[str, GradeResult | None]]) -> dict[str, list[tuple[str, GradeResult | None]]]:
+    """The entries of each LMS user, those with nothing to grade dropped when the user has another."""
+    groups: dict[str, list[tuple[str, GradeResult | None]]] = {}
+    for row in rows:
+        groups.setdefault(_user(fmt, row[0]), []).append(row)
+    for key, group in groups.items():
+        kept = [row for row in group if not _nothing(row[1])]
+        groups[key] = kept or group[:1]
+    return groups
+
+
+def _nothing(result: GradeResult | None) -> bool:
+    return result is not None and result.status == "error" and bool(result.error) and \
+        result.error.kind == "no-submission"
+
+
+def _one_row_per_user(fmt: str, rows: list[tuple[str, GradeResult | None]]) -> list[tuple[str, GradeResult | None]]:
+    """A row per LMS user: several entries left for one user become one ``duplicate-student`` row (see the top)."""
+    from .results import ErrorInfo  # here: the command line imports this module before the sandbox
+
+    out: list[tuple[str, GradeResult | None]] = []
+    for group in _groups(fmt, rows).values():
+        if len(group) == 1:
+            out.append(group[0])
+            continue
+        student = group[0][0]
+        if any(result is None for _, result in group):  # not all graded yet: the LMS keeps what it has
+            out.append((student, None))
+            continue
+        first = group[0][1]
+        assert first is not None
+        scores = ", ".join(f"{name}: {_score(result)}/{result.max_score:g}" for name, result in group if result)
+        message = (f"{len(group)} entries of the class folder are this one {_LMS[fmt]} user ({scores}); none of their "
+                   "scores is imported: keep one submission per student and grade again.")
+        out.append((student, dataclasses.replace(first, status="error", score=0.0, sections=(),
+                                                 error=ErrorInfo(kind="duplicate-student", message=message))))
+    return sorted(out, key=lambda row: row[0])
+
+
+_LMS = {"canvas": "Canvas", "moodle": "Moodle"}
+
+
+def collisions(fmt: str, results: Sequence[GradeResult], pending: Sequence[str] = ()) -> list[str]:
+    """One sentence per LMS user that several graded entries belong to, for stderr: the grade file scores them 0."""
+    rows = [(r.student, r) for r in results] + [(p, None) for p in pending]
+    return [f"{len(group)} entries are one {_LMS[fmt]} {key} ({', '.join(escape.terminal(name) for name, _ in group)}): "
+            f"{filename(fmt)} gives them one row, scored 0 as two files of one student; keep one and grade again."
+            for key, group in sorted(_groups(fmt, sorted(rows, key=lambda row: row[0])).items()) if len(group) > 1]
 
 
 def _feedback(result: GradeResult | None, assignment: str) -> str:
