@@ -608,7 +608,10 @@ def _rounding(square, arrays) -> list[str]:
             grid = [np.abs(a / step - np.round(a / step)) <= 1e-6 for a, _ in pairs]
             if all(g.all() for g in grid) and any(np.any(a != 0) for a, _ in pairs):
                 stated = all(np.all(np.abs(e / step - np.round(e / step)) <= 1e-6) for _, e in pairs)
-                return [] if stated else [f"round:{decimals}"] + (["trunc"] if decimals == 0 else [])
+                if stated:
+                    return []
+                rounded = [f"round:{decimals}"] + (["trunc"] if decimals == 0 else [])
+                return rounded + [f"relu+{r}" for r in rounded]  # a ReLU on the logits, then rounding
     return []
 
 

@@ -119,24 +119,31 @@ def describe(spec) -> list[tuple[str, str, object]]:
     if spec.input_act != "none":
         items.append(("extra-activation", f"{V.INPUT_ACT_NAMES[spec.input_act]} is applied to the features before FC1",
                       replace(spec, input_act="none")))
-    if spec.final in ("softmax", "log-softmax", "softmax-batch") or spec.final.startswith("softmax:"):
-        what = {"log-softmax": "log-probabilities",
-                "softmax-batch": "values that sum to 1 down each column, across the samples"}.get(spec.final,
-                                                                                                   "probabilities")
-        items.append(("softmax-output", f"{V.final_name(spec.final)} is applied to the output of FC3, returning "
-                                        f"{what}", replace(spec, final="none")))
-    elif spec.final == "centre-batch":
-        items.append(("samples-mixed", "after FC3 the mean of the logits over the batch (axis 0) is subtracted from "
-                                       "each sample's logits, y - y.mean(axis=0), so each sample's logits depend on "
-                                       "the other samples of its batch (a single sample's are all 0)",
-                      replace(spec, final="none")))
-    elif spec.final.startswith("round:") or spec.final == "trunc":
-        items.append(("rounded-output", f"{V.final_name(spec.final)} is applied to the output of FC3",
-                      replace(spec, final="none")))
-    elif spec.final != "none":
-        items.append(("relu-after-fc3", f"{V.final_name(spec.final)} is applied to the logits after FC3",
-                      replace(spec, final="none")))
+    finals = spec.final.split("+")  # "relu+round:2": a function, then rounding, each named and undone alone
+    for k, final in enumerate(finals):
+        found = _final_item(final)
+        if found is not None:
+            rest = "+".join(finals[:k] + finals[k + 1:]) or "none"
+            items.append((*found, replace(spec, final=rest)))
     return items
+
+
+def _final_item(final: str) -> tuple[str, str] | None:
+    """(id, sentence) for one function applied after FC3, or None for none."""
+    if final in ("softmax", "log-softmax", "softmax-batch") or final.startswith("softmax:"):
+        what = {"log-softmax": "log-probabilities",
+                "softmax-batch": "values that sum to 1 down each column, across the samples"}.get(final,
+                                                                                              "probabilities")
+        return ("softmax-output", f"{V.final_name(final)} is applied to the output of FC3, returning {what}")
+    if final == "centre-batch":
+        return ("samples-mixed", "after FC3 the mean of the logits over the batch (axis 0) is subtracted from "
+                                 "each sample's logits, y - y.mean(axis=0), so each sample's logits depend on "
+                                 "the other samples of its batch (a single sample's are all 0)")
+    if final.startswith("round:") or final == "trunc":
+        return ("rounded-output", f"{V.final_name(final)} is applied to the output of FC3")
+    if final != "none":
+        return ("relu-after-fc3", f"{V.final_name(final)} is applied to the logits after FC3")
+    return None
 
 
 def stage_of(spec) -> dict[str, list[str]]:

@@ -24,6 +24,8 @@ import numpy as np
 
 from grader.authoring import PROBE, Case
 
+from . import variants as V
+
 H, W, C = 2, 3, 2
 N = H * W * C
 # multiples of 1/32 (exact in float16 even after FC2's /16 + 2), some with five decimals, so rounding shows
@@ -236,6 +238,12 @@ def fit_activation(values: np.ndarray) -> list[str]:
     bounds = threshold(values)
     if bounds is not None:
         names.append(f"thresh:{_g(bounds[0])}")
+    if RAMP[0] < lo < 0 and hi == RAMP[-1] and exact(values, np.maximum(RAMP, float(_g(lo)))).all():
+        names.append(f"floor:{_g(lo)}")  # a floor below 0, np.maximum(z, -1)
+    for name in ("elu", "softplus", *V.FITTED):  # smooth ones, which no parameter fit reads
+        with np.errstate(all="ignore"):
+            if np.allclose(values, V.activation(name)(RAMP), rtol=1e-6, atol=1e-9):
+                names.append(name)
     return names
 
 

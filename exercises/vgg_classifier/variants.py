@@ -13,6 +13,7 @@ all of them with a handful of batched NumPy calls (tens of microseconds).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -105,6 +106,28 @@ ACTIVATION_NAMES = {
     "softplus": "a softplus",
 }
 
+def _gelu_tanh(z):
+    return 0.5 * z * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (z + 0.044715 * z ** 3)))
+
+
+_ERF = np.vectorize(math.erf, otypes=[np.float64])
+
+
+#: smooth activations read from a ramp only (``stages.fit_activation``), never in the search's own neighbourhood:
+#: a submission's ramp must show one of them before the search tries it, on one layer or both
+FITTED: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "gelu": _gelu_tanh,
+    "gelu-erf": lambda z: 0.5 * z * (1.0 + _ERF(z / np.sqrt(2.0))),
+    "silu": lambda z: z * _sigmoid(z),
+    "relu-squared": lambda z: np.maximum(z, 0.0) ** 2,
+}
+FITTED_NAMES = {
+    "gelu": "a GELU (the tanh approximation)",
+    "gelu-erf": "a GELU, z * Phi(z) with the normal distribution's Phi,",
+    "silu": "a SiLU (swish), z * sigmoid(z),",
+    "relu-squared": "a squared ReLU, max(z, 0) ** 2,",
+}
+
 INPUT_ACTS = {"none": lambda x: x, "relu": lambda x: np.maximum(x, 0.0), "abs": np.abs}
 INPUT_ACT_NAMES = {"relu": "a ReLU", "abs": "the absolute value, np.abs,"}
 COMMON = ("relu", "none", "sigmoid", "tanh", "leaky0.01", "leaky0.1", "step", "relu6", "abs", "zero")
@@ -114,7 +137,7 @@ FINALS = ("none", "relu", "softmax", "sigmoid", "tanh", "log-softmax", "softmax-
 def activation(name: str) -> Callable[[np.ndarray], np.ndarray]:
     """A hidden layer's activation by name, the parameterised ``clip:LO:HI``, ``leaky:SLOPE``, ``floor:EPS`` and
     ``thresh:T`` too."""
-    fn = ACTIVATIONS.get(name)
+    fn = ACTIVATIONS.get(name) or FITTED.get(name)
     if fn is not None:
         return fn
     kind, *params = name.split(":")
@@ -132,8 +155,8 @@ def activation(name: str) -> Callable[[np.ndarray], np.ndarray]:
 
 def activation_name(name: str) -> str:
     """How a sentence names an activation."""
-    if name in ACTIVATION_NAMES:
-        return ACTIVATION_NAMES[name]
+    if name in ACTIVATION_NAMES or name in FITTED_NAMES:
+        return ACTIVATION_NAMES.get(name) or FITTED_NAMES[name]
     kind, *params = name.split(":")
     if kind == "clip":
         return f"a ReLU clipped at {params[1]}, clip(z, {params[0]}, {params[1]})"
@@ -309,6 +332,9 @@ FINAL_NAMES = {
 
 
 def final_name(name: str) -> str:
+    if "+" in name:  # one function after another, "relu+round:2"
+        first, then = name.split("+", 1)
+        return f"{final_name(first)} followed by {final_name(then)}"
     if name in FINAL_NAMES:
         return FINAL_NAMES[name]
     kind, *params = name.split(":")
@@ -323,6 +349,9 @@ def final_name(name: str) -> str:
 
 def _final(name: str, z: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
     """The function after FC3; ``rows`` (P, B, 1) marks the real rows of each stacked case (softmax over B)."""
+    if "+" in name:
+        first, then = name.split("+", 1)
+        return _final(then, _final(first, z, rows), rows)
     if name == "softmax-batch":
         valid = np.ones(z.shape[:-1] + (1,), bool) if rows is None else rows
         peak = np.where(valid, z, -np.inf).max(axis=-2, keepdims=True)

@@ -1,0 +1,79 @@
+"""Mistakes outside the VGG catalog's own examples, third round: each must lose points and get the right name, or an
+honest generic finding that says what departs where, never a wrong name.
+
+Each test says what the report said before the diagnosis changed. The functions are diagnosed in process on the
+hidden cases and the probes (as ``test_mistakes_round2.py`` does), which is what grading does minus the sandbox.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import exercise_helpers as helpers
+from grader.exercise import load
+
+
+def _relu(z):
+    return np.maximum(z, 0.0)
+
+
+def _diagnose(fn):
+    ex = load("vgg_classifier")
+    cases = ex.hidden_cases(7) + ex.diagnosis_module.probe_cases()
+    return ex.diagnosis_module.diagnose(helpers.case_runs(ex, fn, cases, [ex.expected(c) for c in cases]), ex)
+
+
+def _loses_points(fn) -> bool:
+    ex = load("vgg_classifier")
+    return any(not np.allclose(fn(*c.args), ex.expected(c), rtol=1e-9, atol=1e-12) for c in ex.hidden_cases(7))
+
+
+def _head(f, W1, b1, W2, b2, W3, b3, act1=_relu, act2=_relu):
+    return act2(act1(f.reshape(len(f), -1) @ W1 + b1) @ W2 + b2) @ W3 + b3
+
+
+def _gelu_tanh(z):
+    return 0.5 * z * (1 + np.tanh(np.sqrt(2 / np.pi) * (z + 0.044715 * z * z * z)))
+
+
+def _gelu_erf(z):
+    return 0.5 * z * (1 + np.vectorize(math.erf)(z / math.sqrt(2)))
+
+
+def _elu(z):
+    return np.where(z > 0, z, np.exp(np.minimum(z, 0)) - 1)
+
+
+ACTIVATIONS = {
+    "gelu-both": (lambda *p: _head(*p, act1=_gelu_tanh, act2=_gelu_tanh), ("FC1 and FC2", "GELU")),
+    "gelu-erf-fc1": (lambda *p: _head(*p, act1=_gelu_erf), ("FC1 uses", "GELU")),
+    "elu-fc2": (lambda *p: _head(*p, act2=_elu), ("FC2 uses", "ELU")),
+    "silu-fc1": (lambda *p: _head(*p, act1=lambda z: z / (1 + np.exp(-z))), ("FC1 uses", "SiLU")),
+    "softplus-fc1": (lambda *p: _head(*p, act1=lambda z: np.log1p(np.exp(z))), ("FC1 uses", "softplus")),
+    "squared-relu-fc1": (lambda *p: _head(*p, act1=lambda z: _relu(z) ** 2), ("FC1 uses", "squared ReLU")),
+    "floor-minus-one-fc1": (lambda *p: _head(*p, act1=lambda z: np.maximum(z, -1)), ("FC1 uses", "floor of -1")),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ACTIVATIONS))
+def test_smooth_and_floored_activations_are_named(name):
+    """Before: a bare 'FC1 and the first activation turn b1 = ... into ...' (wrong-stage): GELU, ELU on one layer,
+    SiLU, softplus on one layer, a squared ReLU and a floor of -1 were read on the ramp but never tried."""
+    fn, words = ACTIVATIONS[name]
+    assert _loses_points(fn)
+    findings = _diagnose(fn)
+    assert [f.id for f in findings] == ["wrong-activation"], findings
+    for word in words:
+        assert word in findings[0].evidence, findings
+
+
+def test_a_relu_then_rounding_on_the_logits_names_both():
+    """np.round(relu(y), 2): before, only rounded-output (the ReLU went unnamed, no variant held both)."""
+    fn = lambda *p: np.round(_relu(_head(*p)), 2)  # noqa: E731
+    assert _loses_points(fn)
+    findings = _diagnose(fn)
+    assert {f.id for f in findings} == {"relu-after-fc3", "rounded-output"}, findings
+    text = {f.id: f.evidence for f in findings}
+    assert "ReLU" in text["relu-after-fc3"] and "2 decimals" in text["rounded-output"], findings
