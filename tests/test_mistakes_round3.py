@@ -77,3 +77,21 @@ def test_a_relu_then_rounding_on_the_logits_names_both():
     assert {f.id for f in findings} == {"relu-after-fc3", "rounded-output"}, findings
     text = {f.id: f.evidence for f in findings}
     assert "ReLU" in text["relu-after-fc3"] and "2 decimals" in text["rounded-output"], findings
+
+
+def test_a_bias_added_twice_is_not_called_dropout():
+    """ReLU(h1 W2 + 2 b2): before, inference-dropout ('FC1's activations are multiplied by 0.5' and FC2's by 2),
+    which is the same function but not what the code does."""
+    fn = lambda f, W1, b1, W2, b2, W3, b3: _head(f, W1, b1, W2, b2 + b2, W3, b3)  # noqa: E731
+    assert _loses_points(fn)
+    findings = _diagnose(fn)
+    assert [f.id for f in findings] == ["wrong-stage"], findings
+    assert "b2 added twice" in findings[0].evidence, findings
+
+
+def test_a_scaled_weight_matrix_is_said_to_be_the_same_as_a_scaled_activation():
+    """W2 * 0.5: the report said only that FC1's activations are multiplied by 0.5."""
+    fn = lambda f, W1, b1, W2, b2, W3, b3: _head(f, W1, b1, W2 * 0.5, b2, W3, b3)  # noqa: E731
+    findings = _diagnose(fn)
+    assert [f.id for f in findings] == ["inference-dropout"], findings
+    assert "W2 is" in findings[0].evidence, findings

@@ -112,10 +112,19 @@ def describe(spec) -> list[tuple[str, str, object]]:
                                             f"np.maximum({h} W{i + 1}, b{i + 1}), instead of adding it before a "
                                             f"ReLU whose floor is 0, max({h} W{i + 1} + b{i + 1}, 0)",
                           replace(spec, bias_floor=_cleared(spec.bias_floor, i))))
-    for i, s in enumerate(spec.scale):
-        if s != 1.0:
-            items.append(("inference-dropout", f"{LAYER[i]}'s activations are multiplied by {s:g}",
-                          replace(spec, scale=tuple(1.0 if j == i else x for j, x in enumerate(spec.scale)))))
+    first, second = spec.scale
+    if first != 1.0 and first * second == 1.0 and spec.bias[1]:
+        # FC1's activations times s and FC2's times 1/s: ReLU(h1 W2 + b2 / s), b2 alone scaled (added twice, 2 b2)
+        items.append(("wrong-stage", f"FC2 adds b2 multiplied by {second:g}, ReLU(h1 W2 + {second:g} b2), instead of "
+                                     f"b2 itself{' (b2 added twice)' if second == 2.0 else ''}: the same as FC1's "
+                                     f"activations multiplied by {first:g} and FC2's by {second:g}",
+                      replace(spec, scale=(1.0, 1.0))))
+    else:
+        for i, s in enumerate(spec.scale):
+            if s != 1.0:
+                items.append(("inference-dropout", f"{LAYER[i]}'s activations are multiplied by {s:g} (or, what "
+                                                   f"comes to the same, W{i + 2} is)",
+                              replace(spec, scale=tuple(1.0 if j == i else x for j, x in enumerate(spec.scale)))))
     if spec.input_act != "none":
         items.append(("extra-activation", f"{V.INPUT_ACT_NAMES[spec.input_act]} is applied to the features before FC1",
                       replace(spec, input_act="none")))
