@@ -11,7 +11,8 @@ that each catalogued mistake shows somewhere:
 * ``whole``: k = H, the window as tall as the map: a single position (k = H = W) or a single row of positions.
 * ``shapes``: non-square maps (H != W, so the grid's axes cannot be swapped unnoticed), C = 1, out = 1.
 * ``grid-again``, in ``grid``: the first case's sizes again with other numbers, drawn last (so the other cases keep
-  their numbers), so an answer kept from an earlier call of the same sizes (a cache keyed by the shapes) is wrong.
+  their numbers) and called right after the first, so an answer kept from an earlier call of the same sizes (a
+  cache keyed by the shapes, or one holding the last call alone) is wrong.
 
 No case has out == k*k*C, so a weight used without its transpose fails on a shape mismatch (the probe in
 ``diagnosis.py`` has one, so that the mistake's numbers can also be read). Weights and biases are drawn as
@@ -69,7 +70,14 @@ AGAIN = ("grid-again", "grid", 6, 6, 3, 3, 4)
 
 
 def hidden_cases(rng: np.random.Generator) -> list[Case]:
-    return [make(rng, *sizes) for sizes in (*HIDDEN_SIZES, random_sizes(rng), AGAIN)]
+    cases = [make(rng, *sizes) for sizes in (*HIDDEN_SIZES, random_sizes(rng), AGAIN)]
+    return twin_first(cases)
+
+
+def twin_first(cases: list[Case]) -> list[Case]:
+    """The last case drawn (the first one's shapes again) called right after the first: a cache of the last call
+    alone, keyed by the shapes, answers it with the first case's output, which it would not from any other place."""
+    return [cases[0], cases[-1], *cases[1:-1]]
 
 
 def public_cases() -> list[Case]:

@@ -11,8 +11,8 @@ each catalogued mistake shows somewhere:
   many samples as outputs, where a bias added per sample instead of per output also runs.
 * ``no-bias``: the bias left out of the call (``linear(x, weight)``) or passed as None.
 * ``batch-again``, in ``batch``: the first case's shapes again with other numbers, drawn last (so the other cases
-  keep their numbers), so an answer kept from an earlier call of the same shapes (a cache keyed by the shapes)
-  is wrong there.
+  keep their numbers) and called right after the first, so an answer kept from an earlier call of the same shapes
+  (a cache keyed by the shapes, or one holding the last call alone) is wrong there.
 
 Weights and biases are drawn as ``nn.Linear`` initialises them, uniform in (-1/sqrt(in), 1/sqrt(in)); x is
 standard normal.
@@ -79,7 +79,14 @@ AGAIN = ("batch-again", "batch", (6,), 5, 3, GIVEN)
 
 
 def hidden_cases(rng: np.random.Generator) -> list[Case]:
-    return [make(rng, *sizes) for sizes in (*HIDDEN_SIZES, random_sizes(rng), AGAIN)]
+    cases = [make(rng, *sizes) for sizes in (*HIDDEN_SIZES, random_sizes(rng), AGAIN)]
+    return twin_first(cases)
+
+
+def twin_first(cases: list[Case]) -> list[Case]:
+    """The last case drawn (the first one's shapes again) called right after the first: a cache of the last call
+    alone, keyed by the shapes, answers it with the first case's output, which it would not from any other place."""
+    return [cases[0], cases[-1], *cases[1:-1]]
 
 
 def public_cases() -> list[Case]:
