@@ -222,15 +222,34 @@ def write_changes(out: Path, regraded: Sequence[Change], *, private: bool = Fals
 # -- grader diff ------------------------------------------------------------------------------------------------
 def _results(out: Path) -> dict[str, tuple[GradeResult, dict | None, str]]:
     students = Path(out) / report.STUDENTS
+    if not Path(out).exists():
+        raise UsageError(f"{escape.terminal(out)} does not exist.")
     if not students.is_dir():
         raise UsageError(f"{escape.terminal(out)} is not an output folder of `grader grade --out` (it has no "
                          f"{report.STUDENTS}/ folder).")
+    roster = _roster(Path(out))
     found = {}
     for folder in sorted(p for p in students.iterdir() if p.is_dir() and not p.is_symlink()):
+        if roster is not None and folder.name not in roster:  # a student no longer in the class: a stale folder
+            continue
         result, key = _read(folder)
         if result is not None:
             found[result.student] = (result, key, folder.name)
     return found
+
+
+def _roster(out: Path) -> set[str] | None:
+    """The student folders of the run that wrote ``out`` (its manifest's class), None without a readable manifest.
+
+    A grade run keeps the folder of a student who has left the class folder since (it deletes no one's reports),
+    so reading every folder made ``grader diff`` call a student removed from the class unchanged. The manifest is
+    read for its roster only: a score is never taken from it, so its signature is not needed here.
+    """
+    try:
+        manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+        return {str(item["folder"]) for item in manifest["class"]}
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def diff(old_out: Path, new_out: Path) -> list[Change]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import shutil
 from pathlib import Path
 
 from grader import cli
@@ -64,3 +65,26 @@ def test_a_moodle_participant_with_an_empty_online_text_folder_keeps_the_grade_o
     assert [row[0] for row in rows] == ["Participant 4324", "Participant 4323"]
     bob = rows[1]
     assert bob[2] == bob[3] and "not graded" not in bob[4]
+
+
+# -- grader diff -------------------------------------------------------------------------------------------------
+def test_diff_names_a_student_removed_from_the_class_since_the_last_run(tmp_path, capsys, monkeypatch):
+    """A grade run keeps a removed student's folder (it deletes no one's reports); diff read every folder, so the
+    student looked unchanged and a regrade that dropped them exited 0."""
+    monkeypatch.setenv("GRADER_SECRET", "course")
+    folder = make_class(tmp_path / "class", {"ana.py": "correct/matmul.py", "ben.py": "buggy/missing-bias.py"})
+    out = tmp_path / "out"
+    assert run(capsys, "grade", folder, *BASE, "--out", out)[0] == 0
+    before = tmp_path / "before"
+    shutil.copytree(out, before)
+    (folder / "ben.py").unlink()
+    assert run(capsys, "grade", folder, *BASE, "--out", out)[0] == 0
+    assert (out / "students" / "ben").is_dir()  # kept, as documented
+    code, text, _ = run(capsys, "diff", before, out)
+    assert code == 1 and "ben: " in text and "only in the old results" in text and "ana" not in text
+
+
+def test_diff_says_a_mistyped_folder_does_not_exist(tmp_path, capsys):
+    (tmp_path / "out" / "students").mkdir(parents=True)
+    code, _, err = run(capsys, "diff", tmp_path / "out", tmp_path / "ou")
+    assert code == 2 and "does not exist" in err
