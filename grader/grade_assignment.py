@@ -132,6 +132,7 @@ def grade_assignment(path: Path, grading: AssignmentSession, student: str | None
     for session, prep, execution, warning, weight in zip(grading.sessions, prepared, executions, shared_warnings,
                                                          grading.weights):
         said = [w for w in (warning, defined_again(submission, session.exercise.function)) if w]
+        execution = own_candidates(execution, grading, session.exercise.function)
         section = judge(session, path, student, submission, prep, execution, started, {}, said, whole_run=False)
         sections.append(weighted(section, weight))
     first = executions[0]
@@ -139,6 +140,14 @@ def grade_assignment(path: Path, grading: AssignmentSession, student: str | None
     warnings += [f"Code that could not be compiled: {e}." for e in submission.syntax_errors()]
     timing["total"] = time.perf_counter() - started
     return _total(grading, path, student, tuple(sections), tuple(warnings), first.layers, submission.sha256, timing)
+
+
+def own_candidates(execution, grading: AssignmentSession, function: str):
+    """The execution as one section sees it: the functions the other exercises grade are not offered as this one's
+    renamed solution. A section whose function was missing told the student to rename another exercise's answer
+    ('The submission defines linear, which takes 3 parameters like gap_head() does: rename it')."""
+    others = {s.exercise.function for s in grading.sessions} - {function}
+    return replace(execution, candidates=tuple(c for c in execution.candidates if c not in others))
 
 
 def defined_again(submission: submission_mod.Submission, name: str) -> str:
