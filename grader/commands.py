@@ -107,7 +107,8 @@ def grade(args: argparse.Namespace,
                 _warn_collisions(lms_format, [o.result for o in outcomes], waiting)
                 try:
                     report.write_atomic(out / lms.filename(lms_format), lms.render(
-                        lms_format, [o.result for o in outcomes], lms_title, waiting), private=private)
+                        lms_format, [o.result for o in outcomes], lms_title, waiting, lms.graded_at(out)),
+                        private=private)
                 except Exception as exc:  # noqa: BLE001  (one file lost, never the others)
                     problems.append(f"{lms.filename(lms_format)} could not be written ({type(exc).__name__}: "
                                     f"{escape.terminal(exc, 300)})")
@@ -313,7 +314,7 @@ def merge_outputs(args: argparse.Namespace) -> int:
         try:
             report.write_atomic(out / lms.filename(args.gradebook_format), lms.render(
                 args.gradebook_format, merged.results, args.lms_assignment or merged.title,
-                [p.student for p in merged.pending]), private=private)
+                [p.student for p in merged.pending], lms.graded_at(out)), private=private)
         except OSError as exc:
             problems.append(f"{lms.filename(args.gradebook_format)} could not be written ({escape.terminal(exc)})")
     _say_unwritten(problems, out)
@@ -343,7 +344,7 @@ def export(args: argparse.Namespace) -> int:
     target = Path(args.to) if args.to else Path(args.folder) / lms.filename(args.gradebook_format)
     _warn_collisions(args.gradebook_format, merged.results, [p.student for p in merged.pending])
     text = lms.render(args.gradebook_format, merged.results, args.lms_assignment or merged.title,
-                      [p.student for p in merged.pending])
+                      [p.student for p in merged.pending], lms.graded_at(Path(args.folder)))
     if args.to not in (None, "-") and not target.parent.is_dir():  # a typo in a folder name makes no new folders
         raise UsageError(f"Cannot write {escape.terminal(target)}: the folder {escape.terminal(target.parent)} does "
                          "not exist.")

@@ -37,6 +37,8 @@ import csv
 import dataclasses
 import io
 import re
+import time
+from pathlib import Path
 from collections import Counter
 from typing import TYPE_CHECKING, Sequence
 
@@ -47,7 +49,7 @@ if TYPE_CHECKING:  # for the annotations only: the command line reads FORMATS be
 
 FORMATS = ("canvas", "moodle")
 CANVAS_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
-MOODLE_COLUMNS = ("Identifier", "Full name", "Grade", "Maximum Grade", "Feedback comments")
+MOODLE_COLUMNS = ("Identifier", "Full name", "Grade", "Maximum Grade", "Last modified (grade)", "Feedback comments")
 _CANVAS_NAME = re.compile(r"^(?P<name>[^_]+?)(?:_LATE)?_(?P<user>\d+)_(?P<submission>\d+)(?:_|$)")
 _MOODLE_NAME = re.compile(r"^(?P<name>.+?)_(?P<participant>\d+)_assign(?:submission|feedback)_")
 
@@ -56,8 +58,14 @@ def filename(fmt: str) -> str:
     return f"{fmt}.csv"
 
 
-def render(fmt: str, results: Sequence[GradeResult], assignment: str, pending: Sequence[str] = ()) -> str:
-    """The CSV text for ``fmt``; ``assignment`` names the LMS column (Canvas) or appears in the feedback (Moodle)."""
+def render(fmt: str, results: Sequence[GradeResult], assignment: str, pending: Sequence[str] = (),
+           graded_at: float | None = None) -> str:
+    """The CSV text for ``fmt``; ``assignment`` names the LMS column (Canvas) or appears in the feedback (Moodle).
+
+    ``graded_at`` (seconds since the epoch: when the newest result was written) fills Moodle's ``Last modified
+    (grade)``. Its worksheet upload refuses a file without that column, and skips every row whose grade was changed
+    in Moodle after that time (unless told to ignore it), so a TA's later hand edit is kept and an older one is
+    replaced."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown LMS format {fmt!r}")
     rows = _one_row_per_user(fmt, sorted([(r.student, r) for r in results] + [(p, None) for p in pending],
@@ -75,11 +83,13 @@ def render(fmt: str, results: Sequence[GradeResult], assignment: str, pending: S
             writer.writerow([cell(name), user, "", cell(login), "", _score(result)])
     else:
         writer.writerow(MOODLE_COLUMNS)
+        modified = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(graded_at)) if graded_at is not None else ""
         for student, result in rows:
             match = _MOODLE_NAME.match(student)
             identifier, name = (f"Participant {match['participant']}", match["name"]) if match else (student, student)
             writer.writerow([cell(identifier), cell(name), _score(result),
-                             f"{result.max_score:g}" if result else f"{maximum:g}", cell(_feedback(result, assignment))])
+                             f"{result.max_score:g}" if result else f"{maximum:g}", modified,
+                             cell(_feedback(result, assignment))])
     return buffer.getvalue()
 
 
@@ -167,3 +177,9 @@ def _feedback(result: GradeResult | None, assignment: str) -> str:
     elif result.score < result.max_score:
         text += " Some checks failed; see the report."
     return text
+
+
+def graded_at(out: Path) -> float | None:
+    """When the newest ``result.json`` of an output folder was written (None when there is none)."""
+    times = [p.stat().st_mtime for p in (Path(out) / "students").glob("*/result.json") if p.is_file()]
+    return max(times) if times else None

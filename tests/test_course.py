@@ -219,10 +219,11 @@ def test_canvas_file():
 def test_moodle_file():
     results = [_result("Jane Doe_4321_assignsubmission_file_", ("missing-bias",)), _result("jdoe")]
     rows = _rows(lms.render("moodle", results, "VGG classifier head"))
-    assert rows[0] == ["Identifier", "Full name", "Grade", "Maximum Grade", "Feedback comments"]
+    assert rows[0] == ["Identifier", "Full name", "Grade", "Maximum Grade", "Last modified (grade)",
+                       "Feedback comments"]
     by = {r[1]: r for r in rows[1:]}
     assert by["Jane Doe"][0] == "Participant 4321" and by["Jane Doe"][2] == "1" and by["Jane Doe"][3] == "2"
-    assert "Missing-Bias" in by["Jane Doe"][4] and by["jdoe"][0] == "jdoe"
+    assert "Missing-Bias" in by["Jane Doe"][5] and by["jdoe"][0] == "jdoe"
 
 
 def test_grade_and_export_write_the_lms_file_and_export_checks_signatures(tmp_path, capsys, monkeypatch):

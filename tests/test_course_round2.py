@@ -3,6 +3,7 @@ and the commands of the README run as a course runs them (CI, Gradescope, shards
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 import shutil
 from pathlib import Path
@@ -88,3 +89,20 @@ def test_diff_says_a_mistyped_folder_does_not_exist(tmp_path, capsys):
     (tmp_path / "out" / "students").mkdir(parents=True)
     code, _, err = run(capsys, "diff", tmp_path / "out", tmp_path / "ou")
     assert code == 2 and "does not exist" in err
+
+
+def test_the_moodle_worksheet_has_the_column_its_upload_requires(tmp_path, capsys, monkeypatch):
+    """Moodle's "Upload grading worksheet" refuses a file without 'Last modified (grade)' (its importer's init()
+    needs it, with Identifier and Grade), and skips rows whose grade changed in Moodle after that time."""
+    monkeypatch.setenv("GRADER_SECRET", "course")
+    folder = make_class(tmp_path / "class", {"Jane Doe_4321_assignsubmission_file_/hw.py": "correct/matmul.py"})
+    out = tmp_path / "out"
+    assert run(capsys, "grade", folder, *BASE, "--out", out, "--gradebook-format", "moodle")[0] == 0
+    header, row = _rows((out / "moodle.csv").read_text())
+    assert {"Identifier", "Grade", "Last modified (grade)"} <= set(header)
+    stamp = row[header.index("Last modified (grade)")]
+    written = (out / "students").glob("*/result.json").__next__().stat().st_mtime
+    parsed = datetime.datetime.strptime(stamp, "%Y-%m-%d %H:%M UTC").replace(tzinfo=datetime.timezone.utc)
+    assert abs(parsed.timestamp() - written) < 61  # Moodle compares to the minute (with 60 s to spare)
+    code, _, _ = run(capsys, "export", out, "--format", "moodle", "--to", tmp_path / "again.csv")
+    assert code == 0 and (tmp_path / "again.csv").read_text() == (out / "moodle.csv").read_text()
