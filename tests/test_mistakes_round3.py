@@ -52,7 +52,6 @@ ACTIVATIONS = {
     "elu-fc2": (lambda *p: _head(*p, act2=_elu), ("FC2 uses", "ELU")),
     "silu-fc1": (lambda *p: _head(*p, act1=lambda z: z / (1 + np.exp(-z))), ("FC1 uses", "SiLU")),
     "softplus-fc1": (lambda *p: _head(*p, act1=lambda z: np.log1p(np.exp(z))), ("FC1 uses", "softplus")),
-    "squared-relu-fc1": (lambda *p: _head(*p, act1=lambda z: _relu(z) ** 2), ("FC1 uses", "squared ReLU")),
     "floor-minus-one-fc1": (lambda *p: _head(*p, act1=lambda z: np.maximum(z, -1)), ("FC1 uses", "floor of -1")),
 }
 
@@ -60,7 +59,8 @@ ACTIVATIONS = {
 @pytest.mark.parametrize("name", sorted(ACTIVATIONS))
 def test_smooth_and_floored_activations_are_named(name):
     """Before: a bare 'FC1 and the first activation turn b1 = ... into ...' (wrong-stage): GELU, ELU on one layer,
-    SiLU, softplus on one layer, a squared ReLU and a floor of -1 were read on the ramp but never tried."""
+    SiLU, softplus on one layer and a floor of -1 were read on the ramp but never tried. A squared ReLU stays the
+    catalog's own wrong-stage example: what its ramp shows is named, not the function."""
     fn, words = ACTIVATIONS[name]
     assert _loses_points(fn)
     findings = _diagnose(fn)
@@ -95,3 +95,40 @@ def test_a_scaled_weight_matrix_is_said_to_be_the_same_as_a_scaled_activation():
     findings = _diagnose(fn)
     assert [f.id for f in findings] == ["inference-dropout"], findings
     assert "W2 is" in findings[0].evidence, findings
+
+
+def _pool2(f, reduce):
+    B, H, W, C = f.shape
+    h, w = H // 2 * 2, W // 2 * 2
+    return reduce(f[:, :h, :w].reshape(B, h // 2, 2, w // 2, 2, C), axis=(2, 4))
+
+
+@pytest.mark.parametrize("reduce", [np.max, np.mean], ids=["max", "mean"])
+def test_a_two_by_two_pooling_before_the_flatten_is_named(reduce):
+    """Before: raises-error, whose reading said the features 'were reshaped into 12 rows of 10 values'."""
+    fn = lambda f, *p: _head(_pool2(f, reduce), *p)  # noqa: E731
+    findings = _diagnose(fn)
+    assert [f.id for f in findings] == ["spatial-pooling"], findings
+    assert "2x2 windows" in findings[0].evidence and "reshaped into" not in findings[0].evidence, findings
+
+
+def test_rows_per_position_through_matmul_are_not_called_pooled():
+    """features.reshape(-1, C) @ W1: before, spatial-pooling; matmul's message cannot tell it from pooled features,
+    so the finding says both, and the pooled catalog example (np.dot names its operand) keeps its name."""
+    fn = lambda f, W1, b1, W2, b2, W3, b3: _head(f.reshape(-1, f.shape[-1]), W1, b1, W2, b2, W3, b3)  # noqa: E731
+    findings = _diagnose(fn)
+    assert [f.id for f in findings] == ["raises-error"], findings
+    assert "reshape(-1, C)" in findings[0].evidence and "pooled" in findings[0].evidence, findings
+
+
+def test_a_zeroed_first_row_beside_a_missing_bias_names_both():
+    """y[0] = 0 with b1 never added: before, a bare 'with every weight zero, your logits are 0, ...' (wrong-stage),
+    since the lost row is named only when the other rows are right."""
+    def fn(f, W1, b1, W2, b2, W3, b3):
+        y = _head(f, W1, 0 * b1, W2, b2, W3, b3)
+        y[0] = 0
+        return y
+    assert _loses_points(fn)
+    findings = _diagnose(fn)
+    assert {f.id for f in findings} == {"samples-dropped", "missing-bias"}, findings
+    assert "b1" in " ".join(f.evidence for f in findings if f.id == "missing-bias"), findings

@@ -138,6 +138,29 @@ def batch_dependent(work, graded, probes) -> list:
                                      f"them.")]
 
 
+def first_row_zeroed(work, graded, probes) -> list:
+    """The first row of every output is 0 (``y[0] = 0``, a preallocated row never filled) and the other rows are
+    wrong too: when one variant gives every row after the first on the probes and the graded batches, its mistakes
+    are named beside the lost row (``structure.row_findings`` names a lost row only when the others are right)."""
+    small = [r for r in graded + probes if r.case.group != "full-scale"]
+    arrays = [S.usable(r) for r in small]
+    if not small or any(a is None or not len(a) for a in arrays) or any(np.any(a[0] != 0) for a in arrays):
+        return []
+    if all(not np.any(r.expected[0]) for r in small):
+        return []
+    spec, data = work.later_rows()
+    if spec is None or not all(_later_reproduced(spec, r, work.loose) for r in graded if r.expected.shape[0] > 1):
+        return []
+    stack, square, actual, later = data
+    findings = [Finding("samples-dropped", "The first row of every output is all zeros, in every batch and for a "
+                                           "single sample: the first sample gets no logits of its own (a row set to "
+                                           "0, or a preallocated row never filled).")]
+    for finding_id, sentence, undone in Q.describe(spec):
+        text = f"In the rows after the first, {sentence}."
+        findings.append(Finding(finding_id, text + Q.example(stack, spec, undone, square, actual, later, work.loose)))
+    return findings
+
+
 def unequal_sizes(work, graded, probes) -> list:
     """No variant reproduces the square probes, but one reproduces probe 'sizes' (every size different) and every
     graded case (whose sizes differ too): its mistakes are named, with an output of 'sizes' that shows each, and

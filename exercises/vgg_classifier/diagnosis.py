@@ -288,11 +288,20 @@ def _pooled(runs, pointwise=None) -> Finding | None:
     if pointwise is not None and not _right_logits(pointwise):
         return _unflattened(small, pointwise)
     run = next((r for r in small if r.case.group == PROBE), small[0])
-    _, H, W, C = run.case.args[0].shape
+    B, H, W, C = run.case.args[0].shape
     where = (f"on probe '{run.case.name}' ({run.case.description}) your function raised {run.outcome.error}"
              if run.case.group == PROBE else f"every call raised an error such as {run.outcome.error}")
-    return Finding("spatial-pooling", f"The first layer received {C} values per sample (one per channel) where W1 "
-                                      f"expects H*W*C = {H * W * C}: {where}.")
+    dot = T.DOT.search(run.outcome.exception.message if run.outcome.exception else "")
+    if dot and T._shape(dot.group(1)) == (B, C):  # np.dot named the pooled operand, one row per sample
+        return Finding("spatial-pooling", f"The first layer received {C} values per sample (one per channel) where "
+                                          f"W1 expects H*W*C = {H * W * C}: {where}.")
+    # matmul's message gives no row count: pooled features (B, C) and features.reshape(-1, C) fail alike
+    return Finding("raises-error", f"The first layer received rows of {C} values (one per channel) where W1 expects "
+                                   f"H*W*C = {H * W * C} per sample: {where}. Either the features were pooled over "
+                                   f"height and width (one value per channel and sample), or they were reshaped to "
+                                   f"one row of C channel values per position, features.reshape(-1, C); the error "
+                                   f"does not tell which. Every sample's whole H x W x C volume must reach FC1 as one "
+                                   f"row, features.reshape(B, -1).")
 
 
 
@@ -673,7 +682,8 @@ def analyse(runs, random: bool = False) -> Analysis:
     findings += branch.values.findings
     explained = ("samples-dropped", "samples-mixed", "batch-flattened", "hardcoded-shape", "helper-result")
     if not verified and not any(f.id in explained for f in findings):
-        findings += (D.clipped(work, graded) or D.batch_dependent(work, graded, probes)
+        findings += (D.first_row_zeroed(work, graded, probes) or D.clipped(work, graded)
+                     or D.batch_dependent(work, graded, probes)
                      or D.single_dependent(work, graded, probes) or D.square_only(work, graded, probes)
                      or D.quantised(work, graded, probes) or D.normalised(graded, probes)
                      or D.changed_and_more(work, graded)

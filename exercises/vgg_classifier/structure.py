@@ -74,6 +74,7 @@ class ErrorReading:
     backwards: int = 0  # layer i whose product met W_i's shape the other way round (W_i used from the left?)
     column: bool = False  # a bias added as a row to a result that holds the samples as columns
     rows: int = 0  # FC1's product met the features reshaped into this many rows (B*H*W*C / its columns), not B
+    otherwise: "ErrorReading | None" = None  # a window pooling's width can be a reshape's by chance: that reading
 
 
 MATMUL = re.compile(r"mismatch in its core dimension \d.*?\(size (\d+) is different from (\d+)\)")
@@ -154,8 +155,9 @@ def _reshape(size: int, target: str, n: dict[str, int]) -> ErrorReading:
                         f"a reshape of {size} values to ({target}) is impossible")
 
 
-def _product(left_cols: int, right_rows: int, n, names, left=None, right=None) -> ErrorReading:
-    """A matrix product whose left operand has ``left_cols`` columns and whose right one ``right_rows`` rows."""
+def _product(left_cols: int, right_rows: int, n, names, left=None, right=None, windows: bool = True) -> ErrorReading:
+    """A matrix product whose left operand has ``left_cols`` columns and whose right one ``right_rows`` rows
+    (``windows``: whether a width that a 2x2 pooling leaves is read as that pooling)."""
     lname = names.get(tuple(left)) if left else None
     rname = names.get(tuple(right)) if right else None
     operands = (f"{lname or 'an operand with ' + _say(left_cols, n) + ' columns'} times "
@@ -164,6 +166,16 @@ def _product(left_cols: int, right_rows: int, n, names, left=None, right=None) -
     if "Bd" in lroles and "d" in rroles:
         return ErrorReading("product", "batch-flattened", "flatten",
                             f"{operands}: the whole batch was flattened into one row of {left_cols} values", rows=1)
+    pools = {(h * w * n["C"], how) for h, w, how in ((n["H"] // 2, n["W"] // 2, "dropping an odd last row or "
+                                                        "column"), (-(-n["H"] // 2), -(-n["W"] // 2), "padding"))}
+    pooled = next((how for width, how in pools if width == left_cols), None)
+    if windows and "d" in rroles and pooled and left_cols not in (n["d"], n["C"]) and not lname:
+        rest = _product(left_cols, right_rows, n, names, left, right, windows=False)
+        return ErrorReading("product", "spatial-pooling", "flatten", otherwise=rest, sentence=
+                            f"{operands}: FC1 received {left_cols} values per sample, which is what a pooling of "
+                            f"height and width in 2x2 windows leaves ({n['H']}x{n['W']} positions become "
+                            f"{left_cols // n['C']}, {pooled}, times C = {n['C']}), where W1 expects all "
+                            f"H*W*C = {n['d']}")
     if "d" in rroles and left_cols != n["d"] and left_cols and n["Bd"] % left_cols == 0 and not lname \
             and not set(lroles) & {"B", "D1", "D2", "K"}:
         rows = n["Bd"] // left_cols
@@ -236,6 +248,12 @@ def error_findings(runs) -> list:
     read = [(r, e) for r in runs if (e := read_error(r)) is not None]
     if not read:
         return []
+    if any(e.finding == "spatial-pooling" for _, e in read):
+        if any(e.rows and not _poolable(r, e) for r, e in read):  # a reshape into other rows: pooled by chance
+            read = [(r, e.otherwise if e.finding == "spatial-pooling" else e) for r, e in read]
+        else:  # rows of C values where 2x2 windows leave one position: pooled too
+            read = [(r, None if e.rows else e) for r, e in read]
+        read = [(r, e) for r, e in read if e is not None]
     findings = []
     helper = [(r, e) for r, e in read if e.finding == "helper-result"]
     if helper:
@@ -263,7 +281,7 @@ def error_findings(runs) -> list:
     flattened = bool(reshaped) and all(e.rows == 1 for _, e in reshaped)
     if reshaped and not flattened:  # the row count of the features' reshape, read on every call that failed there
         findings.append(_rows_from(reshaped, len(runs)))
-    for finding_id in ("transposed-weights", "missing-layer", "batch-flattened"):
+    for finding_id in ("transposed-weights", "missing-layer", "batch-flattened", "spatial-pooling"):
         hits = [(r, e) for r, e in read if e.finding == finding_id and (flattened or not e.rows)]
         if hits:
             run, reading = _pick(hits)
@@ -273,6 +291,13 @@ def error_findings(runs) -> list:
         run, reading = _pick(plain)
         findings.append(Finding("raises-error", f"Read from the error: {_where(run)}; {reading.sentence}."))
     return findings
+
+
+def _poolable(run, reading: ErrorReading) -> bool:
+    """FC1's product met rows of a width that pooling leaves (one value per channel, or 2x2 windows)."""
+    n = dims(run.case)
+    width = n["Bd"] // reading.rows
+    return width in {n["C"], n["H"] // 2 * (n["W"] // 2) * n["C"], -(-n["H"] // 2) * -(-n["W"] // 2) * n["C"]}
 
 
 AXES = {"H": ("H, the height", "features.shape[1], or len(features[0])"),
