@@ -26,11 +26,11 @@ $(STAMP): pyproject.toml
 
 grade: $(STAMP)
 	$(BIN)/grader grade $(SUBMISSIONS) --exercise $(EXERCISE) --out $(OUT) $(GRADE_FLAGS)
-	@echo "Class summary: $(OUT)/summary.html (and gradebook.csv, junit.xml); each student's reports: $(OUT)/students/<id>/"
+	@echo "Also in $(OUT): gradebook.csv, junit.xml; each student's reports: $(OUT)/students/<id>/"
 
 grade-assignment: $(STAMP)
 	$(BIN)/grader grade $(ASSIGNMENT_SUBMISSIONS) --assignment $(ASSIGNMENT) --out $(ASSIGNMENT_OUT) $(GRADE_FLAGS)
-	@echo "Class summary: $(ASSIGNMENT_OUT)/summary.html (gradebook.csv: a column per exercise); each student's reports: $(ASSIGNMENT_OUT)/students/<id>/"
+	@echo "Also in $(ASSIGNMENT_OUT): gradebook.csv (a column per exercise); each student's reports: $(ASSIGNMENT_OUT)/students/<id>/"
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
