@@ -487,8 +487,8 @@ def _grader_metadata(path: Path) -> dict:
     if Path(path).suffix.lower() != ".ipynb":
         return {}
     try:
-        raw = Path(path).read_bytes()
-        if json_values(raw) > MAX_JSON_VALUES:  # a gigabyte once read, which loading refuses too
+        raw = read_regular(Path(path))  # never through a link, never blocking on a pipe swapped in since discovery
+        if raw is None or json_values(raw) > MAX_JSON_VALUES:  # a gigabyte once read, which loading refuses too
             return {}
         value = json.loads(raw.decode("utf-8-sig")).get("metadata", {}).get("grader", {})
         return value if isinstance(value, dict) else {}

@@ -75,3 +75,19 @@ def test_a_run_that_shrinks_the_inputs_memory_does_not_kill_the_grader(tmp_path)
     shrinker, correct = results["a_shrinks"], results["b_correct"]
     assert correct and points(correct)[0] == points(correct)[1]
     assert shrinker and points(shrinker)[0] == points(shrinker)[1]  # its function is right; the cut was refused
+
+
+def test_the_exercise_named_in_a_notebook_is_read_without_following_a_link_or_opening_a_pipe(tmp_path):
+    """Which exercise a notebook names is read from the file discovery found: a link or a pipe swapped in since
+    then is neither followed (a link could point at the solutions) nor waited on (a pipe would block the batch)."""
+    from grader.submission import named_exercise
+
+    real = tmp_path / "real.ipynb"
+    real.write_text(json.dumps({"metadata": {"grader": {"exercise": "linear"}}, "cells": []}), encoding="utf-8")
+    assert named_exercise(real) == "linear"
+    link = tmp_path / "link.ipynb"
+    link.symlink_to(real)
+    assert named_exercise(link) is None
+    pipe = tmp_path / "pipe.ipynb"
+    os.mkfifo(pipe)
+    assert named_exercise(pipe) is None  # returns at once: nothing writes to the pipe
