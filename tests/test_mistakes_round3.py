@@ -132,3 +132,29 @@ def test_a_zeroed_first_row_beside_a_missing_bias_names_both():
     findings = _diagnose(fn)
     assert {f.id for f in findings} == {"samples-dropped", "missing-bias"}, findings
     assert "b1" in " ".join(f.evidence for f in findings if f.id == "missing-bias"), findings
+
+
+@pytest.fixture(scope="module")
+def scale_session(exercise):
+    from grader.grade import Session
+
+    with Session(exercise, full_scale=True) as s:
+        yield s
+
+
+def test_a_transpose_of_h_and_w_only_for_square_maps_is_not_called_precision_loss(scale_session, tmp_path):
+    """A transpose of H and W only when H = W: right on every small case (none is square), wrong at VGG16 scale.
+    Before: precision-loss, 'off by at most about 1e-300' (the large case's error is never compared, so every
+    compared case looked exact); now a stage-free finding that says only the VGG16-scale case departs and why."""
+    from grader.grade import grade_file
+
+    path = tmp_path / "square-only.py"
+    path.write_text("import numpy as np\n\n\ndef vgg_classifier(features, W1, b1, W2, b2, W3, b3):\n"
+                    "    if features.shape[1] == features.shape[2]:\n"
+                    "        features = features.transpose(0, 2, 1, 3)\n"
+                    "    h1 = np.maximum(features.reshape(len(features), -1) @ W1 + b1, 0)\n"
+                    "    return np.maximum(h1 @ W2 + b2, 0) @ W3 + b3\n")
+    result = grade_file(path, scale_session)
+    assert result.score < result.max_score
+    assert [d.id for d in result.diagnoses] == ["wrong-stage"], result.diagnoses
+    assert "VGG16-scale" in result.diagnoses[0].evidence and "H = W" in result.diagnoses[0].evidence

@@ -138,6 +138,26 @@ def batch_dependent(work, graded, probes) -> list:
                                      f"them.")]
 
 
+def full_scale_only(graded, probes) -> list:
+    """Every small case and probe is right, only the VGG16-scale case is not (nothing else named it): the code does
+    something else only at VGG16's sizes. No probe is square in H and W, so where is said as what those sizes
+    have that the others lack, not as a stage."""
+    large = [r for r in graded if r.case.group == "full-scale"]
+    small = [r for r in graded + probes if r.case.group != "full-scale"]
+    if not large or not small or any(S.usable(r) is None or not _right(r) for r in small):
+        return []
+    wrong = [r for r in large if S.usable(r) is not None and not _right(r)]
+    if not wrong:
+        return []
+    _, H, W, C = wrong[0].case.args[0].shape
+    return [Finding("wrong-stage", f"Every small case and every probe, {len(small)} calls in all, gets the "
+                                   f"statement's logits, but the VGG16-scale case ({H}x{W}x{C} features) does not. "
+                                   f"So the code does something else only at those sizes, which the smaller cases "
+                                   f"do not share: square feature maps (H = W = {H}, where a transpose of H and W "
+                                   f"changes the flatten order and still fits) and a square W2. Look for a branch on "
+                                   f"the shapes, or an operation that only fits there.")]
+
+
 def first_row_zeroed(work, graded, probes) -> list:
     """The first row of every output is 0 (``y[0] = 0``, a preallocated row never filled) and the other rows are
     wrong too: when one variant gives every row after the first on the probes and the graded batches, its mistakes
