@@ -1,10 +1,16 @@
-"""The per-slot cgroups (memory and pids): created, capped, counted from zero for each run, emptied, removed.
+"""The per-slot cgroups (memory and pids, and cpu where it can be): created, capped, counted from zero for each run,
+emptied, removed.
+
+The cpu cgroup caps nothing: each slot's is one group of equal weight, so a run's share of the cores does not grow
+with the processes it starts. Without it, a run of 60 busy processes took nearly all of both cores from the other
+worker's run, whose calls ran tens of times slower against the same wall-clock limits.
 
 Also the clean-up after grader processes that died (their cgroups are found by the pid in their names).
 """
 from __future__ import annotations
 
 import errno
+import functools
 import os
 import signal
 import sys
@@ -16,25 +22,36 @@ from .slots import POOL, Slot
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 CGROUP_NAME = "grader"
+#: every controller a slot may have a folder in (``cgroup_dirs`` gives the ones this machine has)
+CONTROLLERS = ("memory", "pids", "cpu")
 
 
 def cgroups_usable() -> bool:
     if not sys.platform.startswith("linux") or os.geteuid() != 0:
         return False
-    for controller in ("memory", "pids"):
-        base = CGROUP_ROOT / controller
-        if not (base / "cgroup.procs").exists() or not os.access(base, os.W_OK):
-            return False
-        try:
-            (base / CGROUP_NAME).mkdir(exist_ok=True)
-        except OSError:
-            return False
+    return all(_usable(controller) for controller in ("memory", "pids"))
+
+
+@functools.lru_cache(maxsize=1)
+def cpu_usable() -> bool:
+    """Whether the cpu controller is mounted beside the others (cgroup v1) and its grader folder can be made."""
+    return _usable("cpu")
+
+
+def _usable(controller: str) -> bool:
+    base = CGROUP_ROOT / controller
+    if not (base / "cgroup.procs").exists() or not os.access(base, os.W_OK):
+        return False
+    try:
+        (base / CGROUP_NAME).mkdir(exist_ok=True)
+    except OSError:
+        return False
     return True
 
 
 def cgroup_dirs(slot: Slot) -> dict[str, Path]:
     name = f"{os.getpid()}-{slot.uid}"
-    return {c: CGROUP_ROOT / c / CGROUP_NAME / name for c in ("memory", "pids")}
+    return {c: CGROUP_ROOT / c / CGROUP_NAME / name for c in CONTROLLERS if c != "cpu" or cpu_usable()}
 
 
 def cgroup_pids(folder: Path) -> list[int]:
@@ -76,7 +93,7 @@ def remove_cgroup(folder: Path) -> None:
 
 def clean_stale_cgroups() -> None:
     """Remove the cgroups of grader processes that are gone (a crash or SIGKILL of an earlier run)."""
-    for controller in ("memory", "pids"):
+    for controller in CONTROLLERS:
         base = CGROUP_ROOT / controller / CGROUP_NAME
         try:
             entries = list(base.iterdir())
@@ -120,7 +137,7 @@ def read_counter(path: Path, key: str) -> int:
 
 def remove_own_cgroups() -> None:
     busy = POOL.busy_cgroups()
-    for controller in ("memory", "pids"):
+    for controller in CONTROLLERS:
         base = CGROUP_ROOT / controller / CGROUP_NAME
         try:
             entries = list(base.glob(f"{os.getpid()}-*"))
@@ -168,9 +185,12 @@ def enter(slot: Slot, memory_bytes: int, tasks: int) -> tuple[list[str], int]:
         if all([reset_counter(memory / name) for name in ("memory.max_usage_in_bytes", "memory.failcnt")]):
             break
         forget_limits(memory)
+    procs = [str(folder / "cgroup.procs") for folder in slot.cgroups.values()]
+    if "cpu" in slot.cgroups:
+        slot.cgroups["cpu"].mkdir(exist_ok=True)  # nothing to cap: a group of the default weight, like every slot's
     oom_kills = read_counter(memory / "memory.oom_control", "oom_kill")
-    script = 'echo 0 > "$1" && echo 0 > "$2" && shift 2 && exec "$@"'
-    return ["/bin/sh", "-c", script, "sh", str(memory / "cgroup.procs"), str(pids / "cgroup.procs")], oom_kills
+    script = " && ".join(f'echo 0 > "${n + 1}"' for n in range(len(procs))) + f' && shift {len(procs)} && exec "$@"'
+    return ["/bin/sh", "-c", script, "sh", *procs], oom_kills
 
 
 def forget_limits(folder: Path) -> None:

@@ -351,7 +351,7 @@ class Sandbox:
                     prefix, oom_kills = [], 0
                     degraded = f"The cgroup layer could not be set up for this run ({exc}); the other layers held."
             if self.mode == "fork":
-                cgroups = tuple(str(slot.cgroups[c] / "cgroup.procs") for c in ("memory", "pids")) if prefix else ()
+                cgroups = tuple(str(folder / "cgroup.procs") for folder in slot.cgroups.values()) if prefix else ()
                 process, channel_r, output_r = template.launch(
                     self.template_config, self._fork_request(slot.uid, readable), inherit, slot.uid, cgroups)
                 return Launched(process, channel_r, output_r, slot=slot, oom_kills=oom_kills, degraded=degraded)

@@ -45,16 +45,17 @@ def vgg_classifier(*args):
 """
 
 
-def grade_batch(tmp_path: Path, sources: dict[str, str]) -> tuple[subprocess.CompletedProcess, dict[str, dict]]:
+def grade_batch(tmp_path: Path, sources: dict[str, str],
+                jobs: int = 1) -> tuple[subprocess.CompletedProcess, dict[str, dict]]:
     """Grade a class folder of ``sources`` (name: text) in a grader process of its own (a signal that kills the
-    grader must fail this test, not the test run), one worker so that each run follows the one before."""
+    grader must fail this test, not the test run); by default one worker, so that each run follows the one before."""
     folder = tmp_path / "class"
     folder.mkdir()
     for name, text in sources.items():
         (folder / name).write_text(text, encoding="utf-8")
     out = tmp_path / "out"
     proc = subprocess.run([str(GRADER), "grade", str(folder), "--exercise", "vgg_classifier", "--no-full-scale",
-                           "--jobs", "1", "--out", str(out)], capture_output=True, text=True, timeout=300,
+                           "--jobs", str(jobs), "--out", str(out)], capture_output=True, text=True, timeout=300,
                           cwd=tmp_path, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
     results = {}
     for name in sources:
@@ -91,3 +92,75 @@ def test_the_exercise_named_in_a_notebook_is_read_without_following_a_link_or_op
     pipe = tmp_path / "pipe.ipynb"
     os.mkfifo(pipe)
     assert named_exercise(pipe) is None  # returns at once: nothing writes to the pipe
+
+
+def test_each_slot_is_a_cpu_group_of_its_own_so_a_run_of_many_processes_keeps_to_its_share(session, tmp_path):
+    """Where the cpu controller is there (cgroup v1 as root), every slot's template, and so every run forked from it,
+    sits in a cpu cgroup of the slot's own, of the default weight: a run of 60 busy processes shares the cores with
+    the other worker's run as one group, not as 60 tasks against one."""
+    from grader import cgroups, template
+
+    if session.sandbox.mode != "fork" or not session.sandbox.cgroups or not cgroups.cpu_usable():
+        pytest.skip("no fork sandbox with a cpu cgroup controller here")
+    path = tmp_path / "correct.py"
+    path.write_text(CORRECT, encoding="utf-8")
+    from grader.grade import grade_file
+
+    assert grade_file(path, session).score > 0
+    placed = [t for t in template.POOL.idle() if t.cgroups]
+    assert placed, "no template entered a slot"
+    for each in placed:
+        cpu = [Path(p).parent for p in each.cgroups if Path(p).parent.parent == cgroups.CGROUP_ROOT / "cpu" / "grader"]
+        assert cpu, each.cgroups
+        assert str(each.process.pid) in (cpu[0] / "cgroup.procs").read_text().split()
+        assert (cpu[0] / "cpu.shares").read_text().strip() == "1024"
+
+
+#: 60 busy processes, each a session of its own (so the kernel's per-session groups do not hold them together),
+#: spinning while the first call sleeps
+HOG = """
+import os, time
+for _ in range(60):
+    if os.fork() == 0:
+        os.setsid()
+        end = time.monotonic() + 6
+        while time.monotonic() < end:
+            pass
+        os._exit(0)
+_first = []
+""" + CORRECT.replace("def vgg_classifier(", "def _right(") + """
+def vgg_classifier(*args):
+    if not _first:
+        _first.append(time.sleep(4))
+    return _right(*args)
+"""
+
+#: a correct function that, on its first call, times a loop against its own CPU time while the hog spins
+TIMED = """
+import time
+_ratio = []
+""" + CORRECT.replace("def vgg_classifier(", "def _right(") + """
+def vgg_classifier(*args):
+    if not _ratio:
+        time.sleep(0.7)
+        wall, cpu = time.perf_counter(), time.process_time()
+        total = 0
+        for i in range(1_500_000):
+            total += i
+        _ratio.append((time.perf_counter() - wall) / max(time.process_time() - cpu, 1e-3))
+        if _ratio[0] > 8:
+            raise RuntimeError(f"starved: its loop took {_ratio[0]:.0f} times its CPU time")
+    return _right(*args)
+"""
+
+
+def test_a_run_of_many_busy_sessions_does_not_starve_the_other_workers_run(tmp_path):
+    """The other worker's run keeps about half the cores, whatever the first run starts (it took 70 s instead of
+    2.5 s beside 60 busy processes that each called setsid, before each slot had a cpu cgroup)."""
+    from grader import cgroups
+
+    if os.geteuid() != 0 or not cgroups.cpu_usable():
+        pytest.skip("no cpu cgroup controller here")
+    proc, results = grade_batch(tmp_path, {"a_hog.py": HOG, "b_timed.py": TIMED}, jobs=2)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert points(results["b_timed"])[0] == points(results["b_timed"])[1], json.dumps(results["b_timed"])[:1500]
