@@ -1,0 +1,86 @@
+"""The manuals state numbers and names a user relies on: they must be the ones the grader and the exercises use.
+
+README.md is what an instructor reads before grading a class, and tests/submissions/README.md is how a developer
+finds the submission that shows a mistake. Both drifted before (points, a file listing with holes, limits), so the
+figures they state are read back here from the files that decide them.
+"""
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+from grader import submission
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+SUBMISSIONS = ROOT / "tests" / "submissions"
+
+
+def _toml(*parts: str) -> dict:
+    return tomllib.loads((ROOT.joinpath(*parts)).read_text(encoding="utf-8"))
+
+
+def _checks(exercise: str) -> dict[str, float]:
+    return {c["id"]: c["points"] for c in _toml("exercises", exercise, "exercise.toml")["check"]}
+
+
+def _catalog(exercise: str) -> set[str]:
+    return {m["id"] for m in _toml("exercises", exercise, "catalog.toml")["mistake"]}
+
+
+def test_the_vgg_points_table_is_the_exercises_points():
+    table = README.split("### Checks and points (VGG classifier head)", 1)[1].strip().split("\n\n", 1)[0]
+    stated: dict[str, float] = {}
+    for row in table.splitlines()[2:]:
+        cell, points = row.strip("|").rsplit("|", 1)
+        ids = re.findall(r"`([a-z-]+)`", cell.split(":", 1)[0])
+        stated.update({i: float(points.split()[0]) for i in ids})
+    assert stated == _checks("vgg_classifier")
+
+
+def test_the_most_a_vgg_submission_can_score_is_stated_right():
+    checks = _checks("vgg_classifier")
+    full = sum(checks.values())
+    small = full - checks["values-full-scale"]
+    assert f"({full:g}, or {small:g} with `--no-full-scale`)" in README
+
+
+def test_every_mistake_the_readme_names_for_the_fc_exercises_is_in_that_catalog():
+    for exercise in ("linear", "dense_scores", "to_channels_last", "gap_head"):
+        bullet = README.split(f"- `{exercise}(", 1)[1].split("\n- ", 1)[0].split("\n\n", 1)[0]
+        named = set(re.findall(r"`([a-z0-9]+(?:-[a-z0-9]+)+)`", bullet.split("Named mistakes:", 1)[1]))
+        assert named, exercise
+        assert named <= _catalog(exercise), (exercise, named - _catalog(exercise))
+
+
+def test_the_loading_limits_are_the_ones_the_loader_enforces():
+    assert (f"up to\n  {submission.MAX_BYTES['.py'] >> 20} MiB for a `.py`, {submission.MAX_BYTES['.ipynb'] >> 20} MiB "
+            f"for a notebook, {submission.MAX_CELLS:,} code cells") in README
+    assert f"{submission.MAX_NOTEBOOK_CELLS:,} cells in all" in README
+    assert f"{submission.MAX_JSON_VALUES:,} JSON values" in README
+    assert (f"cells\n  of up to {submission.MAX_CHECKED_CELL >> 10} KiB, {submission.MAX_CHECKED_TOTAL >> 10} KiB "
+            "in all") in README
+
+
+def test_every_vgg_variant_submission_is_listed_in_the_submissions_readme():
+    text = (SUBMISSIONS / "README.md").read_text(encoding="utf-8")
+    listed: set[str] = set()
+    for line in text.splitlines():
+        first = ""
+        for name in re.findall(r"`([\w.+-]+\.py)`", line):
+            if name.startswith("--") and first:  # `--tanh.py` after `wrong-activation--sigmoid.py` in one row
+                name = first.split("--", 1)[0] + name
+            elif "--" in name:
+                first = name
+            listed.add(name)
+    on_disk = {p.name for p in (SUBMISSIONS / "buggy" / "variants").glob("*.py")}
+    assert on_disk - listed == set()
+
+
+def test_the_variant_table_is_one_table():
+    """A blank line inside a Markdown table ends it: the rows after it showed as plain text."""
+    text = (SUBMISSIONS / "README.md").read_text(encoding="utf-8")
+    section = text.split("### `buggy/variants/`", 1)[1].split("\n#", 1)[0]
+    rows = [i for i, line in enumerate(section.splitlines()) if line.startswith("|")]
+    assert rows == list(range(rows[0], rows[-1] + 1))
