@@ -751,10 +751,9 @@ def test_unknown_departures_are_described_by_what_the_probe_showed():
     """A doubled b1 is not the activation's fault: the sentence says what came out with W1 zero, not which of the
     bias or the activation did it. A normalised input departs before FC1, so FC3's probe is not blamed: the values
     FC1 passed on are shown, and what was done to them."""
-    doubled = D.diagnose(make_runs(u_bias_twice), EX)
-    assert [f.id for f in doubled] == ["wrong-stage"]
-    assert "With W1 zero, FC1 and the first activation turn b1 = -2, -0.5, 0.5, 2" in doubled[0].evidence
-    assert "your first activation maps" not in doubled[0].evidence
+    doubled = D.diagnose(make_runs(u_bias_twice), EX)  # named since round four: the bias, not the activation
+    assert [f.id for f in doubled] == ["bias-sign-or-scale"]
+    assert "b1 added twice" in doubled[0].evidence and "activation" not in doubled[0].evidence
     normalised = D.diagnose(make_runs(u_normalised_input), EX)
     assert [f.id for f in normalised] == ["features-changed"]
     assert "divided by their own L2 norm" in normalised[0].evidence
@@ -949,9 +948,8 @@ PROBED = [
     (t_threshold, "wrong-activation", ["z * (z > 1)", "0.09375, 0.5, 1, 2 to 0, 0, 0, 0, 0, 2"]),
     # a mask without rescaling: how many values were kept, not "1/1 of the units"
     (t_mask_no_rescale, "inference-dropout", ["of the 6 positive values come out unchanged", "dropout mask does"]),
-    # only the ramp after FC3 departs: named with what it showed, which needs no other stage
-    (t_temperature, "wrong-stage", ["your logits are -4, -1, -0.25, 0.25, 1, 4 where b3 = -8, -2, -0.5, 0.5, 2, 8",
-                                    "in how b3 is added or in what is done to the logits after FC3"]),
+    # only the ramp after FC3 departs: the logits halved are named with the stage and the factor (round four)
+    (t_temperature, "relu-after-fc3", ["After FC3 the logits are divided by 2", "-8, -2, -0.5, 0.5, 2, 8 into -4, -1"]),
     (t_exp_logits, "relu-after-fc3", ["exponential", "logits-ramp"]),
     (t_softmax_temperature, "softmax-output", ["logits divided by 2", "probabilities"]),
     # right whenever B = 1, wrong in batches

@@ -81,11 +81,11 @@ def test_a_relu_then_rounding_on_the_logits_names_both():
 
 def test_a_bias_added_twice_is_not_called_dropout():
     """ReLU(h1 W2 + 2 b2): before, inference-dropout ('FC1's activations are multiplied by 0.5' and FC2's by 2),
-    which is the same function but not what the code does."""
+    which is the same function but not what the code does. Round four names it bias-sign-or-scale."""
     fn = lambda f, W1, b1, W2, b2, W3, b3: _head(f, W1, b1, W2, b2 + b2, W3, b3)  # noqa: E731
     assert _loses_points(fn)
     findings = _diagnose(fn)
-    assert [f.id for f in findings] == ["wrong-stage"], findings
+    assert [f.id for f in findings] == ["bias-sign-or-scale"], findings
     assert "b2 added twice" in findings[0].evidence, findings
 
 

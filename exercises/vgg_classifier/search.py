@@ -74,6 +74,8 @@ def describe(spec) -> list[tuple[str, str, object]]:
         undone = replace(spec, act=("relu", "relu"))
         if act == "none":
             items.append(("missing-relu", "FC1 and FC2 have no ReLU", undone))
+        elif act in _AFTER_RELU:
+            items.append((_AFTER_RELU[act][0], f"in FC1 and FC2 {_AFTER_RELU[act][1].format(h='h1 and h2')}", undone))
         else:
             items.append(("wrong-activation", f"FC1 and FC2 use {V.activation_name(act)} instead of ReLU"
                           + (", so FC3 only adds b3: the logits are b3 on every row, whatever the input"
@@ -85,6 +87,9 @@ def describe(spec) -> list[tuple[str, str, object]]:
             undone = replace(spec, act=tuple("relu" if j == i else a for j, a in enumerate(spec.act)))
             if act == "none":
                 items.append(("missing-relu", f"{LAYER[i]} has no ReLU", undone))
+            elif act in _AFTER_RELU:
+                items.append((_AFTER_RELU[act][0], f"in {LAYER[i]} {_AFTER_RELU[act][1].format(h=f'h{i + 1}')}",
+                              undone))
             else:
                 text = f"{LAYER[i]} uses {V.activation_name(act)} instead of ReLU"
                 if act == "zero" and i == 1:
@@ -112,6 +117,7 @@ def describe(spec) -> list[tuple[str, str, object]]:
                                             f"np.maximum({h} W{i + 1}, b{i + 1}), instead of adding it before a "
                                             f"ReLU whose floor is 0, max({h} W{i + 1} + b{i + 1}, 0)",
                           replace(spec, bias_floor=_cleared(spec.bias_floor, i))))
+    items += _bias_scale_items(spec)
     first, second = spec.scale
     if first != 1.0 and first * second == 1.0 and spec.bias[1]:
         # FC1's activations times s and FC2's times 1/s: ReLU(h1 W2 + b2 / s), b2 alone scaled (added twice, 2 b2)
@@ -137,6 +143,36 @@ def describe(spec) -> list[tuple[str, str, object]]:
     return items
 
 
+#: hidden activations that are a ReLU and then something more: (finding, what is done, with {h} the values)
+_AFTER_RELU = {
+    "relu-trunc": ("rounded-output", "the values after the ReLU ({h}) are cut to whole numbers, as .astype(int) does, "
+                                     "so the next layer sees truncated values"),
+    "layernorm": ("wrong-stage", "the values after the ReLU ({h}) are normalised per sample over the units (a layer "
+                                 "norm, (h - h.mean(axis=1)) / h.std(axis=1)), a layer the head does not have"),
+    "batchnorm": ("samples-mixed", "the values after the ReLU ({h}) are normalised per unit over the samples of the "
+                                   "batch (a batch norm, (h - h.mean(axis=0)) / h.std(axis=0)), so each sample's "
+                                   "logits depend on the rest of its batch (a single sample's hidden values are all 0)"),
+}
+_BIAS_SLIPS = {-1.0: ("subtracted", "-"), 0.5: ("halved", "0.5 "), 2.0: ("added twice", "2 ")}
+
+
+def _bias_scale_items(spec) -> list:
+    """(id, sentence, undone) for biases subtracted, halved or doubled; every bias subtracted is one sentence."""
+    scaled = [i for i, s in enumerate(spec.bias_scale) if s != 1.0 and spec.bias[i]]
+    if len(scaled) == 3 and all(s == -1.0 for s in spec.bias_scale):
+        return [("bias-sign-or-scale", "every bias is subtracted instead of added (x W1 - b1, h1 W2 - b2, h2 W3 - b3)",
+                 replace(spec, bias_scale=(1.0, 1.0, 1.0)))]
+    items = []
+    for i in scaled:
+        word, factor = _BIAS_SLIPS[spec.bias_scale[i]]
+        h = ("x", "h1", "h2")[i]
+        items.append(("bias-sign-or-scale",
+                      f"{LAYER[i]} adds {factor}b{i + 1} instead of b{i + 1} (b{i + 1} {word}): {h} W{i + 1} "
+                      f"{'-' if factor == '-' else '+'} {'' if factor == '-' else factor}b{i + 1}",
+                      replace(spec, bias_scale=tuple(1.0 if j == i else x for j, x in enumerate(spec.bias_scale)))))
+    return items
+
+
 def _final_item(final: str) -> tuple[str, str] | None:
     """(id, sentence) for one function applied after FC3, or None for none."""
     if final in ("softmax", "log-softmax", "softmax-batch") or final.startswith("softmax:"):
@@ -150,6 +186,8 @@ def _final_item(final: str) -> tuple[str, str] | None:
                                  "the other samples of its batch (a single sample's are all 0)")
     if final.startswith("round:") or final == "trunc":
         return ("rounded-output", f"{V.final_name(final)} is applied to the output of FC3")
+    if final in V.CHANGED_FINALS:
+        return ("relu-after-fc3", f"after FC3 the logits are {V.final_name(final)}")
     if final != "none":
         return ("relu-after-fc3", f"{V.final_name(final)} is applied to the logits after FC3")
     return None
@@ -170,7 +208,7 @@ def stage_of(spec) -> dict[str, list[str]]:
                 where.append("final")
             elif field in ("act", "scale"):
                 where += [f"act{j + 1}" for j in range(2) if old[j] != new[j]]
-            elif field in ("transposed", "bias", "relu_before_bias", "bias_input"):
+            elif field in ("transposed", "bias", "relu_before_bias", "bias_input", "bias_scale"):
                 where += [f"fc{j + 1}" for j in range(len(old)) if old[j] != new[j]]
             elif field == "bias_floor":
                 where += [s for j in range(len(old)) if old[j] != new[j] for s in (f"fc{j + 1}", f"act{j + 1}")]

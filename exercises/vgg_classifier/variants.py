@@ -89,6 +89,9 @@ ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "step": lambda z: (z > 0).astype(np.float64),
     "elu": _elu,
     "softplus": _softplus,
+    "relu-trunc": lambda z: np.trunc(np.maximum(z, 0.0)),  # relu(z).astype(int): the hidden values cut to integers
+    "layernorm": lambda z: _layer_norm(np.maximum(z, 0.0)),
+    "batchnorm": lambda z: np.zeros_like(z),  # one sample alone; Stack._layer normalises over a batch's real rows
 }
 ACTIVATION_NAMES = {
     "relu6": "ReLU6, clip(z, 0, 6)",
@@ -104,7 +107,26 @@ ACTIVATION_NAMES = {
     "step": "a step function (ReLU's derivative, 0 or 1)",
     "elu": "an ELU",
     "softplus": "a softplus",
+    "relu-trunc": "a ReLU whose output is cut to whole numbers (as .astype(int) does)",
+    "layernorm": "a ReLU followed by a normalisation of each sample over its units (a layer norm, (h - mean) / std)",
+    "batchnorm": "a ReLU followed by a normalisation of each unit over the samples of the batch (a batch norm, "
+                 "(h - h.mean(axis=0)) / h.std(axis=0))",
 }
+#: activations that normalise, each (h - mean) / (std + NORM_EPS)
+NORM_EPS = 1e-5
+
+
+def _layer_norm(h):
+    return (h - h.mean(axis=-1, keepdims=True)) / (h.std(axis=-1, keepdims=True) + NORM_EPS)
+
+
+def _batch_norm(h, rows):
+    """Each unit normalised over the real rows (``rows`` (P, B, 1)) of each stacked case, padding rows left alone."""
+    count = rows.sum(axis=-2, keepdims=True)
+    mean = np.where(rows, h, 0.0).sum(axis=-2, keepdims=True) / count
+    std = np.sqrt(np.where(rows, (h - mean) ** 2, 0.0).sum(axis=-2, keepdims=True) / count)
+    return np.where(rows, (h - mean) / (std + NORM_EPS), h)
+
 
 def _gelu_tanh(z):
     return 0.5 * z * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (z + 0.044715 * z ** 3)))
@@ -128,8 +150,10 @@ FITTED_NAMES = {
 
 INPUT_ACTS = {"none": lambda x: x, "relu": lambda x: np.maximum(x, 0.0), "abs": np.abs}
 INPUT_ACT_NAMES = {"relu": "a ReLU", "abs": "the absolute value, np.abs,"}
-COMMON = ("relu", "none", "sigmoid", "tanh", "leaky0.01", "leaky0.1", "step", "relu6", "abs", "zero")
-FINALS = ("none", "relu", "softmax", "sigmoid", "tanh", "log-softmax", "softmax-batch", "exp", "abs", "centre-batch")
+COMMON = ("relu", "none", "sigmoid", "tanh", "leaky0.01", "leaky0.1", "step", "relu6", "abs", "zero", "relu-trunc",
+          "layernorm", "batchnorm")
+FINALS = ("none", "relu", "softmax", "sigmoid", "tanh", "log-softmax", "softmax-batch", "exp", "abs", "centre-batch",
+          "double", "half", "plus-one", "minus-max", "minus-mean", "unit-norm", "class-sum", "classes-reversed")
 
 
 def activation(name: str) -> Callable[[np.ndarray], np.ndarray]:
@@ -234,6 +258,7 @@ class Spec:
     input_act: str = "none"  # a function on the flattened features, before FC1: "none", "relu" or "abs"
     bias_input: tuple[bool, bool, bool] = (False, False, False)  # per bias: added to the layer's input, (h + b) W
     bias_floor: tuple[bool, bool] = (False, False)  # per hidden layer: the bias as ReLU's floor, max(h W, b)
+    bias_scale: tuple[float, float, float] = (1.0, 1.0, 1.0)  # per bias: subtracted (-1), halved, doubled
 
 
 REFERENCE = Spec()
@@ -289,16 +314,36 @@ def neighbours(spec: Spec, extra_acts: Sequence[str] = (), extra_finals: Sequenc
     for mask in [(False, False, False), *_masks(3)]:
         if mask != spec.bias_input and all(not m or spec.bias[i] for i, m in enumerate(mask)):
             out.append(_replace(spec, bias_input=mask))
+    for scaled in _bias_scales(spec):
+        out.append(_replace(spec, bias_scale=scaled))
     scales = []
     for s in (1.0, *SCALES):
         scales += [(s, spec.scale[1]), (spec.scale[0], s), (s, s)]  # dropout is often left on in one layer only
     for scale in dict.fromkeys(scales):
-        if scale != spec.scale:
+        if scale != spec.scale and not any(x != 1.0 and spec.bias_scale[j] != 1.0 for j, x in enumerate(scale)):
             out.append(_replace(spec, scale=scale))
     for name in SEQUENCES:
         if name != spec.sequence:
             out.append(_replace(spec, sequence=name))
     return out
+
+
+BIAS_SCALES = (-1.0, 0.5, 2.0)
+
+
+def _bias_scales(spec: Spec) -> list[tuple[float, float, float]]:
+    """One bias subtracted, halved or doubled (added twice), or every bias subtracted: the sign or factor slips."""
+    out = []
+    for i in range(3):
+        if i < 2 and spec.scale[i] != 1.0:  # a scaled layer with a rescaled bias is its input (or W) scaled
+            continue
+        for s in (1.0, *BIAS_SCALES):
+            scaled = tuple(s if j == i else x for j, x in enumerate(spec.bias_scale))
+            if spec.bias[i] and scaled != spec.bias_scale:
+                out.append(scaled)
+    if all(spec.bias) and spec.bias_scale != (-1.0, -1.0, -1.0) and spec.scale == (1.0, 1.0):
+        out.append((-1.0, -1.0, -1.0))
+    return list(dict.fromkeys(out))
 
 
 def _softmax(z):
@@ -320,11 +365,29 @@ FINAL_ACTIVATIONS = {
     "log-softmax": _log_softmax,
     "exp": np.exp,
     "abs": np.abs,
+    # the logits rescaled, shifted, normalised, summed or reordered after FC3 (each keeps the shape (B, K))
+    "double": lambda z: 2.0 * z,
+    "half": lambda z: z / 2.0,
+    "plus-one": lambda z: z + 1.0,
+    "minus-max": lambda z: z - z.max(axis=-1, keepdims=True),
+    "minus-mean": lambda z: z - z.mean(axis=-1, keepdims=True),
+    "unit-norm": lambda z: z / np.linalg.norm(z, axis=-1, keepdims=True),
+    "class-sum": lambda z: np.broadcast_to(z.sum(axis=-1, keepdims=True), z.shape),
+    "classes-reversed": lambda z: z[..., ::-1],
 }
+#: changes to the logits that are no function applied to them: a sentence says "the logits are <name>"
+CHANGED_FINALS = ("double", "half", "plus-one", "minus-max", "minus-mean", "unit-norm", "class-sum", "classes-reversed")
 FINAL_NAMES = {
     "relu": "a ReLU", "sigmoid": "a sigmoid", "tanh": "tanh", "softmax": "a softmax over the classes",
     "log-softmax": "a log-softmax over the classes", "softmax-batch": "a softmax over the batch axis (axis 0)",
     "exp": "the exponential, np.exp,", "abs": "the absolute value, np.abs,",
+    "double": "multiplied by 2 (2 * y)", "half": "divided by 2 (y / 2, a temperature of 2)",
+    "plus-one": "increased by 1 (y + 1)",
+    "minus-max": "shifted down by each sample's largest logit (y - y.max(axis=1, keepdims=True))",
+    "minus-mean": "shifted down by each sample's mean logit (y - y.mean(axis=1, keepdims=True))",
+    "unit-norm": "divided by each sample's Euclidean norm (y / np.linalg.norm(y, axis=1, keepdims=True))",
+    "class-sum": "replaced by their sum over the classes (y.sum(axis=1), repeated in every column)",
+    "classes-reversed": "put in reverse class order (y[:, ::-1])",
     "centre-batch": "the mean over the batch (axis 0) subtracted from each sample's logits, y - y.mean(axis=0),",
 }
 
@@ -409,7 +472,7 @@ class Stack:
         w, b, role = steps[0]
         key = (spec.flatten, spec.input_act, w, b, role, spec.transposed[w - 1], spec.bias[b - 1],
                spec.act[role], spec.relu_before_bias[role], spec.scale[role], spec.bias_input[b - 1],
-               spec.bias_floor[role] if role < 2 else False)
+               spec.bias_floor[role] if role < 2 else False, spec.bias_scale[b - 1])
         h = self._first.get(key)
         if h is None:  # the first layer's output is shared by most variants a search tries: keep it
             x = self.flat(spec.flatten)
@@ -420,20 +483,23 @@ class Stack:
 
     def _layer(self, h: np.ndarray, spec: Spec, w: int, b: int, role: int) -> np.ndarray:
         use_bias = spec.bias[b - 1]
+        bias = self.biases[b] if spec.bias_scale[b - 1] == 1.0 else self.biases[b] * spec.bias_scale[b - 1]
         if use_bias and spec.bias_input[b - 1]:  # the bias added to the layer's input, before the product
-            h, use_bias = h + self.biases[b], False
+            h, use_bias = h + bias, False
         z = h @ (self.weights_t[w] if spec.transposed[w - 1] else self.weights[w])
         if role == 2:
             if use_bias:
-                z = z + self.biases[b]
+                z = z + bias
             return _final(spec.final, z, self.rows)
         act = activation(spec.act[role])
+        if spec.act[role] == "batchnorm":  # over the batch: needs the stack's real rows
+            act = lambda v: _batch_norm(np.maximum(v, 0.0), self.rows)  # noqa: E731
         if use_bias and spec.bias_floor[role]:  # np.maximum(h W, b): the bias as the floor, never added
-            h = np.maximum(z, self.biases[b])
+            h = np.maximum(z, bias)
         elif use_bias and spec.relu_before_bias[role]:
-            h = act(z) + self.biases[b]
+            h = act(z) + bias
         else:
-            h = act(z + self.biases[b]) if use_bias else act(z)
+            h = act(z + bias) if use_bias else act(z)
         if spec.scale[role] != 1.0:
             h = h * spec.scale[role]
         return h
