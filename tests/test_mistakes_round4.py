@@ -173,3 +173,37 @@ def test_a_halved_w1_is_not_told_as_a_doubled_bias_and_dropout():
     assert _loses_points(fn)
     findings = _diagnose(fn)
     assert [f.id for f in findings] == ["features-changed"], findings
+
+
+@pytest.fixture(scope="module")
+def scale_session(exercise):
+    from grader.grade import Session
+
+    with Session(exercise, full_scale=True) as s:
+        yield s
+
+
+SQUARE_ONLY = ("import numpy as np\n\n\ndef vgg_classifier(features, W1, b1, W2, b2, W3, b3):\n"
+               "    h1 = np.maximum(features.reshape(len(features), -1) @ W1 + b1, 0)\n{body}")
+
+
+def test_shape_branches_at_vgg16_scale(scale_session, tmp_path):
+    """Round three's probes kept full marks at small scale for both. A transpose of W2 only when it is square loses
+    the VGG16-scale points (VGG16's W2 is 4,096 x 4,096) and is named. A bias moved before W3 only when W3 is square
+    is named from the square probes, but keeps full marks: no graded W3 is square (VGG16's is 4,096 x 1,000), and
+    on every other shape the code computes the statement's logits, so no graded value can tell."""
+    from grader.grade import grade_file
+
+    w2 = tmp_path / "w2-square.py"
+    w2.write_text(SQUARE_ONLY.format(body="    W = W2.T if W2.shape[0] == W2.shape[1] else W2\n"
+                                          "    return np.maximum(np.dot(h1, W) + b2, 0) @ W3 + b3\n"))
+    result = grade_file(w2, scale_session)
+    failed = [c.id for c in result.checks if c.status != "passed"]
+    assert failed == ["values-full-scale"] and result.score < result.max_score, failed
+    assert [d.id for d in result.diagnoses] == ["transposed-weights"], result.diagnoses
+    b3 = tmp_path / "b3-square.py"
+    b3.write_text(SQUARE_ONLY.format(body="    h2 = np.maximum(h1 @ W2 + b2, 0)\n"
+                                          "    return (h2 + b3) @ W3 if W3.shape[0] == W3.shape[1] else h2 @ W3 + b3\n"))
+    result = grade_file(b3, scale_session)
+    assert result.score == result.max_score
+    assert [d.id for d in result.diagnoses] == ["bias-misplaced"], result.diagnoses
