@@ -47,8 +47,26 @@ def prepare(session: Session, student: str, cases: list[Case] | None = None, aga
     if full is not None:
         cases.append(full.case)
         expected.append(full.expected)
-    repeat = tuple(i for i, c in enumerate(cases) if c.group != PROBE and not c.shared)[:2]  # determinism
-    return Prepared(cases, expected, full, repeat)
+    return Prepared(cases, expected, full, _determinism_cases(cases))
+
+
+def _determinism_cases(cases: list[Case]) -> tuple[int, ...]:
+    """The two graded cases called a second time: the first two of different shapes.
+
+    A case that repeats an earlier one's shapes with other numbers (drawn to catch an answer kept by shape) is
+    skipped: with both calls on one shape, a function that fails only there had its determinism never assessed."""
+    picked: list[int] = []
+    shapes: set[tuple] = set()
+    for i, case in enumerate(cases):
+        if case.group == PROBE or case.shared:
+            continue
+        shape = tuple(getattr(a, "shape", a) for a in case.args)
+        if shape not in shapes:
+            picked.append(i)
+            shapes.add(shape)
+        if len(picked) == 2:
+            break
+    return tuple(picked)
 
 
 def target(session: Session, prepared: Prepared, call_seconds: float | None = None) -> execute.Target:

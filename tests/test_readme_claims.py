@@ -84,3 +84,21 @@ def test_the_variant_table_is_one_table():
     section = text.split("### `buggy/variants/`", 1)[1].split("\n#", 1)[0]
     rows = [i for i, line in enumerate(section.splitlines()) if line.startswith("|")]
     assert rows == list(range(rows[0], rows[-1] + 1))
+
+
+def test_determinism_is_assessed_on_two_shapes_when_a_case_repeats_its_twins_shapes():
+    """README: `deterministic` calls the first two hidden cases again. linear's first two cases share their shapes
+    (the second repeats the first's to catch an answer kept by shape), so a function that raised on that shape alone,
+    like the example student emil's `bias[:, None]`, had its determinism never assessed and lost the point, though
+    it returns arrays on other cases. The second repeat is now the first case of other shapes."""
+    import json
+    import subprocess
+    import sys
+
+    emil = ROOT / "exercises" / "linear" / "examples" / "emil.py"
+    done = subprocess.run([sys.executable, "-m", "grader", "grade", str(emil), "--exercise", "linear", "--json"],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    result = json.loads(done.stdout)
+    by_id = {c["id"]: c for c in result["checks"]}
+    assert by_id["returns"]["status"] == "failed"  # still raises on the shape both first cases share
+    assert by_id["deterministic"]["status"] == "passed", by_id["deterministic"]["message"]
