@@ -102,3 +102,9 @@ def test_determinism_is_assessed_on_two_shapes_when_a_case_repeats_its_twins_sha
     by_id = {c["id"]: c for c in result["checks"]}
     assert by_id["returns"]["status"] == "failed"  # still raises on the shape both first cases share
     assert by_id["deterministic"]["status"] == "passed", by_id["deterministic"]["message"]
+
+
+def test_the_largest_weight_an_assignment_may_give_is_the_course_files():
+    from grader import assignment
+
+    assert f"a weight that is not a number above 0 and at most {assignment.MAX_WEIGHT:g}," in README
