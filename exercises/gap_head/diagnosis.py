@@ -106,6 +106,8 @@ LOGITS = [
      lambda F, V, c: V @ (F.sum(axis=(0, 1)) / F.shape[0]) + c),
     ("wrong-divisor", "computed from the positions summed and divided by w, the number of columns, instead of h*w",
      lambda F, V, c: V @ (F.sum(axis=(0, 1)) / F.shape[1]) + c),
+    ("wrong-divisor", "computed from the positions summed and divided by 49, a fixed count (GoogLeNet's 7 x 7 map), "
+     "instead of this map's h*w", lambda F, V, c: V @ (F.sum(axis=(0, 1)) / 49.0) + c),
     ("bias-count", "computed without the bias", lambda F, V, c: V @ _p(F)),
     ("bias-count", "computed with the bias added twice", lambda F, V, c: V @ _p(F) + 2 * c),
     ("bias-count", "computed with the bias added h*w times", lambda F, V, c: V @ _p(F) + _positions(F) * c),
@@ -122,6 +124,10 @@ LOGITS = [
      lambda F, V, c: F.mean(axis=0) @ V.T + c),
     ("partial-pooling", "computed from the map averaged over the columns (axis 1) only, one score vector per row",
      lambda F, V, c: F.mean(axis=1) @ V.T + c),
+    ("partial-pooling", "computed from the map averaged over the rows (axis 0) only and then the first column's "
+     "vector alone ([0]), the other columns left out", lambda F, V, c: V @ F.mean(axis=0)[0] + c),
+    ("partial-pooling", "computed from the map averaged over the columns (axis 1) only and then the first row's "
+     "vector alone ([0]), the other rows left out", lambda F, V, c: V @ F.mean(axis=1)[0] + c),
     ("channel-mean", "computed from an average over the channels (axis 2), one value per position, multiplied by V",
      lambda F, V, c: V @ F.mean(axis=2) + c),
     ("activation-applied", "turned into probabilities by a softmax", lambda F, V, c: _softmax(V @ _p(F) + c)),

@@ -12,7 +12,8 @@ The diagnosis is a search over a model of the layer (``model.py``) with a few sw
   ``if bias:`` or ``if bias == None:``, which numpy refuses for an array of several values;
 * ``shape``: x's leading axes kept (right), merged into one (``x.reshape(-1, in)``), a vector made a (1, in)
   row, some ranks refused (code written for 2-D input), a vector made a row and more axes refused, the result
-  reshaped to ``(x.shape[0], -1)``, or an output allocated like x (``np.zeros_like(x)``);
+  reshaped to ``(x.shape[0], -1)``, or an output allocated like x (``np.zeros_like(x)``, ``np.empty_like(x)``:
+  the entries past out_features are never written, so the model leaves them free);
 * ``none``: no bias handled (right), refused both ways, or only as None (``bias=0``) or only left out;
 * ``activation``: the result as it is (right), or passed through ReLU, a sigmoid, tanh or a softmax.
 
@@ -311,7 +312,8 @@ def _shape_evidence(runs, spec: Spec) -> str:
                      "which keeps only the first leading axis and folds the others into the last")
     elif spec.shape == "like-x" and run is not None:
         parts.append(f"{got}: the output has the shape of x, one entry per input where there should be one per "
-                     "output, the first out entries of its last axis right and the rest left at 0")
+                     "output, the first out entries of its last axis right and the rest never written (0 from "
+                     "np.zeros_like, whatever the memory held from np.empty_like)")
     if spec.shape == "like-x":
         if failed is not None:
             parts.append(f"on {_where(failed)}, with more outputs than inputs, your function raised "

@@ -148,7 +148,7 @@ def model(args, spec: Spec, einsum: bool = False) -> np.ndarray:
     elif spec.shape == "like-x":
         if y.shape[-1] > given.shape[-1]:
             raise Raised("index out of bounds")
-        out = np.zeros(given.shape)
+        out = np.full(given.shape, np.nan)  # NaN: entries the loop never writes, whatever they hold
         out[..., :y.shape[-1]] = y
         y = out
     return ACTIVATIONS[spec.activation](y)
@@ -173,9 +173,15 @@ def _first(args, spec: Spec):
 
 
 def _same(actual: np.ndarray, predicted: np.ndarray | None) -> bool:
+    """Does ``actual`` match the prediction? A NaN in the prediction marks an entry the modelled code never
+    writes (an output allocated with np.empty_like(x) holds whatever was in memory there), so any value matches
+    it; a prediction with nothing written matches nothing."""
     if predicted is None or actual.shape != predicted.shape:
+        return False
+    free = np.isnan(predicted)
+    if predicted.size and free.all():
         return False
     with np.errstate(all="ignore"):
         actual = actual.astype(np.float64)
-        scale = float(np.max(np.abs(predicted))) if predicted.size else 0.0
-        return bool(np.all(np.abs(actual - predicted) <= MATCH * max(scale, 1e-300)))
+        scale = float(np.nanmax(np.abs(predicted))) if predicted.size else 0.0
+        return bool(np.all((np.abs(actual - predicted) <= MATCH * max(scale, 1e-300)) | free))
