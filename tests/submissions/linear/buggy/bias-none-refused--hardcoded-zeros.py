@@ -1,0 +1,6 @@
+import numpy as np
+
+def linear(x, weight, bias=None):
+    if bias is None:
+        bias = np.zeros(10)
+    return x @ weight.T + bias

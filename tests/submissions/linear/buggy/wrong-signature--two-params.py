@@ -1,0 +1,4 @@
+import numpy as np
+
+def linear(x, weight):
+    return x @ weight.T
