@@ -85,3 +85,21 @@ def check(result, check_id):
 
 def diagnosis_ids(result) -> set[str]:
     return {d.id for d in result.diagnoses}
+
+
+@pytest.fixture(scope="module")
+def sessions():
+    """One grading session per exercise id, opened on first use and shared by the module."""
+    import exercise_helpers as helpers
+
+    opened, stack = {}, []
+
+    def get(exercise_id: str):
+        if exercise_id not in opened:
+            context = helpers.session(exercise_mod.load(exercise_id))
+            opened[exercise_id] = context.__enter__()
+            stack.append(context)
+        return opened[exercise_id]
+    yield get
+    for context in reversed(stack):
+        context.__exit__(None, None, None)

@@ -284,3 +284,16 @@ def assert_every_departure_is_seen_by_the_public_cases_and_probes(ex) -> None:
 def _outputs(value, count: int = 0) -> list:
     """One entry per output: a function with several declared outputs gives a tuple, any other one value."""
     return list(value) if count > 1 or isinstance(value, tuple) else [value]
+
+
+def diagnose_vgg(fn, seed: int = 7):
+    """The VGG diagnosis of ``fn`` run in this process on the hidden cases (``seed``) and the probes."""
+    ex = exercise_mod.load("vgg_classifier")
+    cases = ex.hidden_cases(seed) + ex.diagnosis_module.probe_cases()
+    return ex.diagnosis_module.diagnose(case_runs(ex, fn, cases, [ex.expected(c) for c in cases]), ex)
+
+
+def vgg_loses_points(fn, seed: int = 7) -> bool:
+    """Whether ``fn`` departs from the reference on some hidden case of the VGG head."""
+    ex = exercise_mod.load("vgg_classifier")
+    return any(not np.allclose(fn(*c.args), ex.expected(c), rtol=1e-9, atol=1e-12) for c in ex.hidden_cases(seed))

@@ -14,26 +14,11 @@ import pytest
 import exercise_helpers as helpers
 from conftest import SUBMISSIONS
 from grader import cli
-from grader import exercise as exercise_mod
 from grader.grade import grade_file
 
 EXERCISES = ("linear", "dense_scores", "to_channels_last", "gap_head")
 
 
-@pytest.fixture(scope="module")
-def sessions():
-    """One grading session per exercise, opened on first use and shared by the module."""
-    opened, stack = {}, []
-
-    def get(exercise_id: str):
-        if exercise_id not in opened:
-            context = helpers.session(exercise_mod.load(exercise_id))
-            opened[exercise_id] = context.__enter__()
-            stack.append(context)
-        return opened[exercise_id]
-    yield get
-    for context in reversed(stack):
-        context.__exit__(None, None, None)
 
 
 def graded(sessions, exercise_id: str, kind: str, stem: str):

@@ -15,20 +15,6 @@ from grader import exercise as exercise_mod
 from grader.grade import grade_file
 
 
-@pytest.fixture(scope="module")
-def sessions():
-    """One grading session per exercise, opened on first use and shared by the module."""
-    opened, stack = {}, []
-
-    def get(exercise_id: str):
-        if exercise_id not in opened:
-            context = helpers.session(exercise_mod.load(exercise_id))
-            opened[exercise_id] = context.__enter__()
-            stack.append(context)
-        return opened[exercise_id]
-    yield get
-    for context in reversed(stack):
-        context.__exit__(None, None, None)
 
 
 def graded(sessions, exercise_id: str, stem: str):
