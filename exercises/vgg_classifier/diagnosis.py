@@ -193,6 +193,18 @@ def _batch_reduced(run) -> str:
     return ""
 
 
+def _on(run) -> str:
+    """Where a finding's example comes from, for its sentence: a probe with what it is, or a graded case."""
+    return (f"on probe '{run.case.name}' ({run.case.description})" if run.case.group == PROBE
+            else f"on the '{run.case.name}' case")
+
+
+def _raised_on(run) -> str:
+    """The error an example raised, and where: a probe's, or one of the graded calls' (every one of which raised)."""
+    return (f"{_on(run)} your function raised {run.outcome.error}" if run.case.group == PROBE
+            else f"every call raised an error such as {run.outcome.error}")
+
+
 def _batch_reductions(runs) -> Finding | None:
     """Every batch returned one row: the sum or the mean of its samples' right logits (a reduction over axis 0
     where none belongs). Read before batch-flattened, which a single row for a batch otherwise suggests."""
@@ -203,8 +215,7 @@ def _batch_reductions(runs) -> Finding | None:
         return None
     name = names.pop()
     run = next((r for r in batched if r.case.group == PROBE), batched[0])
-    where = (f"on probe '{run.case.name}' ({run.case.description})" if run.case.group == PROBE
-             else f"on the '{run.case.name}' case")
+    where = _on(run)
     return Finding("samples-mixed", f"Every call with several samples returned a single row of "
                                     f"{run.expected.shape[1]} values, the {name} over the batch (axis 0) of the "
                                     f"samples' right logits: {where} it returned shape {tuple(run.outcome.shape)} "
@@ -289,8 +300,7 @@ def _pooled(runs, pointwise=None) -> Finding | None:
         return _unflattened(small, pointwise)
     run = next((r for r in small if r.case.group == PROBE), small[0])
     B, H, W, C = run.case.args[0].shape
-    where = (f"on probe '{run.case.name}' ({run.case.description}) your function raised {run.outcome.error}"
-             if run.case.group == PROBE else f"every call raised an error such as {run.outcome.error}")
+    where = _raised_on(run)
     dot = T.DOT.search(run.outcome.exception.message if run.outcome.exception else "")
     if dot and T._shape(dot.group(1)) == (B, C):  # np.dot named the pooled operand, one row per sample
         return Finding("spatial-pooling", f"The first layer received {C} values per sample (one per channel) where "
@@ -311,8 +321,7 @@ def _rows_per_position(run) -> Finding:
     position, features.reshape(-1, C), not pooled (a pooled operand has B rows). matmul's message gives no row
     count, so with @ the two cannot be told apart, and pooling is named."""
     B, H, W, C = run.case.args[0].shape
-    where = (f"on probe '{run.case.name}' ({run.case.description})" if run.case.group == PROBE
-             else f"on the '{run.case.name}' case")
+    where = _on(run)
     return Finding("raises-error", f"The features reach FC1 as {B * H * W} rows of {C} values, one row per position "
                                    f"(B*H*W = {B}*{H}*{W}) holding its C channels, where W1 expects one row of "
                                    f"H*W*C = {H * W * C} values per sample: {where} your function raised "
@@ -335,8 +344,7 @@ def _unflattened(small: list, pointwise) -> Finding | None:
     there leaves pooling and a missing flatten apart: nothing is named (the error is reported as it is)."""
     run = next((r for r in small if r.case.group == PROBE), small[0])
     _, H, W, C = run.case.args[0].shape
-    where = (f"on probe '{run.case.name}' ({run.case.description}) your function raised {run.outcome.error}"
-             if run.case.group == PROBE else f"every call raised an error such as {run.outcome.error}")
+    where = _raised_on(run)
     text = (f"The features reach FC1's product without being flattened: the product meets their last axis, "
             f"C = {C} channels, where W1 has H*W*C = {H * W * C} rows; {where}")
     arr = pointwise.outcome.array if pointwise is not None and pointwise.outcome.status == "ok" else None
