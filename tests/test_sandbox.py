@@ -93,6 +93,8 @@ def session(request, exercise):
 def world(tmp_path_factory):
     """Things outside the sandbox the attacks aim at: a canary folder, markers, a loopback listener."""
     base = Path("/tmp")
+    for path in base.glob("grader-hostile-fill-*"):  # left by an earlier rlimits-mode grade outside this test run:
+        path.unlink(missing_ok=True)  # the check after each attack must see only what that attack wrote
     canary = base / f"grader-canary-{uuid.uuid4().hex[:8]}"
     canary.mkdir()
     (canary / "keep.txt").write_text("original")
