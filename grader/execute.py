@@ -479,17 +479,17 @@ def _shared_memory(size: int) -> tuple[mmap.mmap | None, int]:
     """Memory both processes map: the parent writes each call's inputs there and reads them back after it."""
     if size == 0:
         return None, -1
-    if hasattr(os, "memfd_create"):
-        fd = os.memfd_create("grader-inputs", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
-    else:  # macOS: an unlinked temporary file does the same
+    if not hasattr(os, "memfd_create"):  # macOS: an unlinked temporary file does the same, unsealed
         handle = tempfile.TemporaryFile()
         fd = os.dup(handle.fileno())
         handle.close()
-    os.ftruncate(fd, size)
-    if hasattr(os, "memfd_create"):
-        import fcntl
+        os.ftruncate(fd, size)
+        return mmap.mmap(fd, size), fd
+    import fcntl
 
-        # The child holds this descriptor: shrunk, the parent's next read of its mapping would kill the whole
-        # grader with SIGBUS. Sealed, its size is fixed for good (and no seal can be added or removed).
-        fcntl.fcntl(fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SEAL)
+    fd = os.memfd_create("grader-inputs", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
+    os.ftruncate(fd, size)
+    # The child holds this descriptor: shrunk, the parent's next read of its mapping would kill the whole grader
+    # with SIGBUS. Sealed, its size is fixed for good (and no seal can be added or removed).
+    fcntl.fcntl(fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SEAL)
     return mmap.mmap(fd, size), fd

@@ -105,9 +105,10 @@ def definition_notes(submission: submission_mod.Submission, exercise: Exercise, 
     the definition graded (the last one) is such a stub, since only then does it cost the student points. Names
     the function needs that only the student's kernel had are said by unbound_notes."""
     name = exercise.function
+    if any(c.status == "ok" and c.type_name != "NoneType" for c in execution.calls):  # (a stub rebound later,
+        return unbound_notes(submission, execution)  # 'f = mine', answers); no parse on a normal submission's path
     found = _definitions(submission, name)
-    answered = any(c.status == "ok" and c.type_name != "NoneType" for c in execution.calls)
-    if answered or not found or not _is_stub(found[-1][1]):  # (a stub rebound later, 'f = mine', answers)
+    if not found or not _is_stub(found[-1][1]):
         return unbound_notes(submission, execution)
     last = found[-1][0]
     notes = []
