@@ -91,7 +91,13 @@ def test_the_exercise_named_in_a_notebook_is_read_without_following_a_link_or_op
     assert named_exercise(link) is None
     pipe = tmp_path / "pipe.ipynb"
     os.mkfifo(pipe)
-    assert named_exercise(pipe) is None  # returns at once: nothing writes to the pipe
+    import threading
+
+    answer: list = []
+    reader = threading.Thread(target=lambda: answer.append(named_exercise(pipe)), daemon=True)
+    reader.start()
+    reader.join(5)  # nothing ever writes to the pipe: a reader that opened it would wait for good
+    assert answer == [None], "reading the pipe blocked"
 
 
 def test_each_slot_is_a_cpu_group_of_its_own_so_a_run_of_many_processes_keeps_to_its_share(session, tmp_path):
