@@ -84,6 +84,17 @@ class _Found:
     raw: str
     path: Path
     problem: tuple[str, str] | None = None
+    root: Path | None = None  # the class folder it was found in: messages name files relative to it
+
+
+def relative_name(path: Path, root: Path | None) -> str:
+    """``path`` as a student may read it: relative to the class folder, never the instructor's absolute path
+    (the message lands in the student's report, the LMS comment and Gradescope's output)."""
+    if root is not None:
+        shown = os.path.relpath(path, root)
+        if not shown.startswith(os.pardir):
+            return escape.terminal(shown, 300)
+    return escape.terminal(path if not path.is_absolute() else path.name, 300)
 
 
 # -- discovery --------------------------------------------------------------------------------------------------
@@ -98,7 +109,7 @@ def discover(paths: list[Path], layout: str = "auto", assignment: str | None = N
         raise UsageError(f"--assignment takes the name of an assignment folder (submitted/<student>/NAME/), not "
                          f"{escape.terminal(assignment, 80)!r}.")
     found: list[_Found] = []
-    empty: list[tuple[str, Path, str | None]] = []
+    empty: list[tuple[str, Path, str | None, Path | None]] = []
     left: list[tuple[Path, str]] = []
     notes: list[str] = []
     used = set()
@@ -187,7 +198,7 @@ def _assignment(root: Path, asked: str | None) -> str | None:
     return next(iter(names), None)
 
 
-def _scan(root: Path, found: list[_Found], empty: list[tuple[str, Path, str | None]],
+def _scan(root: Path, found: list[_Found], empty: list[tuple[str, Path, str | None, Path | None]],
           left: list[tuple[Path, str]], assignment: str | None = None) -> None:
     """The entries of ``root``: each one a student (a file, or a folder) or a line of ``left``.
 
@@ -205,33 +216,34 @@ def _scan(root: Path, found: list[_Found], empty: list[tuple[str, Path, str | No
             if os.path.isdir(path):  # a student "folder" that is a link: refused like a linked file
                 found.append(_Found(item.name, path, ("unsupported-file-type",
                                     f"{escape.terminal(item.name)} is a symbolic link to a folder; a student's "
-                                    "folder must be a real folder, and no link in a class folder is followed.")))
+                                    "folder must be a real folder, and no link in a class folder is followed."),
+                                    root))
             elif _supported(path):
-                found.append(_Found(path.stem, path, _link_problem(path)))
+                found.append(_Found(path.stem, path, _link_problem(path), root))
             else:
                 left.append((path, A_LINK))
         elif item.is_dir(follow_symlinks=False):
             folder, why = path, None
             if assignment is not None:
-                folder, why = _assignment_folder(path, assignment, left)
+                folder, why = _assignment_folder(path, assignment, left, root)
             files = _walk(folder, base, left) if folder is not None else []
             if files:
-                found += [_Found(item.name, f, problem) for f, problem in files]
+                found += [_Found(item.name, f, problem, root) for f, problem in files]
             else:
-                empty.append((item.name, folder or path, why))
+                empty.append((item.name, folder or path, why, root))
         elif _supported(path):
-            found.append(_Found(path.stem, path, _inside(path, base) or _regular_problem(item)))
+            found.append(_Found(path.stem, path, _inside(path, base) or _regular_problem(item), root))
         else:
             left.append((path, NOT_A_SUBMISSION if item.is_file(follow_symlinks=False) else NOT_REGULAR))
 
 
-def _assignment_folder(student: Path, assignment: str,
-                       left: list[tuple[Path, str]]) -> tuple[Path | None, str | None]:
+def _assignment_folder(student: Path, assignment: str, left: list[tuple[Path, str]],
+                       root: Path | None = None) -> tuple[Path | None, str | None]:
     """``student/assignment`` when it is a real folder, else (None, why); the student's other entries are left out."""
     try:
         items = sorted(os.scandir(student), key=lambda item: item.name)
     except OSError as exc:
-        return None, f"The folder {escape.terminal(student)} cannot be read ({exc.strerror or exc})."
+        return None, f"The folder {relative_name(student, root)} cannot be read ({exc.strerror or exc})."
     chosen = None
     for item in items:
         path = Path(item.path)
@@ -244,7 +256,7 @@ def _assignment_folder(student: Path, assignment: str,
         else:
             left.append((path, f"not the assignment graded (--assignment {escape.terminal(assignment, 60)})"))
     if chosen is None:
-        return None, (f"There is no {escape.terminal(assignment, 60)}/ folder in {escape.terminal(student)}: "
+        return None, (f"There is no {escape.terminal(assignment, 60)}/ folder in {relative_name(student, root)}: "
                       "nothing was submitted for this assignment.")
     return chosen, None
 
@@ -309,14 +321,16 @@ def _supported(path: Path) -> bool:
     return path.suffix.lower() in SUFFIXES
 
 
-def _entries(found: list[_Found], empty: list[tuple[str, Path, str | None]]) -> list[Entry]:
-    """One entry per raw id; several files for one id become one duplicate-student entry."""
+def _entries(found: list[_Found], empty: list[tuple[str, Path, str | None, Path | None]]) -> list[Entry]:
+    """One entry per raw id; several files for one id become one duplicate-student entry.
+
+    Their messages name files relative to the class folder: they reach the student."""
     groups: dict[str, list[_Found]] = {}
     for item in found:
         groups.setdefault(item.raw, []).append(item)
-    for raw, folder, why in empty:
+    for raw, folder, why, root in empty:
         if raw not in groups:
-            groups[raw] = [_Found(raw, folder, ("no-submission", why or f"The folder {escape.terminal(folder)} "
+            groups[raw] = [_Found(raw, folder, ("no-submission", why or f"The folder {relative_name(folder, root)} "
                                                                         "holds no .py or .ipynb file to grade."))]
     shown = display_ids(list(groups))
     folders = outfolder.folder_names(shown.values())
@@ -330,7 +344,7 @@ def _entries(found: list[_Found], empty: list[tuple[str, Path, str | None]]) -> 
         if len(unique) == 1:
             entries.append(Entry(unique[0].path, student, unique[0].problem, folders[student], raw))
             continue
-        names = ", ".join(escape.terminal(i.path, 300) for i in unique[:6])
+        names = ", ".join(relative_name(i.path, i.root) for i in unique[:6])
         names += f" and {len(unique) - 6} more" if len(unique) > 6 else ""
         entries.append(Entry(unique[0].path, student, ("duplicate-student",
                              f"{len(unique)} files map to student '{student}': {names}. None of them was graded: "

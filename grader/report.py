@@ -89,7 +89,12 @@ def format_points(value: float) -> str:
 
 
 def render_html(result: GradeResult) -> str:
-    return environment(True).get_template("report.html.j2").render(r=result)
+    """The student's page names their file, not the path to it on the machine that graded (the instructor's
+    home, a course runner's folders): ``result.json`` keeps the path for the instructor."""
+    from dataclasses import replace
+
+    shown = replace(result, submission=Path(result.submission).name) if result.submission else result
+    return environment(True).get_template("report.html.j2").render(r=shown)
 
 
 def render_markdown(result: GradeResult, *, checks: bool = True, isolation: str = "") -> str:

@@ -1,0 +1,52 @@
+"""A course's workflows end to end, third round: what a student sees of the instructor's machine, the grade files
+of Canvas's anonymous grading and of Blackboard, and the edges of a class folder (links, odd ids, CI thresholds)."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+from grader import cli
+
+from test_batch import make_class
+
+BASE = ["--exercise", "vgg_classifier", "--no-full-scale", "--jobs", "2", "-q"]
+
+
+def run(capsys, *args):
+    code = cli.main(list(map(str, args)))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def _rows(text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text)))
+
+
+def _student_files(out: Path) -> dict[str, str]:
+    """Every file a student is handed (their report, their Gradescope results) and the LMS grade files."""
+    files = {p.relative_to(out).as_posix(): p.read_text(encoding="utf-8")
+             for p in (out / "students").rglob("*") if p.name in ("report.md", "report.html", "gradescope.json")}
+    files.update({p.name: p.read_text(encoding="utf-8") for p in out.glob("*.csv") if p.name != "gradebook.csv"})
+    return files
+
+
+# -- what a student sees of the instructor's machine ----------------------------------------------------------
+def test_duplicate_and_empty_folders_name_files_relative_to_the_class_folder(tmp_path, capsys, monkeypatch):
+    """The duplicate-student and no-submission messages named each file by the instructor's absolute path, and
+    they reach the student: their report, Gradescope's output and the LMS's feedback comment."""
+    monkeypatch.setenv("GRADER_SECRET", "course")
+    folder = make_class(tmp_path / "secret-home" / "class", {
+        "alice/a.py": "correct/matmul.py", "alice/sub/b.py": "buggy/missing-bias.py",
+        "dan.py": "correct/matmul.py"})
+    (folder / "bob").mkdir()
+    out = tmp_path / "out"
+    code, stdout, _ = run(capsys, "grade", folder, *BASE, "--out", out, "--gradebook-format", "moodle")
+    assert code == 0
+    alice = json.loads((out / "students" / "alice" / "result.json").read_text())["error"]["message"]
+    bob = json.loads((out / "students" / "bob" / "result.json").read_text())["error"]["message"]
+    assert "a.py" in alice and "sub/b.py" in alice and str(tmp_path) not in alice
+    assert bob.startswith("The folder bob holds no") and str(tmp_path) not in bob
+    for name, text in _student_files(out).items():
+        assert "secret-home" not in text, name
