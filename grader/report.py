@@ -89,12 +89,7 @@ def format_points(value: float) -> str:
 
 
 def render_html(result: GradeResult) -> str:
-    """The student's page names their file, not the path to it on the machine that graded (the instructor's
-    home, a course runner's folders): ``result.json`` keeps the path for the instructor."""
-    from dataclasses import replace
-
-    shown = replace(result, submission=Path(result.submission).name) if result.submission else result
-    return environment(True).get_template("report.html.j2").render(r=shown)
+    return environment(True).get_template("report.html.j2").render(r=result)
 
 
 def render_markdown(result: GradeResult, *, checks: bool = True, isolation: str = "") -> str:
@@ -105,6 +100,10 @@ def render_markdown(result: GradeResult, *, checks: bool = True, isolation: str 
 
 def write_pages(result: GradeResult, folder: Path, *, private: bool = False) -> None:
     """A batch writer: the student's ``report.html`` and ``report.md`` in their folder (the batch writes
-    ``result.json`` itself, after every writer)."""
-    write_atomic(Path(folder) / "report.html", render_html(result), private=private)
+    ``result.json`` itself, after every writer). The page names the student's file, not the path to it on the
+    machine that graded (the instructor's home, a runner's folders); ``result.json`` keeps the path."""
+    from dataclasses import replace
+
+    shown = replace(result, submission=Path(result.submission).name) if result.submission else result
+    write_atomic(Path(folder) / "report.html", render_html(shown), private=private)
     write_atomic(Path(folder) / "report.md", render_markdown(result), private=private)
