@@ -331,7 +331,7 @@ def merge_outputs(args: argparse.Namespace) -> int:
 
 def _warn_collisions(fmt: str, results: list, pending: list[str]) -> None:
     """Say on stderr which LMS users several entries of the class folder belong to (lms.py scores them 0)."""
-    for sentence in lms.collisions(fmt, results, pending):
+    for sentence in [*lms.collisions(fmt, results, pending), *lms.anonymous(fmt, results, pending)]:
         print(f"grader: warning: {sentence}", file=sys.stderr)
 
 

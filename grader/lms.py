@@ -51,6 +51,9 @@ FORMATS = ("canvas", "moodle")
 CANVAS_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
 MOODLE_COLUMNS = ("Identifier", "Full name", "Grade", "Maximum Grade", "Last modified (grade)", "Feedback comments")
 _CANVAS_NAME = re.compile(r"^(?P<name>[^_]+?)(?:_LATE)?_(?P<user>\d+)_(?P<submission>\d+)(?:_|$)")
+#: Canvas's download of an anonymously graded assignment: ``[LATE_]anon_<anonymous id>_<file id>_<name>``; the
+#: anonymous id is not a user id (it must never fill ``ID``, even when it happens to be all digits).
+_CANVAS_ANON = re.compile(r"^(?:LATE_)?anon_(?P<anon>[A-Za-z0-9]+)_(?P<file>\d+)(?:_|$)")
 _MOODLE_NAME = re.compile(r"^(?P<name>.+?)_(?P<participant>\d+)_assign(?:submission|feedback)_")
 
 
@@ -78,8 +81,11 @@ def render(fmt: str, results: Sequence[GradeResult], assignment: str, pending: S
         writer.writerow([*CANVAS_COLUMNS, cell(assignment)])
         writer.writerow(["Points Possible", "", "", "", "", f"{maximum:g}"])
         for student, result in rows:
-            match = _CANVAS_NAME.match(student)
-            name, user, login = (match["name"], match["user"], "") if match else (student, "", student)
+            anon, match = _CANVAS_ANON.match(student), _CANVAS_NAME.match(student)
+            if anon:  # matches no user on import (see anonymous): named for SpeedGrader, never as a user id
+                name, user, login = f"anonymous student {anon['anon']}", "", ""
+            else:
+                name, user, login = (match["name"], match["user"], "") if match else (student, "", student)
             writer.writerow([cell(name), user, "", cell(login), "", _score(result)])
     else:
         writer.writerow(MOODLE_COLUMNS)
@@ -101,6 +107,9 @@ def _score(result: GradeResult | None) -> str:
 
 def _user(fmt: str, student: str) -> str:
     """The LMS's own identity of an entry: the user or participant its download name holds, else the id itself."""
+    anon = _CANVAS_ANON.match(student) if fmt == "canvas" else None
+    if anon:
+        return "anonymous student " + anon["anon"]
     match = (_CANVAS_NAME if fmt == "canvas" else _MOODLE_NAME).match(student)
     if not match:
         return student
@@ -155,6 +164,19 @@ def collisions(fmt: str, results: Sequence[GradeResult], pending: Sequence[str] 
     return [f"{len(group)} entries are one {_LMS[fmt]} {key} ({', '.join(escape.terminal(name) for name, _ in group)}): "
             f"{filename(fmt)} gives them one row, scored 0 as two files of one student; keep one and grade again."
             for key, group in sorted(_groups(fmt, sorted(rows, key=lambda row: row[0])).items()) if len(group) > 1]
+
+
+def anonymous(fmt: str, results: Sequence[GradeResult], pending: Sequence[str] = ()) -> list[str]:
+    """A sentence for stderr when ids come from an anonymously graded Canvas assignment: Canvas's import matches
+    rows by user, which its anonymous download never names, so those grades go in through SpeedGrader."""
+    ids = sorted({_user(fmt, name) for name in [r.student for r in results] + list(pending)
+                  if fmt == "canvas" and _CANVAS_ANON.match(name)})
+    if not ids:
+        return []
+    return [f"{len(ids)} entr{'y is' if len(ids) == 1 else 'ies are'} of an anonymously graded Canvas assignment "
+            f"(anon_<id> names, e.g. {escape.terminal(ids[0].split()[-1])}): Grades > Import cannot match them to "
+            f"a user, so {filename(fmt)} lists them as 'anonymous student <id>' with no ID and the import skips them: "
+            "enter those grades in SpeedGrader (its address names the submission's anonymous_id)."]
 
 
 def _feedback(result: GradeResult | None, assignment: str) -> str:

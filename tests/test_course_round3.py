@@ -50,3 +50,26 @@ def test_duplicate_and_empty_folders_name_files_relative_to_the_class_folder(tmp
     assert bob.startswith("The folder bob holds no") and str(tmp_path) not in bob
     for name, text in _student_files(out).items():
         assert "secret-home" not in text, name
+
+
+# -- Canvas's anonymous grading -----------------------------------------------------------------------------------
+def test_canvas_anonymous_download_names_are_one_user_each_and_never_a_user_id(tmp_path, capsys, monkeypatch):
+    """Canvas names an anonymously graded assignment's files ``[LATE_]anon_<anonymous id>_<file id>_<name>``.
+    An all-digit anonymous id was read as a Canvas user id (a grade imported onto whoever has that id), and the
+    two files of one anonymous submission were two rows that fought on import."""
+    monkeypatch.setenv("GRADER_SECRET", "course")
+    folder = make_class(tmp_path / "class", {
+        "anon_48213_9001_vgg_classifier.py": "correct/matmul.py",
+        "anon_x4Fk9_9002_vgg_classifier.ipynb": "notebooks/correct-jupyter.ipynb",
+        "anon_x4Fk9_9003_vgg_classifier.py": "buggy/missing-bias.py",
+        "LATE_anon_Qz7aa_9004_vgg_classifier.py": "buggy/missing-bias.py"})
+    out = tmp_path / "out"
+    code, _, err = run(capsys, "grade", folder, *BASE, "--out", out, "--gradebook-format", "canvas")
+    assert code == 0
+    rows = _rows((out / "canvas.csv").read_text())[2:]
+    assert sorted(row[0] for row in rows) == ["anonymous student 48213", "anonymous student Qz7aa",
+                                              "anonymous student x4Fk9"]
+    assert all(row[1] == "" and row[3] == "" for row in rows)  # no ID, no login: nobody's grade is overwritten
+    by = {row[0]: row[5] for row in rows}
+    assert by["anonymous student x4Fk9"] == "0" and by["anonymous student 48213"] != "0"
+    assert "anonymously graded Canvas assignment" in err and "SpeedGrader" in err
