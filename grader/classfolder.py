@@ -145,6 +145,26 @@ def discover(paths: list[Path], layout: str = "auto", assignment: str | None = N
     return Plan(tuple(entries), tuple(notes), single, shown_left, "nbgrader" if "nbgrader" in used else "plain")
 
 
+def one_student(folder: Path, student: str) -> Plan:
+    """``grade FOLDER --student ID``: the whole folder is that one student's (a student's repository in CI), its
+    file found at any depth as in a student's folder of a class. None gives a no-submission row (the job still
+    has a report to show); two or more are a usage error naming them."""
+    left: list[tuple[Path, str]] = []
+    files = _walk(folder, os.path.realpath(folder), left)
+    found = [_Found(student, path, problem, folder) for path, problem in files]
+    if len(found) > 1:  # a class folder given by mistake, or two drafts: which one is meant is not ours to guess
+        names = ", ".join(relative_name(item.path, folder) for item in found[:6])
+        raise UsageError(f"--student names the student of one submission, and {escape.terminal(folder)} holds "
+                         f"{len(found)}: {names}{' and more' if len(found) > 6 else ''}. Keep one (or give its "
+                         "file), or grade a class folder without --student.")
+    why = (f"No .py or .ipynb file was found in {escape.terminal(folder.resolve().name, 200) or 'the folder'} "
+           "or its subfolders.")
+    entries = _entries(found, [] if found else [(student, folder, why, folder)])
+    shown_left = tuple((relative_name(p, folder), why) for p, why in left)
+    notes = tuple(f"Left out {shown}: {why}." for shown, why in shown_left[:5])
+    return Plan(tuple(entries), notes, True, shown_left, "plain")
+
+
 def _root(path: Path, layout: str, left: list[tuple[Path, str]], notes: list[str],
           nbgrader_asked: bool = False) -> tuple[Path, str]:
     """The folder whose entries are the students, and the layout that says so (``--assignment`` asks for

@@ -50,7 +50,14 @@ def grade(args: argparse.Namespace,
         similarity_report.check_options(args)
     asked = getattr(args, "assignment", None)
     in_course = asked is not None and asked in read_course(getattr(args, "exercises_dir", None))
-    whole = batch.discover(args.paths, getattr(args, "layout", "auto"), asked, in_course=in_course)
+    if args.student is not None and len(args.paths) == 1 and Path(args.paths[0]).is_dir() \
+            and not Path(args.paths[0]).is_symlink():  # a student's repository: the folder is theirs
+        _check_student_id(args.student)
+        from .classfolder import one_student
+
+        whole = one_student(Path(args.paths[0]), args.student)
+    else:
+        whole = batch.discover(args.paths, getattr(args, "layout", "auto"), asked, in_course=in_course)
     if args.student is not None:
         whole = _with_student(whole, args.student)
     if not whole.entries:
@@ -268,14 +275,18 @@ def _jobs(value: int | None) -> int:
     return value
 
 
-def _with_student(plan, student: str):
-    """``--student ID``: one submission graded under the id given (result, reports, hidden-case seed)."""
-    if not plan.single_file or len(plan.entries) != 1:
-        raise UsageError("--student names the student of one submission: give exactly one file (a class folder "
-                         "takes its ids from its file and folder names).")
+def _check_student_id(student: str) -> None:
     if not student.strip() or len(student) > 200:
         raise UsageError("--student takes a non-empty id of at most 200 characters (a login, an email, a "
                          "repository owner).")
+
+
+def _with_student(plan, student: str):
+    """``--student ID``: one submission graded under the id given (result, reports, hidden-case seed)."""
+    if not plan.single_file or len(plan.entries) != 1:
+        raise UsageError("--student names the student of one submission: give one file, or one folder that is "
+                         "all theirs (a class folder takes its ids from its file and folder names).")
+    _check_student_id(student)
     from .classfolder import display_ids
 
     shown = display_ids([student])[student]

@@ -73,3 +73,26 @@ def test_canvas_anonymous_download_names_are_one_user_each_and_never_a_user_id(t
     by = {row[0]: row[5] for row in rows}
     assert by["anonymous student x4Fk9"] == "0" and by["anonymous student 48213"] != "0"
     assert "anonymously graded Canvas assignment" in err and "SpeedGrader" in err
+
+
+# -- CI on a student's repository -----------------------------------------------------------------------------------
+def test_ci_grades_a_students_repository_folder_wherever_the_notebook_sits(tmp_path, capsys, monkeypatch):
+    """The README's CI job named ``vgg_classifier.ipynb`` at the repository's root: a notebook in a sub-folder,
+    or with a space in its name, failed the job with 'does not exist' and no report. ``grade . --student ID`` now
+    takes the whole folder as that student's: found at any depth, the grader's own hidden checkout left out."""
+    monkeypatch.setenv("GRADER_SECRET", "course")
+    repo = make_class(tmp_path / "repo", {"week 3/my vgg.ipynb": "notebooks/correct-jupyter.ipynb",
+                                          ".grader/exercises/solution.py": "correct/matmul.py"})
+    out = tmp_path / "feedback"
+    code, _, err = run(capsys, "grade", repo, *BASE, "--student", "octo-cat", "--out", out, "--fail-under", "17")
+    assert code == 0, err
+    result = json.loads((out / "students" / "octo-cat" / "result.json").read_text())
+    assert result["student"] == "octo-cat" and result["score"] == 17 and result["submission"].endswith("my vgg.ipynb")
+    make_class(repo, {"draft.py": "buggy/missing-bias.py"})  # two submissions: which one is meant is unclear
+    code, _, err = run(capsys, "grade", repo, *BASE, "--student", "octo-cat", "--out", out, "--fail-under", "17")
+    assert code == 2 and "draft.py, week 3/my vgg.ipynb" in err and "Keep one" in err
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code, _, _ = run(capsys, "grade", empty, *BASE, "--student", "octo-cat", "--out", tmp_path / "fb2")
+    assert json.loads((tmp_path / "fb2" / "students" / "octo-cat" / "result.json").read_text())["error"]["kind"] \
+        == "no-submission"
