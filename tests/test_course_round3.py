@@ -96,3 +96,22 @@ def test_ci_grades_a_students_repository_folder_wherever_the_notebook_sits(tmp_p
     code, _, _ = run(capsys, "grade", empty, *BASE, "--student", "octo-cat", "--out", tmp_path / "fb2")
     assert json.loads((tmp_path / "fb2" / "students" / "octo-cat" / "result.json").read_text())["error"]["kind"] \
         == "no-submission"
+
+
+# -- hard links ------------------------------------------------------------------------------------------------------
+def test_a_hard_linked_class_folder_grades_as_its_copy(tmp_path, capsys, monkeypatch):
+    """Hard links are followed (README: a cp -al snapshot of a class folder grades as a copy would): refusing them
+    would fail every student of a snapshot. Each name of the linked file is its own student, graded alike."""
+    import os
+
+    monkeypatch.setenv("GRADER_SECRET", "course")
+    folder = make_class(tmp_path / "class", {"ana.py": "correct/matmul.py"})
+    snapshot = tmp_path / "snapshot"
+    snapshot.mkdir()
+    os.link(folder / "ana.py", snapshot / "ana.py")
+    for name, where in (("copy", folder), ("snap", snapshot)):
+        code, _, err = run(capsys, "grade", where, *BASE, "--out", tmp_path / name)
+        assert code == 0, err
+    scores = [json.loads((tmp_path / n / "students" / "ana" / "result.json").read_text())["score"]
+              for n in ("copy", "snap")]
+    assert scores == [17, 17]
