@@ -364,7 +364,9 @@ def _entries(found: list[_Found], empty: list[tuple[str, Path, str | None, Path 
         if len(unique) == 1:
             entries.append(Entry(unique[0].path, student, unique[0].problem, folders[student], raw))
             continue
-        names = ", ".join(relative_name(i.path, i.root) for i in unique[:6])
+        roots = {i.root for i in unique}  # files from two class folders: each under its folder's own name
+        names = ", ".join(relative_name(i.path, i.root if len(roots) == 1 or i.root is None else i.root.parent)
+                          for i in unique[:6])
         names += f" and {len(unique) - 6} more" if len(unique) > 6 else ""
         entries.append(Entry(unique[0].path, student, ("duplicate-student",
                              f"{len(unique)} files map to student '{student}': {names}. None of them was graded: "
