@@ -40,6 +40,7 @@ from . import structure as T
 from . import variants as V
 from . import detectors as D
 from . import verdicts as L
+from . import hidden as X
 
 H, W, C = 2, 3, 2
 N = H * W * C  # every width of the square probes: d_in = D1 = D2 = K = 12
@@ -434,6 +435,8 @@ class _Probes:
                     if start != V.REFERENCE:
                         starts.append(start)
         extra_acts = sorted({a for names in acts.values() for a in names})
+        if self.readings["final"].departs:  # neighbours only, never starts: see ``V.RARE_FINALS``
+            finals = finals + [f for f in V.RARE_FINALS if f not in finals]
         self.loose, exact = _precision(square, arrays)
         spec, complete = Q.search(stack, actual, mask, starts, extra_acts, finals, self.loose, exact)
         if complete:
@@ -690,7 +693,7 @@ def analyse(runs, random: bool = False) -> Analysis:
     findings += branch.values.findings
     explained = ("samples-dropped", "samples-mixed", "batch-flattened", "hardcoded-shape", "helper-result")
     if not verified and not any(f.id in explained for f in findings):
-        findings += (D.first_row_zeroed(work, graded, probes) or D.clipped(work, graded)
+        findings += (X.hidden_changed(graded, probes) or D.first_row_zeroed(work, graded, probes) or D.clipped(work, graded)
                      or D.batch_dependent(work, graded, probes)
                      or D.single_dependent(work, graded, probes) or D.square_only(work, graded, probes)
                      or D.quantised(work, graded, probes) or D.normalised(graded, probes)
@@ -699,11 +702,13 @@ def analyse(runs, random: bool = False) -> Analysis:
                      or (L.fallback(branch.values, {r.case.name: r for r in probes}, random) if random
                          else branch.fallback))
     elif verified and work.spec == V.REFERENCE:  # right to float32's precision: perhaps rounded features
-        findings += D.quantised(work, graded, probes)
+        findings += D.quantised(work, graded, probes) or X.hidden_changed(graded, probes)
     elif verified:  # another mistake, perhaps computed in float32 as well
         findings += D.reduced_precision(work, graded)
     if not findings:  # only the VGG16-scale case wrong, in a way no probe shows (H = W only there)
         findings = D.full_scale_only(graded, probes)
+    if not findings and not any(r.outcome.status == "raised" for r in graded):  # wrong values nothing explains
+        findings = X.unexplained(graded, probes)
     if any(f.id in EXPLAINS_RAISES for f in findings):  # a named mistake already says why the calls raise
         findings = [f for f in findings if f.id != "raises-error"]
     analysis = Analysis(_dedupe(findings), list(branch.lines))

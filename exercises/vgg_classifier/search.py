@@ -175,9 +175,10 @@ def _bias_scale_items(spec) -> list:
 
 def _final_item(final: str) -> tuple[str, str] | None:
     """(id, sentence) for one function applied after FC3, or None for none."""
-    if final in ("softmax", "log-softmax", "softmax-batch") or final.startswith("softmax:"):
+    if final in ("softmax", "log-softmax", "softmax-batch", "softmax-all") or final.startswith("softmax:"):
         what = {"log-softmax": "log-probabilities",
-                "softmax-batch": "values that sum to 1 down each column, across the samples"}.get(final,
+                "softmax-batch": "values that sum to 1 down each column, across the samples",
+                "softmax-all": "values that sum to 1 over the whole batch, not per sample"}.get(final,
                                                                                               "probabilities")
         return ("softmax-output", f"{V.final_name(final)} is applied to the output of FC3, returning {what}")
     if final == "centre-batch":
@@ -186,7 +187,7 @@ def _final_item(final: str) -> tuple[str, str] | None:
                                  "the other samples of its batch (a single sample's are all 0)")
     if final.startswith("round:") or final == "trunc":
         return ("rounded-output", f"{V.final_name(final)} is applied to the output of FC3")
-    if final in V.CHANGED_FINALS:
+    if final in V.CHANGED_FINALS or final.startswith("shift:"):
         return ("relu-after-fc3", f"after FC3 the logits are {V.final_name(final)}")
     if final != "none":
         return ("relu-after-fc3", f"{V.final_name(final)} is applied to the logits after FC3")

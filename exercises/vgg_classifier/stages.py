@@ -274,6 +274,9 @@ def fit_final(values: np.ndarray) -> list[str]:
     if lo < hi and (lo, hi) != (RAMP[0], RAMP[-1]) and int(inside.sum()) >= 2 \
             and np.array_equal(values[inside], RAMP[inside]) and exact(values, np.clip(RAMP, lo, hi)).all():
         return [f"clip:{_g(lo)}:{_g(hi)}"]
+    shift = values - RAMP  # a stray constant added to every logit (y + 1e-8): one shift, not 0, everywhere
+    if np.ptp(shift) <= 1e-12 * np.abs(RAMP).max() and shift[0] != 0 and abs(float(shift[0]) - 1.0) > 1e-12:
+        return [f"shift:{float(shift.mean()):.3g}"]
     if lo > 0 and abs(float(values.sum()) - 1.0) < 1e-9:  # probabilities: a softmax of the logits times 1/T?
         logs = np.log(values)
         inverse = float((logs[-1] - logs[0]) / (RAMP[-1] - RAMP[0]))

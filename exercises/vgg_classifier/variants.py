@@ -154,6 +154,9 @@ COMMON = ("relu", "none", "sigmoid", "tanh", "leaky0.01", "leaky0.1", "step", "r
           "layernorm", "batchnorm")
 FINALS = ("none", "relu", "softmax", "sigmoid", "tanh", "log-softmax", "softmax-batch", "exp", "abs", "centre-batch",
           "double", "half", "plus-one", "minus-max", "minus-mean", "unit-norm", "class-sum", "classes-reversed")
+#: tried only when the logits ramp shows something after FC3 (``diagnosis.py``), so that they cost the search of
+#: every other submission nothing: each neighbour is one evaluation of the search's budget, at every step
+RARE_FINALS = ("relu+softmax", "softmax-all", "standardised", "minus-min", "abs-max")
 
 
 def activation(name: str) -> Callable[[np.ndarray], np.ndarray]:
@@ -374,9 +377,13 @@ FINAL_ACTIVATIONS = {
     "unit-norm": lambda z: z / np.linalg.norm(z, axis=-1, keepdims=True),
     "class-sum": lambda z: np.broadcast_to(z.sum(axis=-1, keepdims=True), z.shape),
     "classes-reversed": lambda z: z[..., ::-1],
+    "standardised": lambda z: (z - z.mean(axis=-1, keepdims=True)) / z.std(axis=-1, keepdims=True),
+    "minus-min": lambda z: z - z.min(axis=-1, keepdims=True),
+    "abs-max": lambda z: z / np.abs(z).max(axis=-1, keepdims=True),
 }
 #: changes to the logits that are no function applied to them: a sentence says "the logits are <name>"
-CHANGED_FINALS = ("double", "half", "plus-one", "minus-max", "minus-mean", "unit-norm", "class-sum", "classes-reversed")
+CHANGED_FINALS = ("double", "half", "plus-one", "minus-max", "minus-mean", "unit-norm", "class-sum", "classes-reversed",
+                  "standardised", "minus-min", "abs-max")
 FINAL_NAMES = {
     "relu": "a ReLU", "sigmoid": "a sigmoid", "tanh": "tanh", "softmax": "a softmax over the classes",
     "log-softmax": "a log-softmax over the classes", "softmax-batch": "a softmax over the batch axis (axis 0)",
@@ -388,6 +395,11 @@ FINAL_NAMES = {
     "unit-norm": "divided by each sample's Euclidean norm (y / np.linalg.norm(y, axis=1, keepdims=True))",
     "class-sum": "replaced by their sum over the classes (y.sum(axis=1), repeated in every column)",
     "classes-reversed": "put in reverse class order (y[:, ::-1])",
+    "standardised": "standardised per sample ((y - y.mean(axis=1, keepdims=True)) / y.std(axis=1, keepdims=True))",
+    "minus-min": "shifted by each sample's smallest logit (y - y.min(axis=1, keepdims=True)), so none is negative",
+    "abs-max": "divided by each sample's largest absolute logit (y / np.abs(y).max(axis=1, keepdims=True))",
+    "softmax-all": "a softmax over the whole batch at once, np.exp(y) / np.sum(np.exp(y)) with no axis (or "
+                   "keepdims=True alone),",
     "centre-batch": "the mean over the batch (axis 0) subtracted from each sample's logits, y - y.mean(axis=0),",
 }
 
@@ -405,6 +417,8 @@ def final_name(name: str) -> str:
         return f"rounding to {params[0]} decimals (np.round(y, {params[0]}))"
     if kind == "trunc":
         return "truncation toward 0 to whole numbers (as y.astype(int) does)"
+    if kind == "shift":
+        return f"shifted by the constant {params[0]} (y + {params[0]})"
     return f"clip(y, {params[0]}, {params[1]})" if kind == "clip" else name
 
 
@@ -418,6 +432,11 @@ def _final(name: str, z: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
         peak = np.where(valid, z, -np.inf).max(axis=-2, keepdims=True)
         e = np.where(valid, np.exp(z - peak), 0.0)
         return np.where(valid, e / e.sum(axis=-2, keepdims=True), z)
+    if name == "softmax-all":  # one sum over every real row and class: the samples share one denominator
+        valid = np.ones(z.shape[:-1] + (1,), bool) if rows is None else rows
+        peak = np.where(valid, z, -np.inf).max(axis=(-2, -1), keepdims=True)
+        e = np.where(valid, np.exp(z - peak), 0.0)
+        return np.where(valid, e / e.sum(axis=(-2, -1), keepdims=True), z)
     if name == "centre-batch":
         valid = np.ones(z.shape[:-1] + (1,), bool) if rows is None else rows
         mean = np.where(valid, z, 0.0).sum(axis=-2, keepdims=True) / valid.sum(axis=-2, keepdims=True)
@@ -434,6 +453,8 @@ def _final(name: str, z: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
         return np.round(z, int(params[0]))
     if kind == "trunc":  # a cast to int, cast back or not
         return np.trunc(z)
+    if kind == "shift":  # a stray constant, y + 1e-8 (fitted from the logits ramp)
+        return z + float(params[0])
     raise KeyError(name)
 
 
