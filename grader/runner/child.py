@@ -185,8 +185,9 @@ class Child:
     def start_namespace(self) -> dict:
         """The student's module, as Python or Jupyter would have it: registered in ``sys.modules`` under its name
         (pickle, ``dataclasses`` with string annotations and ``sys.modules[__name__]`` look it up there), with
-        ``__file__`` and ``sys.argv`` of a script for a .py file and of a kernel for a notebook, and the builtins
-        the ``site`` module adds (``help``, ``exit``, ``quit``), which this ``-S`` interpreter lacks."""
+        ``__file__`` and ``sys.argv`` of a script for a .py file and of a kernel for a notebook, the builtins
+        the ``site`` module adds (``help``, ``exit``, ``quit``), which this ``-S`` interpreter lacks, a
+        ``breakpoint()`` that reads ``PYTHONBREAKPOINT`` as one without ``-I`` does, and a user name."""
         import builtins
         import types
 
@@ -207,6 +208,9 @@ class Child:
                 setattr(builtins, name, _sitebuiltins.Quitter(name, "Ctrl-D (i.e. EOF)"))
         if not hasattr(builtins, "help"):
             builtins.help = _sitebuiltins._Helper()
+        sys.breakpointhook = _breakpoint
+        for name in ("USER", "LOGNAME"):  # getpass.getuser() reads these first; the worker uid has no passwd entry
+            os.environ.setdefault(name, "student")
         namespace["get_ipython"] = lambda shell=_Shell(namespace, self): shell
         namespace["display"] = lambda *objs, **kw: None
         _RUNNER["standins"].install(self.note)
@@ -225,6 +229,8 @@ class Child:
         allows: it then runs to its end on the notebook's event loop."""
         flags = ALLOW_TOP_LEVEL_AWAIT if self.notebook else 0
         self.filename = filename  # a %%time cell's body is compiled under it too: its errors are the cell's
+        # its lines where inspect.getsource() and tracebacks look, as IPython keeps each cell's (no mtime: kept)
+        _stdlib("linecache").cache[filename] = (len(source), None, source.splitlines(True), filename)
         if self.history:
             self.execute_with_history(source, filename, flags)
             return
@@ -283,6 +289,11 @@ class Child:
         namespace = self.namespace or self.start_namespace()
         name = str(command["name"])
         function = namespace.get(name)
+        if function is None and not self.notebook and callable(namespace.get("__getattr__")):
+            # a module's own __getattr__ (PEP 562) answers ``from submission import name`` for names it lacks
+            out_of_time, failed, found = self.timed(self.wire.SIGNATURE_SECONDS,
+                                                    lambda: namespace["__getattr__"](name))
+            function = found if not out_of_time and failed is None else None
         reply = {"t": "function", "seq": command["seq"], "found": function is not None,
                  "callable": function is not None and callable(function), "type": _type_name(function)}
         if not reply["callable"]:
@@ -464,6 +475,8 @@ class _Shell:
             self.forget(name, line)
         elif name not in self.QUIET:
             self.child.note(f"The line magic %{name} was not run during grading.")
+            if name == "timeit" and "-o" in line.split():  # 't = %timeit -o f(x)' then 't.best': a stand-in
+                return _RUNNER["standins"].StandIn()
         return None
 
     def run_cell_magic(self, name: str, line: str, cell: str):
@@ -560,6 +573,14 @@ class _Shell:
                 self.user_ns.update({k: v for k, v in namespace.items()
                                      if k not in ("__builtins__", "__name__", "__file__")})
 
+    def run_cell(self, raw_cell: str, *args, **kwargs) -> None:
+        """``get_ipython().run_cell(code)`` runs plain Python in the notebook's namespace; as in IPython, an error
+        in it is shown, not raised, so the cell that asked goes on."""
+        try:
+            self.child.evaluate(compile(raw_cell, "<run_cell>", "exec", dont_inherit=True))
+        except Exception as exc:  # noqa: BLE001  (IPython shows any error of the code it runs)
+            self.child.note(f"The code given to get_ipython().run_cell() raised {type(exc).__name__}.")
+
     def system(self, command: str) -> None:
         self.child.note(f"The shell command '!{command[:60]}' was not run during grading.")
 
@@ -568,6 +589,15 @@ class _Shell:
         return []
 
     magic = run_line_magic
+
+
+def _breakpoint(*args, **kwargs):
+    """``breakpoint()`` as Python calls it when started without ``-I``: ``PYTHONBREAKPOINT`` is read from the
+    environment at each call, so a student's ``os.environ["PYTHONBREAKPOINT"] = "0"`` turns it off; any other
+    value is left to the default hook, which opens the debugger."""
+    if os.environ.get("PYTHONBREAKPOINT") == "0":
+        return None
+    return sys.__breakpointhook__(*args, **kwargs)
 
 
 def _form(value) -> tuple | None:

@@ -1,0 +1,10 @@
+import inspect
+import numpy as np
+def relu(z):
+    return np.maximum(z, 0)
+print(inspect.getsource(relu))
+lines, start = inspect.getsourcelines(relu)
+assert start == 3, start
+def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
+    x = features.reshape(features.shape[0], -1)
+    return relu(relu(x @ W1 + b1) @ W2 + b2) @ W3 + b3

@@ -1,0 +1,6 @@
+import numpy as np
+def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
+    x = features.reshape(features.shape[0], -1)
+    h = np.maximum(np.vecmat(x, W1) + b1, 0)
+    h = np.maximum(np.matvec(W2.T, h) + b2, 0)
+    return np.linalg.matmul(h, W3) + b3

@@ -1,0 +1,6 @@
+import numpy as np
+def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
+    x = features.reshape(-1, W1.shape[0])
+    h = np.maximum(x.dot(W1) + b1, 0)
+    h = np.maximum(h.dot(W2) + b2, 0)
+    return h.dot(W3) + b3

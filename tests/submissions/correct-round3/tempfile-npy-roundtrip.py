@@ -1,0 +1,12 @@
+import os
+import tempfile
+import numpy as np
+def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
+    x = features.reshape(features.shape[0], -1)
+    h = np.maximum(x @ W1 + b1, 0)
+    h = np.maximum(h @ W2 + b2, 0)
+    out = h @ W3 + b3
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "logits.npy")
+        np.save(path, out)
+        return np.load(path)
