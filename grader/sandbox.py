@@ -31,24 +31,21 @@ that knows how a child is launched; ``execute`` only sees ``spawn``, ``kill`` an
 from __future__ import annotations
 
 import atexit
-import functools
-import importlib.util
 import os
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
-import threading
 from dataclasses import dataclass, field
 from hashlib import sha1
 from pathlib import Path
 
 from . import bwrap
 from . import memory as memory_mod
-from . import cgroups, processes, slots, template
+from . import cgroups, machine, processes, slots, template
 from .runner import confine as runner_confine
-from .runner import landlock, seccomp
+from .runner import seccomp
 from .slots import SandboxUnavailable
 
 RUNNER_DIR = Path(__file__).resolve().parent / "runner"
@@ -101,44 +98,7 @@ class Launched:
     killed: bool = field(default=False)
 
 
-# -- machine probes (once per process) ---------------------------------------------------------------------------
-_probe_lock = threading.Lock()
-_probes: dict[str, object] = {}
-
-
-def _probe(name: str, compute):
-    with _probe_lock:
-        if name not in _probes:
-            _probes[name] = compute()
-        return _probes[name]
-
-
-def landlock_abi() -> int:
-    return _probe("landlock", landlock.abi_version)
-
-
-def _is_root() -> bool:
-    return sys.platform.startswith("linux") and os.geteuid() == 0
-
-
-def _locations() -> tuple[str, str, str]:
-    """The interpreter, its prefix and the folder numpy is installed in (found, not imported)."""
-    spec = importlib.util.find_spec("numpy")
-    if spec is None or not spec.origin:
-        raise SandboxUnavailable("numpy is not installed for this Python")
-    numpy_site = str(Path(spec.origin).resolve().parent.parent)
-    return os.path.realpath(sys.executable), os.path.realpath(sys.base_prefix), numpy_site
-
-
-@functools.lru_cache(maxsize=4)
-def _numpy_dirs(site: str) -> tuple[str, ...]:
-    return tuple(str(Path(site) / name) for name in ("numpy", "numpy.libs") if (Path(site) / name).exists())
-
-
-@functools.lru_cache(maxsize=1)
-def _system_dirs() -> tuple[str, ...]:
-    return tuple(f"/{n}" for n in ("lib", "lib64", "lib32", "libx32", "bin", "sbin")
-                 if os.path.isdir(f"/{n}") and not os.path.islink(f"/{n}"))
+landlock_abi = machine.landlock_abi  # read by the tests, and by whoever asks what the sandbox can do
 
 
 #: BLAS libraries' thread counts, set to 1 in every run's environment (and in the grader's, unless set): one
@@ -154,7 +114,7 @@ def prestart(count: int = 1) -> None:
     at exit."""
     try:
         wanted = (os.environ.get("GRADER_SANDBOX") or "auto").strip().lower() in ("auto", "fork")
-        if wanted and _is_root() and hasattr(os, "pidfd_open") and hasattr(signal, "pidfd_send_signal"):
+        if wanted and machine.is_root() and hasattr(os, "pidfd_open") and hasattr(signal, "pidfd_send_signal"):
             template.POOL.prestart(Sandbox._located()._fork_config(), count=count)
     except Exception:  # noqa: BLE001  (an optimisation only: the sandbox decides, and says why, later)
         pass
@@ -166,20 +126,20 @@ class Sandbox:
 
     def __init__(self, limits: Limits, mode: str | None = None) -> None:
         self.limits = limits
-        self.python, self.prefix, self.numpy_path = _locations()
+        self.python, self.prefix, self.numpy_path = machine.locations()
         requested = (mode or os.environ.get("GRADER_SANDBOX") or "auto").strip().lower()
         if requested not in MODES:
             raise SandboxUnavailable(f"unknown sandbox mode {requested!r} (from --sandbox or $GRADER_SANDBOX); "
                                      f"choose one of {', '.join(MODES)}")
         warnings: list[str] = []
         self.mode = self._choose(requested, warnings)
-        self.cgroups = self.mode in CONFINED and _probe("cgroups", cgroups.cgroups_usable)
+        self.cgroups = self.mode in CONFINED and machine.probe("cgroups", cgroups.cgroups_usable)
         self.worker_uid, self.scratch_mib = False, 0  # Landlock mode as root: the slot's uid, a capped scratch
         if self.mode == "landlock":
             uid_ok, scratch_ok, notes = runner_confine.landlock_root_steps(slots.FIRST_UID + slots.SLOTS)
             self.worker_uid, self.scratch_mib = uid_ok, TMP_MIB if scratch_ok else 0
             warnings += notes
-        self.seccomp = self.mode in CONFINED and _probe("seccomp", seccomp.supported)
+        self.seccomp = self.mode in CONFINED and machine.probe("seccomp", seccomp.supported)
         layers = ["protocol", "rlimits"]
         if self.mode in NAMESPACED:
             layers += ["bwrap" if self.mode == "bwrap" else "namespaces", "worker-uid"]
@@ -191,11 +151,11 @@ class Sandbox:
             layers.append("seccomp")
         elif self.mode in CONFINED:
             warnings.append(seccomp.MISSING)
-        if self.mode not in NAMESPACED and _is_root():
+        if self.mode not in NAMESPACED and machine.is_root():
             layers.append("caps-dropped")
         if self.cgroups:
             layers.append("cgroup")
-            _probe("stale-cgroups", cgroups.clean_stale_cgroups)
+            machine.probe("stale-cgroups", cgroups.clean_stale_cgroups)
         elif self.mode != "rlimits" and sys.platform.startswith("linux"):
             warnings.append("No cgroup: processes left behind are found by session or uid.")
         if not self.cgroups:
@@ -203,13 +163,13 @@ class Sandbox:
         self.layers: tuple[str, ...] = tuple(layers)
         self.warnings: tuple[str, ...] = tuple(warnings)
         if self.cgroups:
-            _probe("atexit", lambda: atexit.register(cgroups.remove_own_cgroups))
+            machine.probe("atexit", lambda: atexit.register(cgroups.remove_own_cgroups))
 
     @classmethod
     def _located(cls) -> Sandbox:
         """An instance that knows only where things are: enough for ``_fork_config`` (``prestart``)."""
         box = cls.__new__(cls)
-        box.python, box.prefix, box.numpy_path = _locations()
+        box.python, box.prefix, box.numpy_path = machine.locations()
         return box
 
     def _fork_config(self) -> template.Config:
@@ -226,13 +186,13 @@ class Sandbox:
     def _choose(self, requested: str, warnings: list[str]) -> str:
         if requested in ("auto", "fork"):  # bwrap's layers, without a Python and numpy start per child
             self.template_config = self._fork_config()
-            why = _probe("fork", lambda: template.usable(self.template_config))
+            why = machine.probe("fork", lambda: template.usable(self.template_config))
             if not why:
                 return "fork"
             if requested == "fork":
                 raise SandboxUnavailable(f"the fork sandbox is unavailable: {why}")
         if requested in ("auto", "bwrap"):
-            why = _probe("bwrap", bwrap.usable)
+            why = machine.probe("bwrap", bwrap.usable)
             if not why:
                 return "bwrap"
             if requested == "bwrap":
@@ -270,7 +230,7 @@ class Sandbox:
 
     def _numpy_dirs(self) -> list[str]:
         """numpy and the folder of its bundled libraries (wheels put OpenBLAS next to it)."""
-        return list(_numpy_dirs(self.numpy_path))
+        return list(machine.numpy_dirs(self.numpy_path))
 
     def confine_settings(self, shared_bytes: int, readable: tuple[Path, ...] = ()) -> dict:
         """What the child applies to itself; the address-space cap leaves room for mapped shared inputs."""
@@ -285,16 +245,16 @@ class Sandbox:
         if self.mode in NAMESPACED or self.worker_uid:
             rlimits["processes"] = limits.processes  # counts the worker uid's tasks only
         settings: dict = {"rlimits": rlimits, "pdeathsig": True, "pid_namespace": self.mode in NAMESPACED,
-                          "drop_caps": self.mode not in NAMESPACED and _is_root(), "required": True}
+                          "drop_caps": self.mode not in NAMESPACED and machine.is_root(), "required": True}
         settings.update(worker_uid=self.worker_uid or self.mode == "fork", scratch_mib=self.scratch_mib, seccomp=self.seccomp)  # uid: spawn
         if self.mode == "rlimits" or landlock_abi() < 1:
             return settings
         devices = ["/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"]
         if self.mode == "bwrap":
-            read = ["/usr", *_system_dirs(), *ETC_FILES, self.prefix, CHILD_ROOT]
+            read = ["/usr", *machine.system_dirs(), *ETC_FILES, self.prefix, CHILD_ROOT]
             write = ["/tmp", "/dev/shm", "/dev/null"]
         else:
-            read = ["/usr", *_system_dirs(), *ETC_FILES, self.prefix, str(RUNNER_DIR), *self._numpy_dirs(),
+            read = ["/usr", *machine.system_dirs(), *ETC_FILES, self.prefix, str(RUNNER_DIR), *self._numpy_dirs(),
                     *(str(self.visible_path(p)) for p in readable)]
             read.append(self.numpy_path)  # listing only matters: the import system scans the folder
             write = ["/tmp", "/dev/shm", "/dev/null"] if self.mode == "fork" else ["/dev/null"]
