@@ -87,9 +87,11 @@ def build_parser() -> argparse.ArgumentParser:
     export = sub.add_parser("export", help="write the grade file an LMS imports from a graded output folder")
     export.add_argument("folder", type=Path, metavar="OUT")
     export.add_argument("--format", dest="gradebook_format", choices=lms.FORMATS, required=True,
-                        help="canvas: Canvas gradebook import; moodle: Moodle grading worksheet / CSV import")
+                        help="canvas: Canvas gradebook import; moodle: Moodle grading worksheet / CSV import; "
+                        "blackboard: Grade Center upload (tab-delimited blackboard.xls)")
     export.add_argument("--lms-assignment", metavar="NAME", help="the assignment's column name (default: the "
                         "exercise's title)")
+    _template_option(export)
     export.add_argument("--to", metavar="FILE", help="where to write (default: OUT/<format>.csv; - for standard "
                         "output)")
     export.add_argument("--secret", default=os.environ.get("GRADER_SECRET"),
@@ -141,9 +143,18 @@ def gradescope_visibilities() -> tuple[str, ...]:
 
 def _lms_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gradebook-format", choices=lms.FORMATS,
-                        help="also write OUT/canvas.csv or OUT/moodle.csv, the grade file that LMS imports")
+                        help="also write OUT/canvas.csv, OUT/moodle.csv or OUT/blackboard.xls, the grade file that LMS "
+                             "imports")
     parser.add_argument("--lms-assignment", metavar="NAME",
-                        help="the assignment's name in the LMS file (default: the exercise's title)")
+                        help="the assignment's name in the LMS file (default: the exercise's title); with "
+                             "--lms-template, the name or id of the template's column to fill")
+    _template_option(parser)
+
+
+def _template_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--lms-template", type=Path, metavar="FILE",
+                        help="blackboard: the Grade Center download (Work Offline > Download) whose column, id "
+                             "included, the grades fill; without it the upload makes a new column")
 
 
 def _exercise_options(parser: argparse.ArgumentParser) -> None:

@@ -48,6 +48,7 @@ def grade(args: argparse.Namespace,
         _outside_the_class(Path(args.out), args.paths)
         _check_writable(Path(args.out), bool(getattr(args, "private", False)))
         similarity_report.check_options(args)
+    lms_template = lms_template_of(args)  # a template that names no column is said before anything is graded
     asked = getattr(args, "assignment", None)
     in_course = asked is not None and asked in read_course(getattr(args, "exercises_dir", None))
     if args.student is not None and len(args.paths) == 1 and Path(args.paths[0]).is_dir() \
@@ -111,11 +112,11 @@ def grade(args: argparse.Namespace,
             if lms_format:
                 finished = {o.entry.student for o in outcomes}
                 waiting = [e.student for e in plan.entries if e.student not in finished]
-                _warn_collisions(lms_format, [o.result for o in outcomes], waiting)
+                _warn_collisions(lms_format, [o.result for o in outcomes], waiting, lms_template)
                 try:
-                    report.write_atomic(out / lms.filename(lms_format), lms.render(
-                        lms_format, [o.result for o in outcomes], lms_title, waiting, lms.graded_at(out)),
-                        private=private)
+                    report.write_atomic(out / lms.filename(lms_format), lms.data(lms_format, lms.render(
+                        lms_format, [o.result for o in outcomes], lms_title, waiting, lms.graded_at(out),
+                        lms_template)), private=private)
                 except Exception as exc:  # noqa: BLE001  (one file lost, never the others)
                     problems.append(f"{lms.filename(lms_format)} could not be written ({type(exc).__name__}: "
                                     f"{escape.terminal(exc, 300)})")
@@ -312,6 +313,7 @@ def merge_outputs(args: argparse.Namespace) -> int:
     given = {os.path.realpath(p) for p in args.inputs}
     if os.path.realpath(out) in given:
         raise UsageError("--out must be a folder of its own, not one of the shards' output folders.")
+    template = lms_template_of(args)
     merged = merge.combine(args.inputs, secret, allow_incomplete=args.allow_incomplete)
     for note in secret_notes:
         if note not in merged.notes:
@@ -321,11 +323,11 @@ def merge_outputs(args: argparse.Namespace) -> int:
     merge.remove_manifest(out)
     problems = merge.write(merged, out, secret, private=private)
     if args.gradebook_format:
-        _warn_collisions(args.gradebook_format, merged.results, [p.student for p in merged.pending])
+        _warn_collisions(args.gradebook_format, merged.results, [p.student for p in merged.pending], template)
         try:
-            report.write_atomic(out / lms.filename(args.gradebook_format), lms.render(
+            report.write_atomic(out / lms.filename(args.gradebook_format), lms.data(args.gradebook_format, lms.render(
                 args.gradebook_format, merged.results, args.lms_assignment or merged.title,
-                [p.student for p in merged.pending], lms.graded_at(out)), private=private)
+                [p.student for p in merged.pending], lms.graded_at(out), template)), private=private)
         except OSError as exc:
             problems.append(f"{lms.filename(args.gradebook_format)} could not be written ({escape.terminal(exc)})")
     _say_unwritten(problems, out)
@@ -340,10 +342,27 @@ def merge_outputs(args: argparse.Namespace) -> int:
     return 3 if problems else 0
 
 
-def _warn_collisions(fmt: str, results: list, pending: list[str]) -> None:
-    """Say on stderr which LMS users several entries of the class folder belong to (lms.py scores them 0)."""
-    for sentence in [*lms.collisions(fmt, results, pending), *lms.anonymous(fmt, results, pending)]:
+def _warn_collisions(fmt: str, results: list, pending: list[str], template=None) -> None:
+    """Say on stderr what the LMS file cannot do: users several entries belong to (lms.py scores them 0), rows
+    its import cannot match, a Blackboard column it would create."""
+    for sentence in lms.warnings(fmt, results, pending, template):
         print(f"grader: warning: {sentence}", file=sys.stderr)
+
+
+def lms_template_of(args: argparse.Namespace):
+    """The Blackboard template (``--lms-template``) read and its column chosen, or None; a usage error, before
+    anything is graded, when it cannot name one column or is given for another format."""
+    path = getattr(args, "lms_template", None)
+    if path is None:
+        return None
+    if getattr(args, "gradebook_format", None) != "blackboard":
+        raise UsageError("--lms-template is a Blackboard Grade Center download: give it with --gradebook-format "
+                         "blackboard (export: --format blackboard).")
+    from .blackboard import TemplateError, read_template
+    try:
+        return read_template(Path(path), getattr(args, "lms_assignment", None))
+    except TemplateError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def export(args: argparse.Namespace) -> int:
@@ -353,9 +372,10 @@ def export(args: argparse.Namespace) -> int:
         print(f"grader: warning: {note}", file=sys.stderr)
     merged = merge.verified_results(Path(args.folder), secret)
     target = Path(args.to) if args.to else Path(args.folder) / lms.filename(args.gradebook_format)
-    _warn_collisions(args.gradebook_format, merged.results, [p.student for p in merged.pending])
+    template = lms_template_of(args)
+    _warn_collisions(args.gradebook_format, merged.results, [p.student for p in merged.pending], template)
     text = lms.render(args.gradebook_format, merged.results, args.lms_assignment or merged.title,
-                      [p.student for p in merged.pending], lms.graded_at(Path(args.folder)))
+                      [p.student for p in merged.pending], lms.graded_at(Path(args.folder)), template)
     if args.to not in (None, "-") and not target.parent.is_dir():  # a typo in a folder name makes no new folders
         raise UsageError(f"Cannot write {escape.terminal(target)}: the folder {escape.terminal(target.parent)} does "
                          "not exist.")
@@ -364,7 +384,7 @@ def export(args: argparse.Namespace) -> int:
         sys.stdout.flush()
     else:
         try:
-            report.write_atomic(target, text)
+            report.write_atomic(target, lms.data(args.gradebook_format, text))
         except OSError as exc:
             raise UsageError(f"Cannot write {escape.terminal(target)}: {exc.strerror or exc}.") from None
     if not merged.complete:

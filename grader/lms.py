@@ -42,12 +42,12 @@ from pathlib import Path
 from collections import Counter
 from typing import TYPE_CHECKING, Sequence
 
-from . import escape
+from . import blackboard, escape
 
 if TYPE_CHECKING:  # for the annotations only: the command line reads FORMATS before it starts the sandbox
     from .results import GradeResult
 
-FORMATS = ("canvas", "moodle")
+FORMATS = ("canvas", "moodle", "blackboard")
 CANVAS_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
 MOODLE_COLUMNS = ("Identifier", "Full name", "Grade", "Maximum Grade", "Last modified (grade)", "Feedback comments")
 _CANVAS_NAME = re.compile(r"^(?P<name>[^_]+?)(?:_LATE)?_(?P<user>\d+)_(?P<submission>\d+)(?:_|$)")
@@ -58,11 +58,16 @@ _MOODLE_NAME = re.compile(r"^(?P<name>.+?)_(?P<participant>\d+)_assign(?:submiss
 
 
 def filename(fmt: str) -> str:
-    return f"{fmt}.csv"
+    return blackboard.FILENAME if fmt == "blackboard" else f"{fmt}.csv"
+
+
+def data(fmt: str, text: str) -> bytes:
+    """The file's bytes: Blackboard's in the encoding of its own downloads, the others UTF-8."""
+    return blackboard.encode(text) if fmt == "blackboard" else text.encode("utf-8", "replace")
 
 
 def render(fmt: str, results: Sequence[GradeResult], assignment: str, pending: Sequence[str] = (),
-           graded_at: float | None = None) -> str:
+           graded_at: float | None = None, template: blackboard.Template | None = None) -> str:
     """The CSV text for ``fmt``; ``assignment`` names the LMS column (Canvas) or appears in the feedback (Moodle).
 
     ``graded_at`` (seconds since the epoch: when the newest result was written) fills Moodle's ``Last modified
@@ -72,11 +77,15 @@ def render(fmt: str, results: Sequence[GradeResult], assignment: str, pending: S
     if fmt not in FORMATS:
         raise ValueError(f"unknown LMS format {fmt!r}")
     rows = _one_row_per_user(fmt, sorted([(r.student, r) for r in results] + [(p, None) for p in pending],
-                                         key=lambda row: row[0]))
+                                         key=lambda row: row[0]), template)
     maximum = Counter(r.max_score for r in results).most_common(1)[0][0] if results else 0.0
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
     cell = escape.csv_cell
+    if fmt == "blackboard":  # a row per username; the column's header (and id) from the template, if any
+        # a student not graded yet has no row: whether the upload reads an empty cell as "no change" is not said
+        return blackboard.render([(blackboard.username(student, template), _score(result)) for student, result
+                                  in rows if result is not None], blackboard.header(assignment, maximum, template))
     if fmt == "canvas":
         writer.writerow([*CANVAS_COLUMNS, cell(assignment)])
         writer.writerow(["Points Possible", "", "", "", "", f"{maximum:g}"])
@@ -105,8 +114,10 @@ def _score(result: GradeResult | None) -> str:
     return f"{result.score:g}" if result.status == "graded" else "0"
 
 
-def _user(fmt: str, student: str) -> str:
+def _user(fmt: str, student: str, template: blackboard.Template | None = None) -> str:
     """The LMS's own identity of an entry: the user or participant its download name holds, else the id itself."""
+    if fmt == "blackboard":
+        return "user " + blackboard.username(student, template)
     anon = _CANVAS_ANON.match(student) if fmt == "canvas" else None
     if anon:
         return "anonymous student " + anon["anon"]
@@ -116,11 +127,12 @@ def _user(fmt: str, student: str) -> str:
     return "user " + match["user"] if fmt == "canvas" else "participant " + match["participant"]
 
 
-def _groups(fmt: str, rows: list[tuple[str, GradeResult | None]]) -> dict[str, list[tuple[str, GradeResult | None]]]:
+def _groups(fmt: str, rows: list[tuple[str, GradeResult | None]],
+            template: blackboard.Template | None = None) -> dict[str, list[tuple[str, GradeResult | None]]]:
     """The entries of each LMS user, those with nothing to grade dropped when the user has another."""
     groups: dict[str, list[tuple[str, GradeResult | None]]] = {}
     for row in rows:
-        groups.setdefault(_user(fmt, row[0]), []).append(row)
+        groups.setdefault(_user(fmt, row[0], template), []).append(row)
     for key, group in groups.items():
         kept = [row for row in group if not _nothing(row[1])]
         groups[key] = kept or group[:1]
@@ -132,12 +144,13 @@ def _nothing(result: GradeResult | None) -> bool:
         result.error.kind == "no-submission"
 
 
-def _one_row_per_user(fmt: str, rows: list[tuple[str, GradeResult | None]]) -> list[tuple[str, GradeResult | None]]:
+def _one_row_per_user(fmt: str, rows: list[tuple[str, GradeResult | None]],
+                      template: blackboard.Template | None = None) -> list[tuple[str, GradeResult | None]]:
     """A row per LMS user: several entries left for one user become one ``duplicate-student`` row (see the top)."""
     from .results import ErrorInfo  # here: the command line imports this module before the sandbox
 
     out: list[tuple[str, GradeResult | None]] = []
-    for group in _groups(fmt, rows).values():
+    for group in _groups(fmt, rows, template).values():
         if len(group) == 1:
             out.append(group[0])
             continue
@@ -155,15 +168,28 @@ def _one_row_per_user(fmt: str, rows: list[tuple[str, GradeResult | None]]) -> l
     return sorted(out, key=lambda row: row[0])
 
 
-_LMS = {"canvas": "Canvas", "moodle": "Moodle"}
+_LMS = {"canvas": "Canvas", "moodle": "Moodle", "blackboard": "Blackboard"}
 
 
-def collisions(fmt: str, results: Sequence[GradeResult], pending: Sequence[str] = ()) -> list[str]:
+def warnings(fmt: str, results: Sequence[GradeResult], pending: Sequence[str] = (),
+             template: blackboard.Template | None = None) -> list[str]:
+    """Every sentence stderr should say about the grade file of ``fmt`` (see the three below)."""
+    found = [*collisions(fmt, results, pending, template), *anonymous(fmt, results, pending)]
+    if fmt == "blackboard":
+        maximum = Counter(r.max_score for r in results).most_common(1)[0][0] if results else 0.0
+        found += blackboard.notes([blackboard.username(s, template) for s in [r.student for r in results]
+                                   + list(pending)], maximum, template)
+    return found
+
+
+def collisions(fmt: str, results: Sequence[GradeResult], pending: Sequence[str] = (),
+               template: blackboard.Template | None = None) -> list[str]:
     """One sentence per LMS user that several graded entries belong to, for stderr: the grade file scores them 0."""
     rows = [(r.student, r) for r in results] + [(p, None) for p in pending]
     return [f"{len(group)} entries are one {_LMS[fmt]} {key} ({', '.join(escape.terminal(name) for name, _ in group)}): "
             f"{filename(fmt)} gives them one row, scored 0 as two files of one student; keep one and grade again."
-            for key, group in sorted(_groups(fmt, sorted(rows, key=lambda row: row[0])).items()) if len(group) > 1]
+            for key, group in sorted(_groups(fmt, sorted(rows, key=lambda row: row[0]), template).items())
+            if len(group) > 1]
 
 
 def anonymous(fmt: str, results: Sequence[GradeResult], pending: Sequence[str] = ()) -> list[str]:

@@ -1,0 +1,117 @@
+"""A course's workflows end to end, fourth round: Blackboard's Grade Center upload, a large class of tiny files,
+the Gradescope bundle as Gradescope runs it, merges that must refuse, and the instructor's paths a student sees."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from grader import cli
+
+from test_batch import make_class
+
+BASE = ["--exercise", "vgg_classifier", "--no-full-scale", "--jobs", "2", "-q"]
+ATTEMPT = "Homework 1_{user}_attempt_2026-03-01-10-00-00_vgg_classifier"
+
+
+def run(capsys, *args):
+    code = cli.main(list(map(str, args)))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def _grade_center(path: Path, users: list[str], columns: list[str], encoding: str = "utf-16") -> Path:
+    """A Grade Center download as Blackboard writes it: tab-delimited, UTF-16 with a byte-order mark."""
+    lines = ["\t".join(['"Last Name"', '"First Name"', '"Username"', '"Student ID"', *[f'"{c}"' for c in columns]])]
+    lines += ["\t".join([f'"{u.title()}"', '"X"', f'"{u}"', '""', *['""' for _ in columns]]) for u in users]
+    path.write_bytes(("\r\n".join(lines) + "\r\n").encode(encoding))
+    return path
+
+
+def _upload(path: Path) -> list[list[str]]:
+    """The rows of blackboard.xls as Blackboard's upload reads them: UTF-16 text, tabs between cells."""
+    data = path.read_bytes()
+    assert data.startswith((b"\xff\xfe", b"\xfe\xff")), "not UTF-16 with a byte-order mark, as Blackboard writes"
+    return [line.split("\t") for line in data.decode("utf-16").split("\r\n") if line]
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """A small class graded once: two usernames, one Blackboard attempt download name, one formula-like id."""
+    root = tmp_path_factory.mktemp("bb")
+    folder = make_class(root / "class", {
+        "jdoe.py": "correct/matmul.py", "asmith.py": "buggy/missing-bias.py",
+        ATTEMPT.format(user="li_wei") + ".py": "correct/matmul.py", "=HYPERLINK(1).py": "correct/matmul.py"})
+    out = root / "out"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("GRADER_SECRET", "course")
+        assert cli.main(["grade", str(folder), *BASE, "--out", str(out)]) == 0
+    docs = [json.loads(p.read_text()) for p in (out / "students").glob("*/result.json")]
+    scores = {doc["student"]: doc["score"] for doc in docs}
+    return root, out, scores
+
+
+# -- Blackboard Learn's Grade Center upload -------------------------------------------------------------------
+def test_blackboard_file_fills_the_template_column_by_its_id(graded, capsys, monkeypatch):
+    """With the Grade Center download as template, the header is the column's own, id included (without it the
+    upload makes a new text column worth 0), each row is a username, and the attempt name gives the username."""
+    monkeypatch.setenv("GRADER_SECRET", "course")
+    root, out, scores = graded
+    template = _grade_center(root / "gc.xls", ["jdoe", "asmith", "li_wei"], [
+        "Homework 1 [Total Pts: 20 Score] |1234567", "Total [Total Pts: up to 120 Score] |1234500"])
+    target = root / "upload.xls"
+    code, _, err = run(capsys, "export", out, "--format", "blackboard", "--lms-template", template, "--to", target)
+    assert code == 0, err
+    rows = _upload(target)
+    assert rows[0] == ["Username", "Homework 1 [Total Pts: 20 Score] |1234567"]
+    got = {row[0]: row[1] for row in rows[1:]}
+    assert got["jdoe"] == f"{scores['jdoe']:g}" and got["asmith"] == f"{scores['asmith']:g}"
+    assert got["li_wei"] == f"{scores[ATTEMPT.format(user='li_wei')]:g}"  # the username, not the file's name
+    assert "'=HYPERLINK(1)" in got and len(got) == 4  # never a formula; not a template user: kept, and stderr
+    assert "1 student id is not a username" in err and "=HYPERLINK(1)" in err  # says the upload cannot match it
+
+
+def test_blackboard_without_template_warns_of_a_new_zero_point_column(graded, capsys, monkeypatch):
+    monkeypatch.setenv("GRADER_SECRET", "course")
+    root, out, scores = graded
+    code, _, err = run(capsys, "export", out, "--format", "blackboard", "--lms-assignment", "HW\t1\nB")
+    assert code == 0
+    rows = _upload(out / "blackboard.xls")
+    # the tab and line break of the name never split the file; no column id, so a new column
+    assert rows[0][0] == "Username" and rows[0][1].startswith("HW 1 B [Total Pts: ") and "|" not in rows[0][1]
+    assert all(len(row) == 2 for row in rows) and len(rows) == 1 + len(scores)
+    assert "new text column worth 0 points" in err and "--lms-template" in err
+
+
+def test_blackboard_template_that_names_no_single_column_is_refused_before_grading(graded, capsys, monkeypatch):
+    monkeypatch.setenv("GRADER_SECRET", "course")
+    root, out, _ = graded
+    two = _grade_center(root / "two.xls", ["jdoe"], ["HW 1 [Total Pts: 20 Score] |11", "HW 2 [Total Pts: 20 Score] |12"],
+                        encoding="utf-8-sig")
+    code, _, err = run(capsys, "export", out, "--format", "blackboard", "--lms-template", two)
+    assert code == 2 and "HW 1" in err and "HW 2" in err and "--lms-assignment" in err
+    code, _, err = run(capsys, "export", out, "--format", "blackboard", "--lms-template", two,
+                       "--lms-assignment", "12", "--to", root / "by-id.xls")
+    assert code == 0 and _upload(root / "by-id.xls")[0][1] == "HW 2 [Total Pts: 20 Score] |12"
+    nouser = root / "nouser.csv"
+    nouser.write_text("Name,Score\nx,1\n")
+    code, _, err = run(capsys, "export", out, "--format", "blackboard", "--lms-template", nouser)
+    assert code == 2 and "no Username column" in err
+    code, _, err = run(capsys, "export", out, "--format", "canvas", "--lms-template", two)
+    assert code == 2 and "--format blackboard" in err
+    # grade refuses it before any sandbox starts: no output folder is written
+    code, _, err = run(capsys, "grade", root / "class", *BASE, "--out", root / "never", "--gradebook-format",
+                       "blackboard", "--lms-template", two)
+    assert code == 2 and not (root / "never" / "students").exists()
+
+
+def test_blackboard_points_mismatch_is_said(graded, capsys, monkeypatch):
+    monkeypatch.setenv("GRADER_SECRET", "course")
+    root, out, _ = graded
+    template = _grade_center(root / "hundred.xls", ["jdoe"], ["Homework 1 [Total Pts: 100 Score] |77"])
+    code, _, err = run(capsys, "export", out, "--format", "blackboard", "--lms-template", template,
+                       "--to", root / "m.xls")
+    assert code == 0 and "worth 100 points" in err
