@@ -10,6 +10,7 @@ whose sidecar still matches. On Ctrl-C, ``grade_all`` raises ``Interrupted`` car
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -161,6 +162,11 @@ def _readable(value):
 Writer = Callable[..., None]
 
 
+def ending_later(session: Session):
+    """``Sandbox.ending_later`` of the session's sandbox, or nothing to do where it has none."""
+    return session.sandbox.ending_later() if session.sandbox is not None else contextlib.nullcontext()
+
+
 def write_outputs(result: GradeResult, folder: Path, key: dict | None, writers: Sequence[Writer] = (), *,
                   private: bool = False, signer: Signer | None = None) -> GradeResult:
     """Write one student's files: each writer's, then ``result.json`` (its presence marks a finished grade),
@@ -270,14 +276,15 @@ def _grade_all(entries, session, outcomes, done, *, jobs, out, force, writers, o
             if item is None:  # no more to grade
                 return
             index, entry, key, data = item
-            result = grade_entry(entry, session, data)
-            try:
-                if out is not None:
-                    result = write_outputs(result, outfolder.student_folder(out, entry.folder), key, writers,
-                                           private=private, signer=signer)
-            except BaseException as exc:  # the disk itself failed: keep the result, say why it is not on disk
-                result = error_result_from(result, f"Its result could not be written ({type(exc).__name__}: "
-                                                   f"{escape.terminal(exc)}).")
+            with ending_later(session):  # the run's teardown overlaps its judging and writing
+                result = grade_entry(entry, session, data)
+                try:
+                    if out is not None:
+                        result = write_outputs(result, outfolder.student_folder(out, entry.folder), key, writers,
+                                               private=private, signer=signer)
+                except BaseException as exc:  # the disk itself failed: keep the result, say why it is not on disk
+                    result = error_result_from(result, f"Its result could not be written ({type(exc).__name__}: "
+                                                       f"{escape.terminal(exc)}).")
             done.put((index, StudentGrade(entry, result, False)))
 
     # Daemon threads: on Ctrl-C the main thread returns at once; a half-graded submission is simply regraded

@@ -94,6 +94,7 @@ class Forked(Handle):
         self.template, self.pid, self.pidfd, self.stdin, self.slot = template, pid, pidfd, stdin, slot
         self.returncode: int | None = None
         self.released = False
+        self.signalled = False  # SIGKILL sent to the init and its children (``template.kill``)
         self.spared: dict[int, bool] = {}  # pid: whether the sweep after the run spares it (``empty_cgroup``)
 
     def poll(self) -> int | None:

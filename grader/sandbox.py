@@ -31,12 +31,14 @@ that knows how a child is launched; ``execute`` only sees ``spawn``, ``kill`` an
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 from dataclasses import dataclass, field
 from hashlib import sha1
 from pathlib import Path
@@ -164,6 +166,7 @@ class Sandbox:
         self.warnings: tuple[str, ...] = tuple(warnings)
         if self.cgroups:
             machine.probe("atexit", lambda: atexit.register(cgroups.remove_own_cgroups))
+        self._ending = threading.local()  # this thread's run killed and not yet reaped (``ending_later``)
 
     @classmethod
     def _located(cls) -> Sandbox:
@@ -284,9 +287,28 @@ class Sandbox:
         binds += [(os.path.realpath(path), str(self.visible_path(path))) for path in readable]
         return bwrap.argv(self.python, self.prefix, binds, ETC_FILES, slot.uid, TMP_MIB * MIB, SHM_MIB * MIB)
 
+    @contextlib.contextmanager
+    def ending_later(self):
+        """Within the block, a fork-mode run this thread kills is SIGKILLed only; its reaping, sweep and slot's
+        release wait for this thread's next ``spawn`` or the block's end. The kernel takes 4 to 15 ms to tear a run
+        down; the thread judges and writes the result meanwhile, and the slot stays its own until the run is gone."""
+        self._ending.defer = True
+        try:
+            yield
+        finally:
+            self._ending.defer = False
+            self.settle()
+
+    def settle(self) -> None:
+        """End (reap, sweep, free) the run this thread killed last, if ``ending_later`` left it ending."""
+        launched, self._ending.run = getattr(self._ending, "run", None), None
+        if launched is not None:
+            self._end(launched)
+
     def spawn(self, readable: tuple[Path, ...] = (), inherit: tuple[int, ...] = ()) -> Launched:
         """Start a child that may read ``readable`` (shared inputs) besides Python and the runner, and that
         inherits the open descriptors ``inherit`` (the parent's shared input memory) under the same numbers."""
+        self.settle()  # its slot first: this thread's run killed last holds it until it has ended
         wanted = self.mode in NAMESPACED or self.cgroups or self.worker_uid  # its idle template's slot first
         slot = slots.POOL.acquire(prefer=template.POOL.idle_slots()) if wanted else None
         scratch = None
@@ -372,7 +394,17 @@ class Sandbox:
         return cgroups.enter(slot, cap, self.limits.processes + 8)
 
     def kill(self, launched: Launched) -> None:
-        """Kill the child and everything it started, reap it, free its slot; safe to call twice."""
+        """Kill the child and everything it started, reap it, free its slot (within ``ending_later``, in fork
+        mode: kill it, and leave the rest to ``settle``); safe to call twice."""
+        if self.mode == "fork" and getattr(self._ending, "defer", False) and not launched.killed:
+            self.settle()
+            template.kill(launched.process, processes.children, wait=False)
+            _close_ends(launched)
+            self._ending.run = launched
+            return
+        self._end(launched)
+
+    def _end(self, launched: Launched) -> None:
         process = launched.process
         if self.mode == "fork":  # the init's children, then the init (never by pid once the template reaped it)
             template.kill(process, processes.children)
@@ -398,16 +430,7 @@ class Sandbox:
         except ProcessLookupError:
             pass
         process.wait()
-        for fd in (launched.channel, launched.output):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-        if process.stdin:
-            try:
-                process.stdin.close()
-            except OSError:
-                pass
+        _close_ends(launched)
         if launched.killed:
             return
         launched.killed = True
@@ -458,3 +481,19 @@ class Sandbox:
         """Remove this process's idle cgroups (slots keep theirs across runs until then)."""
         if self.cgroups:
             cgroups.remove_own_cgroups()
+
+
+def _close_ends(launched: Launched) -> None:
+    """Close the parent's ends of the run's pipes (again is harmless)."""
+    for fd in (launched.channel, launched.output):
+        if fd >= 0:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+    launched.channel = launched.output = -1
+    if launched.process.stdin:
+        try:
+            launched.process.stdin.close()
+        except OSError:
+            pass

@@ -363,16 +363,20 @@ def launch(config: Config, request: dict, inherit: tuple[int, ...], slot: int | 
     raise AssertionError("unreachable")
 
 
-def kill(process: Forked, children) -> None:
+def kill(process: Forked, children, wait: bool = True) -> None:
     """Kill a run: the init's children, then the init (the kernel then kills all its namespace holds); wait for the
-    template's report of its end."""
-    if process.poll() is None:
+    template's report of its end, unless ``wait`` is false (then call it again, later, to wait and free the
+    template: the kernel tears the run down meanwhile)."""
+    if process.poll() is None and not process.signalled:
         for pid in children(process.pid):
             try:
                 os.kill(pid, signal.SIGKILL)
             except OSError:
                 pass
         process.kill()
+        process.signalled = True
+    if not wait:
+        return
     process.wait()
     if process.stdin:
         try:
