@@ -5,7 +5,8 @@ notebook (HTML), renamed a PDF or a zip, kept git's conflict markers after a mer
 left a trailing comma, re-saved it in a legacy encoding, or had the file cut off while copying it. A decoder's
 "Expecting value: line 1 column 1" says none of that, so each case gets its own sentence.
 
-This runs in the grader's process on hostile bytes: every test here is a prefix check or one linear search.
+This runs in the grader's process on hostile bytes: every test here is a prefix check or one linear search. The
+count of a file's JSON values (``json_values``), taken before the file is read at all, lives here too.
 """
 from __future__ import annotations
 
@@ -18,6 +19,14 @@ from .ipython import compile_error
 _CONFLICT = (re.compile(rb"^<<<<<<< ", re.M), re.compile(rb"^=======\r?$", re.M), re.compile(rb"^>>>>>>> ", re.M))
 #: the largest text checked for being Python source instead (as ``submission.MAX_CHECKED_CELL``)
 _PYTHON_CHECK_LIMIT = 128 << 10
+
+#: JSON values (lists, objects, strings, numbers) in a notebook's file, counted before it is read (``json_values``):
+#: each takes 50 to 80 bytes once read, so 64 MiB of '[],' would take 1.8 GB and of '"ab",' 1.1 GB, in the
+#: grader's own process and once per worker. A real notebook holds tens of thousands; more is refused.
+MAX_JSON_VALUES = 2_000_000
+#: the rest of a JSON string after its opening quote, closing quote included; possessive, so a string that never
+#: closes costs one pass over the text, not one per later quote
+_JSON_STRING_REST = re.compile(rb'(?:[^"\\]++|\\.)*+"', re.S)
 
 
 def why_not_json(raw: bytes, name: str, exc: Exception) -> str:
@@ -80,3 +89,31 @@ def _json_mistake(exc: json.JSONDecodeError) -> str:
         return (f"there is a comma before the closing '{doc[pos]}' at line {exc.lineno:,}, column {exc.colno:,} (a "
                 "trailing comma, which JSON does not allow), so the file was edited by hand; delete that comma")
     return ""
+
+
+def json_values(raw: bytes) -> int:
+    """How many values the JSON text ``raw`` holds, at most: its commas, '[' and '{' outside strings, and its
+    strings, in the encoding ``json.loads`` reads it in. Counted over the whole text first (commas and quotes inside
+    strings too: milliseconds), and again string by string, skipping what is inside each, only when that first count
+    is over ``MAX_JSON_VALUES`` (a notebook that printed millions of numbers has as many commas in its outputs'
+    text); that second count stops once it is over the cap."""
+    encoding = json.detect_encoding(raw)  # what json.loads will read it as: in UTF-16 or -32, a 0x22 byte
+    if encoding not in ("utf-8", "utf-8-sig"):  # may be half of another character, not a quote
+        raw = raw.decode(encoding, errors="replace").encode("utf-8")
+    rough = raw.count(b",") + raw.count(b"[") + raw.count(b"{") + raw.count(b'"') // 2 + 1
+    if rough <= MAX_JSON_VALUES:
+        return rough
+    # string by string, left to right, each scanned once; stopped once over the cap (at most MAX_JSON_VALUES steps)
+    values, position, end = 1, 0, len(raw)
+    while values <= MAX_JSON_VALUES:
+        quote = raw.find(b'"', position)
+        stop = end if quote < 0 else quote
+        values += raw.count(b",", position, stop) + raw.count(b"[", position, stop) + raw.count(b"{", position, stop)
+        if quote < 0:
+            break
+        closed = _JSON_STRING_REST.match(raw, quote + 1)
+        if closed is None:  # a string that never closes: not JSON, which reading it will say
+            break
+        values += 1
+        position = closed.end()
+    return values

@@ -48,6 +48,9 @@ def missing_function_error(
     stopped = _stopped_definition(submission, execution, name)
     if stopped:
         return SubmissionError.with_kind("definition-failed", stopped)
+    skipped = _skipped_definition(submission, name)
+    if skipped:
+        return MissingFunction(skipped)
     defined = _definitions(submission, name)
     if defined and not execution.cell_errors:
         return MissingFunction(_removed(submission, name, defined[-1][0]))
@@ -317,8 +320,32 @@ def _stopped_definition(submission: submission_mod.Submission, execution: Execut
         if cell.code_number in failed and pattern.search(cell.source):
             return (f"{name}() was never defined: {cell.label}, which defines it, stopped before its 'def {name}' "
                     "line ran. "
-                    f"{failed[cell.code_number]} Fix that error, or move the code that fails out of the way of the "
-                    "definition.")
+                    f"{failed[cell.code_number]}{_left_in_cell(failed[cell.code_number])} Fix that error, or move "
+                    "the code that fails out of the way of the definition.")
+    return ""
+
+
+def _left_in_cell(error: str) -> str:
+    """What an EOFError or BdbQuit of a cell means: in Jupyter someone typed at the prompt or the debugger, and
+    while grading nobody does (as under nbconvert or nbgrader, where such a cell fails too)."""
+    if "raised EOFError: EOF when reading a line" in error or "raised EOFError (" in error:  # input(), getpass()
+        return (" That is an input() or getpass() call waiting for someone to type: in Jupyter you answered it, "
+                "but while grading nobody can, so it fails.")
+    if "raised BdbQuit" in error:
+        return (" That is a breakpoint() or pdb.set_trace() left in the cell: while grading nobody can type at the "
+                "debugger, so it quits.")
+    return ""
+
+
+def _skipped_definition(submission: submission_mod.Submission, name: str) -> str:
+    """When ``def name`` is only in a code cell tagged 'skip-execution' (which nbclient, nbconvert and nbgrader do
+    not run, and neither does the grader): the tag, not the code, is what to fix."""
+    pattern = re.compile(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{re.escape(name)}[ \t]*\(", re.M)
+    for number, source in submission.skipped:
+        if pattern.search(source):
+            return (f"{name}() is defined only in cell {number} of the notebook, which is tagged 'skip-execution', so "
+                    "it was not run (nbclient, nbconvert and nbgrader skip such cells too): remove that tag (in "
+                    "JupyterLab, the gear icon of the right sidebar lists a cell's tags) and submit again.")
     return ""
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from .errors import DecodeFailure, MissingFile, NotANotebook, NotJson, SubmissionError, UnsupportedFileType
 from . import colabexport, kernels
-from .brokenjson import why_not_json
+from .brokenjson import MAX_JSON_VALUES, json_values, why_not_json  # noqa: F401 (re-exported)
 from .ipython import (TOO_COSTLY, OverBudget, Translation, Translator, compile_error, leading_blank_lines,
                       python_cell_magic)
 
@@ -43,13 +43,6 @@ TEXT_MARKER = re.compile(r"# ?%%(?:[^\n]*\[(?:markdown|md|raw)\]|[ \t]*md[ \t]*$
 MAX_CELLS = 10_000
 #: Cells of any kind in a notebook; more is refused.
 MAX_NOTEBOOK_CELLS = 100_000
-#: JSON values (lists, objects, strings, numbers) in a notebook's file, counted before it is read (``json_values``):
-#: each takes 50 to 80 bytes once read, so 64 MiB of '[],' would take 1.8 GB and of '"ab",' 1.1 GB, in the
-#: grader's own process and once per worker. A real notebook holds tens of thousands; more is refused.
-MAX_JSON_VALUES = 2_000_000
-#: the rest of a JSON string after its opening quote, closing quote included; possessive, so a string that never
-#: closes costs one pass over the text, not one per later quote
-_JSON_STRING_REST = re.compile(rb'(?:[^"\\]++|\\.)*+"', re.S)
 #: The grader compiles (checks) and translates cells up to this size, and this much code per submission, the
 #: smallest cells first. Larger cells run as they are: a syntax error shows when the child runs them. (Compiling
 #: costs up to 5 us and a few hundred bytes per character when it fails, and it is the grader's own time.)
@@ -93,6 +86,7 @@ class Submission:
     warnings: tuple[str, ...] = ()
     prose: tuple[tuple[int, str], ...] = ()  # (cell number, text) of markdown and raw cells, for hints
     raw_cells: frozenset[int] = frozenset()  # which of those are raw cells: a hint names the cell's kind
+    skipped: tuple[tuple[int, str], ...] = ()  # (cell number, source) of code cells tagged 'skip-execution'
 
     @property
     def is_notebook(self) -> bool:
@@ -191,9 +185,9 @@ def parse(path: Path, raw: bytes, student: str | None = None) -> Submission:
         if _looks_like_notebook(text):
             raise UnsupportedFileType(f"{path.name} holds a Jupyter notebook's JSON, not Python source: "
                                       "submit it with the .ipynb extension.")
-        (cells, warnings, prose), raw_numbers = _script_cells(text, path.name), set()
+        (cells, warnings, prose), raw_numbers, skipped = _script_cells(text, path.name), set(), []
     else:
-        cells, warnings, prose, raw_numbers = _notebook_cells(raw, path.name)
+        cells, warnings, prose, raw_numbers, skipped = _notebook_cells(raw, path.name)
     return Submission(
         path=path,
         student=student or student_id(path),
@@ -203,6 +197,7 @@ def parse(path: Path, raw: bytes, student: str | None = None) -> Submission:
         warnings=tuple(warnings),
         prose=tuple(prose),
         raw_cells=frozenset(raw_numbers),
+        skipped=tuple(skipped),
     )
 
 
@@ -239,35 +234,8 @@ def decode_python(raw: bytes, name: str) -> str:
     return text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
-def json_values(raw: bytes) -> int:
-    """How many values the JSON text ``raw`` holds, at most: its commas, '[' and '{' outside strings, and its
-    strings, in the encoding ``json.loads`` reads it in. Counted over the whole text first (commas and quotes inside
-    strings too: milliseconds), and again string by string, skipping what is inside each, only when that first count
-    is over ``MAX_JSON_VALUES`` (a notebook that printed millions of numbers has as many commas in its outputs'
-    text); that second count stops once it is over the cap."""
-    encoding = json.detect_encoding(raw)  # what json.loads will read it as: in UTF-16 or -32, a 0x22 byte
-    if encoding not in ("utf-8", "utf-8-sig"):  # may be half of another character, not a quote
-        raw = raw.decode(encoding, errors="replace").encode("utf-8")
-    rough = raw.count(b",") + raw.count(b"[") + raw.count(b"{") + raw.count(b'"') // 2 + 1
-    if rough <= MAX_JSON_VALUES:
-        return rough
-    # string by string, left to right, each scanned once; stopped once over the cap (at most MAX_JSON_VALUES steps)
-    values, position, end = 1, 0, len(raw)
-    while values <= MAX_JSON_VALUES:
-        quote = raw.find(b'"', position)
-        stop = end if quote < 0 else quote
-        values += raw.count(b",", position, stop) + raw.count(b"[", position, stop) + raw.count(b"{", position, stop)
-        if quote < 0:
-            break
-        closed = _JSON_STRING_REST.match(raw, quote + 1)
-        if closed is None:  # a string that never closes: not JSON, which reading it will say
-            break
-        values += 1
-        position = closed.end()
-    return values
-
-
-def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[tuple[int, str]], set[int]]:
+def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[tuple[int, str]], set[int],
+                                                 list[tuple[int, str]]]:
     if not raw.strip():
         raise NotJson(f"{name} is empty: it is not a notebook. Save the notebook in Jupyter and submit it again.")
     if json_values(raw) > MAX_JSON_VALUES:
@@ -291,7 +259,7 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
     if len(raw_cells) > MAX_NOTEBOOK_CELLS:
         raise SubmissionError.with_kind("too-many-cells", f"{name} has {len(raw_cells):,} cells; a notebook may have "
                                         f"at most {MAX_NOTEBOOK_CELLS:,} (and {MAX_CELLS:,} code cells).")
-    sources, warnings, code_number = [], [], 0
+    sources, warnings, code_number, skipped = [], [], 0, []
     prose: list[tuple[int, str]] = []
     raw_numbers = {n for n, c in enumerate(raw_cells, start=1) if isinstance(c, dict) and c.get("cell_type") == "raw"}
     for number, cell in enumerate(raw_cells, start=1):
@@ -315,7 +283,16 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
             raise SubmissionError.with_kind("too-many-cells", f"{name} has more than {MAX_CELLS:,} code cells; a "
                                             f"notebook may have at most {MAX_CELLS:,}.")
         label = f"code cell {code_number} (cell {number} of the notebook)"
+        if _skip_tagged(cell):
+            warnings.append(f"{label[0].upper()}{label[1:]} is tagged 'skip-execution', so it was not run: "
+                            "nbclient, nbconvert and nbgrader skip such cells too.")
+            skipped.append((number, source))
+            continue
         sources.append((source.replace("\r\n", "\n"), number, code_number, label, None))
+    if not sources and skipped:
+        raise SubmissionError.with_kind("missing-function", f"Every code cell of {name} is tagged 'skip-execution', "
+                                        "so none runs (nbclient, nbconvert and nbgrader skip such cells): remove the "
+                                        "tag from the cells with your code and submit again.")
     if not sources:
         raise NotANotebook(f"{name} is a notebook without any code cell: there is nothing to grade.")
     cells, notes = _Loader(sources).cells()
@@ -324,7 +301,16 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
         raise UnsupportedFileType(kernels.foreign_error(data, name, first))
     newer = kernels.version_note(data)  # the student's Python (newer, or 2.7) lacks the grader's syntax: say so
     cells = [replace(c, syntax_error=c.syntax_error + newer) if c.syntax_error and newer else c for c in cells]
-    return cells, warnings + notes, prose, raw_numbers
+    return cells, warnings + notes, prose, raw_numbers, skipped
+
+
+def _skip_tagged(cell: dict) -> bool:
+    """Whether the cell carries the 'skip-execution' tag, which nbclient (and so nbconvert --execute, papermill and
+    nbgrader's autograder) honours by not running the cell: a course that autograded with those tells students to
+    tag slow training loops or cells meant to fail, and the work graded is what those tools would have run."""
+    metadata = cell.get("metadata")
+    tags = metadata.get("tags") if isinstance(metadata, dict) else None
+    return isinstance(tags, list) and "skip-execution" in tags
 
 
 def _raw_cells(data: dict, major: int) -> list | None:

@@ -1,0 +1,86 @@
+"""Notebooks from Jupyter, JupyterLab, Colab and course tooling that the first two rounds missed (round three of
+probing real notebooks). The round3-* notebooks under submissions/notebooks were run for real (nbclient) and carry
+their outputs. Each test says what a student saw before: marks lost for a cell the autograding tools skip, or a
+sentence that named an exception but not the line of theirs that caused it."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import CORRECT, SUBMISSIONS, notebook
+from grader.grade import grade_file
+
+NOTEBOOKS = SUBMISSIONS / "notebooks"
+
+
+def grade(session, name: str):
+    return grade_file(NOTEBOOKS / f"round3-{name}", session)
+
+
+def full_marks(result):
+    assert result.status == "graded", result.error
+    assert result.score == result.max_score, [(c.id, c.message) for c in result.checks if c.status != "passed"]
+
+
+def tagged(nb: dict, index: int, *tags: str) -> dict:
+    nb["cells"][index]["metadata"]["tags"] = list(tags)
+    return nb
+
+
+# -- the 'skip-execution' tag ----------------------------------------------------------------------------------
+def test_a_cell_tagged_skip_execution_is_not_run(session):
+    """A training loop tagged 'skip-execution' (nbclient, and so nbgrader, skip it; the saved notebook shows it never
+    ran) was run anyway: stopped after 30 s, it cost the 'completes' point and half a minute per student."""
+    result = grade(session, "skip-execution.ipynb")
+    full_marks(result)
+    assert any("Code cell 3 (cell 3 of the notebook) is tagged 'skip-execution', so it was not run" in w
+               for w in result.warnings), result.warnings
+    assert not any("time limit" in w for w in result.warnings), result.warnings
+
+
+def test_a_definition_only_in_a_skipped_cell_names_the_tag(grade_source):
+    result = grade_source(tagged(notebook("x = 1", CORRECT), 1, "skip-execution"), "student.ipynb")
+    assert result.status == "error" and result.error.kind == "missing-function"
+    message = result.error.message
+    assert "defined only in cell 2 of the notebook, which is tagged 'skip-execution'" in message, message
+    assert "remove that tag" in message, message
+
+
+def test_a_notebook_whose_every_code_cell_is_skipped_says_so(grade_source):
+    """It said the notebook had no code cell at all."""
+    result = grade_source(tagged(notebook(CORRECT), 0, "hide-input", "skip-execution"), "student.ipynb")
+    assert result.status == "error"
+    assert "Every code cell of student.ipynb is tagged 'skip-execution'" in result.error.message, result.error.message
+
+
+def test_other_tags_change_nothing(grade_source):
+    nb = tagged(notebook(CORRECT, "raise ValueError('on purpose')"), 1, "raises-exception", "hide-input")
+    nb["cells"][0]["metadata"] = {"tags": ["skip"], "jupyter": {"source_hidden": True}, "collapsed": True}
+    full_marks(grade_source(nb, "student.ipynb"))
+
+
+# -- waiting for someone to type --------------------------------------------------------------------------------
+def test_input_in_the_definitions_cell_is_named(session):
+    """It said only 'raised EOFError: EOF when reading a line', where the student had typed their id in Jupyter."""
+    result = grade(session, "input-in-definition-cell.ipynb")
+    assert result.status == "error" and result.error.kind == "definition-failed"
+    message = result.error.message
+    assert "code cell 1 (cell 1 of the notebook), which defines it" in message, message
+    assert "That is an input() or getpass() call waiting for someone to type" in message, message
+
+
+@pytest.mark.parametrize("line, says", [
+    ("from getpass import getpass\ntoken = getpass('token: ')", "an input() or getpass() call"),
+    ("breakpoint()", "a breakpoint() or pdb.set_trace() left in the cell"),
+])
+def test_a_prompt_before_the_definition_is_named(grade_source, line, says):
+    result = grade_source(notebook(line + "\n" + CORRECT), "student.ipynb")
+    assert result.status == "error" and result.error.kind == "definition-failed"
+    assert says in result.error.message, result.error.message
+
+
+def test_an_eof_of_a_file_read_is_not_taken_for_a_prompt(grade_source):
+    """pickle.load of an empty file raises EOFError too ('Ran out of input'): that is no input() call."""
+    source = "import io, pickle\npickle.load(io.BytesIO(b''))\n" + CORRECT
+    result = grade_source(notebook(source), "student.ipynb")
+    assert result.error.kind == "definition-failed", result.error
+    assert "Ran out of input" in result.error.message and "input()" not in result.error.message
