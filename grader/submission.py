@@ -141,9 +141,7 @@ def load(path: Path, student: str | None = None, raw: bytes | None = None) -> Su
         raise UnsupportedFileType(f"{path.name} is not a regular file (a pipe or a device?).")
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
-        raise UnsupportedFileType(
-            f"Cannot grade a '{suffix or 'extensionless'}' file ({path.name}): submit a .py file or a .ipynb notebook."
-        )
+        raise UnsupportedFileType(unsupported_name(path))
     try:
         size, limit = path.stat().st_size, MAX_BYTES[suffix]
         if size > limit:
@@ -157,6 +155,26 @@ def load(path: Path, student: str | None = None, raw: bytes | None = None) -> Su
                                   "(it changed while it was being read?).")
     return parse(path, raw, student)
 
+
+#: what a notebook becomes when downloaded as something else, and archives a notebook was packed into
+_EXPORTS = {".html": "a web page", ".htm": "a web page", ".pdf": "a PDF", ".md": "a Markdown", ".tex": "a LaTeX"}
+_ARCHIVES = (".zip", ".tar", ".gz", ".tgz", ".7z", ".rar", ".bz2", ".xz")
+
+
+def unsupported_name(path: Path) -> str:
+    """Why a file of another suffix is not graded, said as what most likely happened to it: a browser or an editor
+    that saved 'vgg.ipynb' as 'vgg.ipynb.txt', a notebook zipped or exported (File > Download as HTML or PDF)."""
+    suffix, name = path.suffix.lower(), path.name
+    inner = Path(path.stem).suffix.lower()
+    if inner in SUFFIXES:
+        return (f"{name} is named like a {inner} file with '{path.suffix}' added after it (a browser or an editor "
+                f"does that when it saves): rename it to {path.stem} and submit it again.")
+    if suffix in _ARCHIVES:
+        return f"{name} is an archive: unpack it and submit the .ipynb notebook or .py file that is inside."
+    if suffix in _EXPORTS:
+        return (f"{name} is {_EXPORTS[suffix]} copy of the work, which cannot be run: submit the notebook itself "
+                "(the .ipynb file; in Jupyter or Colab, File > Download > .ipynb) or a .py file.")
+    return f"Cannot grade a '{suffix or 'extensionless'}' file ({name}): submit a .py file or a .ipynb notebook."
 
 def read_regular(path: Path) -> bytes | None:
     """The bytes of a regular file within the size limit, never through a link and never blocking on a pipe;
@@ -173,9 +191,7 @@ def parse(path: Path, raw: bytes, student: str | None = None) -> Submission:
     """A submission from the bytes of its file (suffix and size already checked against ``path``'s)."""
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
-        raise UnsupportedFileType(
-            f"Cannot grade a '{suffix or 'extensionless'}' file ({path.name}): submit a .py file or a .ipynb notebook."
-        )
+        raise UnsupportedFileType(unsupported_name(path))
     if len(raw) > MAX_BYTES[suffix]:
         raise SubmissionError(f"{path.name} is {len(raw) / 2**20:.1f} MiB; {suffix} submissions are limited to "
                               f"{MAX_BYTES[suffix] >> 20} MiB{_advice(suffix)}.")

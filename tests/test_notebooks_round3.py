@@ -84,3 +84,18 @@ def test_an_eof_of_a_file_read_is_not_taken_for_a_prompt(grade_source):
     result = grade_source(notebook(source), "student.ipynb")
     assert result.error.kind == "definition-failed", result.error
     assert "Ran out of input" in result.error.message and "input()" not in result.error.message
+
+
+# -- a notebook under another name --------------------------------------------------------------------------------
+@pytest.mark.parametrize("name, says", [
+    ("vgg.ipynb.txt", "vgg.ipynb.txt is named like a .ipynb file with '.txt' added after it"),
+    ("vgg.py.txt", "rename it to vgg.py and submit it again"),
+    ("vgg.zip", "vgg.zip is an archive: unpack it"),
+    ("vgg.html", "vgg.html is a web page copy of the work, which cannot be run: submit the notebook itself"),
+    ("vgg.txt", "Cannot grade a '.txt' file (vgg.txt)"),
+])
+def test_a_file_under_another_suffix_says_what_happened_to_its_name(grade_source, name, says):
+    """'vgg.ipynb.txt', which a browser saved, got "Cannot grade a '.txt' file", as if it were not a notebook."""
+    result = grade_source(notebook(CORRECT), name)
+    assert result.status == "error" and result.error.kind == "unsupported-file-type"
+    assert says in result.error.message, result.error.message
