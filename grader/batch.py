@@ -129,8 +129,8 @@ def grade_entry(entry: Entry, session: Session, data: bytes | None = None) -> Gr
                 result = graded.grade(entry.path, entry.student, raw=data)
         except Exception as exc:  # a bug or an exhausted resource in the grader: this student only
             result = graded.error(entry.path, entry.student, "internal",
-                                  f"The grader itself failed on this submission ({type(exc).__name__}: "
-                                  f"{escape.terminal(exc)}). This is not the student's fault; report it to the "
+                                  f"The grader itself failed on this submission ({outfolder.without_host_paths(exc)}"
+                                  "). This is not the student's fault; report it to the "
                                   "course staff.", started)
     # what the machine lacks is for the person running the batch (printed once, and in summary.html), not for
     # every student's report: the result's ``isolation`` still names the layers that ran
@@ -283,8 +283,8 @@ def _grade_all(entries, session, outcomes, done, *, jobs, out, force, writers, o
                         result = write_outputs(result, outfolder.student_folder(out, entry.folder), key, writers,
                                                private=private, signer=signer)
                 except BaseException as exc:  # the disk itself failed: keep the result, say why it is not on disk
-                    result = error_result_from(result, f"Its result could not be written ({type(exc).__name__}: "
-                                                       f"{escape.terminal(exc)}).")
+                    result = error_result_from(result, "Its result could not be written "
+                                                       f"({outfolder.without_host_paths(exc)}).")
             done.put((index, StudentGrade(entry, result, False)))
 
     # Daemon threads: on Ctrl-C the main thread returns at once; a half-graded submission is simply regraded

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import tempfile
 import threading
 import unicodedata
@@ -20,6 +21,24 @@ STUDENTS = "students"  # OUT/students/<folder>/
 FOLDER_NAME_CHARS = 64
 FILE_MODE, FOLDER_MODE = 0o644, 0o755  # a TA or a web server can read what the grader wrote, even as root
 PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE = 0o600, 0o700  # --private
+
+
+#: An absolute path in an exception's text: a slash not inside a word or a number (not ``1/2``), then names.
+_ABSOLUTE = re.compile(r"(?<![\w.~/-])(?:/[^\s/'\"\\:,;()\[\]{}<>|]+)+/?")
+
+
+def without_host_paths(exc: BaseException) -> str:
+    """``Type: message`` of a failure of the grader's own, for what a student is handed (result, report, LMS
+    comment): an ``OSError`` says its error and the file's name alone, and any other absolute path is cut to
+    its last name. The class folder, OUT, the cache, TMPDIR and the grader's install path are the instructor's:
+    their layout (home folder, course, term) is no business of the student's, and the full text stays on the
+    instructor's terminal anyway."""
+    name = type(exc).__name__
+    if isinstance(exc, OSError) and exc.strerror:
+        files = [os.path.basename(os.fsdecode(f).rstrip("/")) for f in (exc.filename, exc.filename2) if f]
+        return f"{name}: {exc.strerror}" + (f" ({', '.join(files)})" if files else "")
+    text = escape.terminal(exc)
+    return f"{name}: " + _ABSOLUTE.sub(lambda m: ".../" + os.path.basename(m.group(0).rstrip("/")), text)
 
 
 def student_folder(out: Path, folder: str) -> Path:

@@ -115,3 +115,55 @@ def test_blackboard_points_mismatch_is_said(graded, capsys, monkeypatch):
     code, _, err = run(capsys, "export", out, "--format", "blackboard", "--lms-template", template,
                        "--to", root / "m.xls")
     assert code == 0 and "worth 100 points" in err
+
+
+# -- what a student sees of the instructor's machine --------------------------------------------------------------
+def _handed_to_students(out: Path) -> dict[str, str]:
+    """Every file a student is handed (their report, Gradescope results) and the LMS grade file's comments."""
+    files = {p.relative_to(out).as_posix(): p.read_text(encoding="utf-8")
+             for p in (out / "students").rglob("*") if p.name in ("report.md", "report.html", "gradescope.json")}
+    for p in (out / "students").rglob("result.json"):  # all but `submission`, which names the file graded
+        doc = json.loads(p.read_text(encoding="utf-8"))
+        doc.pop("submission")
+        files[p.relative_to(out).as_posix()] = json.dumps(doc)
+    files["moodle.csv"] = (out / "moodle.csv").read_text(encoding="utf-8")
+    return files
+
+
+def test_a_grader_failure_never_hands_the_student_the_instructors_paths(tmp_path, capsys, monkeypatch):
+    """'The grader itself failed' and 'its result could not be written' quoted the exception as it was: an
+    OSError names the file with its absolute path (the class folder, OUT, the cache, the grader's install), and
+    that message reaches the student's report, Gradescope's output and the LMS feedback comment."""
+    from grader import batch, grade
+
+    monkeypatch.setenv("GRADER_SECRET", "course")
+    folder = make_class(tmp_path / "ZQXMARK-home" / "class", {"ann.py": "correct/matmul.py",
+                                                              "bob.py": "correct/matmul.py"})
+    real_grade, real_write = grade.OneExercise.grade, batch.write_outputs
+
+    def failing_grade(self, path, student=None, raw=None):
+        if student == "ann":
+            raise OSError(28, "No space left on device", str(tmp_path / "ZQXMARK-cache" / "case.npy"))
+        if student == "bob":
+            raise ValueError(f"cannot map {tmp_path}/ZQXMARK-tmp/frame-1 at offset 3/4")
+        return real_grade(self, path, student, raw)
+
+    monkeypatch.setattr(grade.OneExercise, "grade", failing_grade)
+    out = tmp_path / "ZQXMARK-out"
+    code, _, _ = run(capsys, "grade", folder, *BASE, "--out", out, "--gradebook-format", "moodle")
+    assert code == 0
+    ann = json.loads((out / "students" / "ann" / "result.json").read_text())["error"]["message"]
+    bob = json.loads((out / "students" / "bob" / "result.json").read_text())["error"]["message"]
+    assert "No space left on device (case.npy)" in ann and ".../frame-1 at offset 3/4" in bob
+    for name, text in _handed_to_students(out).items():
+        assert "ZQXMARK" not in text, name
+
+    def failing_write(result, folder, *args, **kwargs):
+        raise OSError(13, "Permission denied", str(folder / "result.json"))
+
+    monkeypatch.setattr(grade.OneExercise, "grade", real_grade)
+    monkeypatch.setattr(batch, "write_outputs", failing_write)
+    again = tmp_path / "ZQXMARK-again"
+    code, _, _ = run(capsys, "grade", folder, *BASE, "--out", again, "--gradebook-format", "moodle")
+    comments = (again / "moodle.csv").read_text(encoding="utf-8")
+    assert "Permission denied (result.json)" in comments and "ZQXMARK" not in comments
