@@ -12,7 +12,10 @@ because the sandbox's interpreter differed from a student's in ways the code cou
   ``def`` it stopped the file (``getsource-before-def.py``, ``getsource-same-cell.ipynb``);
 - a module ``__getattr__`` (PEP 562) that serves ``vgg_classifier``: "no function named" (``module-getattr-lazy.py``);
 - ``get_ipython().run_cell(code)`` defining the function: "no function named" (``run-cell-from-shell.ipynb``);
-- ``t = %timeit -o ...`` then ``t.best``: AttributeError on None in that cell (``timeit-o-*.ipynb``).
+- ``t = %timeit -o ...`` then ``t.best``: AttributeError on None in that cell (``timeit-o-*.ipynb``);
+- ``HAS_JAX = False`` before ``try: import jax; HAS_JAX = True`` / ``except ImportError: pass``: the import got a
+  stand-in, the flag turned True and the jax branch computed nothing, 7/17 (``flag-preset-torch.py``,
+  ``guard-finally-flag.py``; ``guarded`` now counts a flag's default set before the ``try`` as the fallback).
 """
 from __future__ import annotations
 
@@ -67,6 +70,20 @@ def test_round_three_styles_get_full_marks(results, name):
 def test_no_cell_of_a_working_style_raised(results, name):
     """A cell that raised is graded on, but it is not what the student's code does at home."""
     assert not [w for w in results[name].warnings if "raised" in w]
+
+
+@pytest.mark.parametrize("name", ["flag-preset-torch", "guard-finally-flag"])
+def test_a_flag_default_before_the_try_makes_the_import_fail_as_without_the_module(results, name):
+    assert any("its import, guarded" in w for w in results[name].warnings), results[name].warnings
+
+
+def test_a_handler_that_only_passes_with_no_default_keeps_the_stand_in(grade_source):
+    result = grade_source("import numpy as np\ntry:\n    import matplotlib.pyplot as plt\nexcept ImportError:\n"
+                          "    pass\nplt.figure()\ndef vgg_classifier(features, W1, b1, W2, b2, W3, b3):\n"
+                          "    x = features.reshape(len(features), -1)\n"
+                          "    return np.maximum(np.maximum(x @ W1 + b1, 0) @ W2 + b2, 0) @ W3 + b3\n")
+    assert result.score == result.max_score
+    assert any("a stand-in that does nothing was used" in w for w in result.warnings), result.warnings
 
 
 def test_a_breakpoint_nobody_turned_off_still_fails_and_says_why(grade_source):

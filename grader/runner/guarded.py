@@ -14,12 +14,19 @@ module may be missing says so itself::
     except ImportError:
         HAS_TORCH = False             # a flag the try body sets too
 
+    HAS_JAX = False                   # or the flag's default, set before the try
+    try:
+        import jax
+        HAS_JAX = True
+    except ImportError:
+        pass
+
 Given a stand-in, such code takes the branch meant for the real library and computes with an object that computes
 nothing. So when the import runs inside a ``try`` whose handler catches ``ImportError`` and provides a fallback in
-one of those two ways, or returns from the function (``except ImportError: return None``), the import raises,
-exactly as on a machine without the module. A handler that only passes or prints, or that rebinds only some of
-the imported names (``torch = None`` after ``from torch import nn``, with ``nn.Module`` used unconditionally later)
-keeps the stand-in, since that code runs only where the module exists.
+one of those three ways, or returns from the function (``except ImportError: return None``), the import raises,
+exactly as on a machine without the module. A handler that only passes or prints (with no such default before
+the try), or that rebinds only some of the imported names (``torch = None`` after ``from torch import nn``, with
+``nn.Module`` used unconditionally later) keeps the stand-in, since that code runs only where the module exists.
 
 ``with contextlib.suppress(ImportError): import jax.numpy as jnp`` swallows the error as ``except ImportError:
 pass`` would, so it counts only with a fallback in the same cell or function: every name the import binds is bound
@@ -93,7 +100,8 @@ def has_fallback(frame, environment: frozenset) -> bool:
             rebound, returns = _clause_stores(instructions, handler)
             if returns and code.co_name != "<module>":  # ``except ImportError: return None`` in a function
                 return True
-            return bool(rebound) and (imported <= rebound or bool(others & rebound))
+            _, before = _body_stores(instructions, 0, start, environment)  # a flag's default, set before the try
+            return bool(rebound) and (imported <= rebound or bool(others & rebound)) or bool(others & before)
         offset = entry.target
     return False
 

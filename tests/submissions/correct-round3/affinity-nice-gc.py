@@ -1,0 +1,11 @@
+import os, gc, sys
+import numpy as np
+os.sched_setaffinity(0, os.sched_getaffinity(0))
+os.nice(1)
+gc.disable()
+sys.setswitchinterval(0.01)
+def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
+    x = features.reshape(features.shape[0], -1)
+    h = np.maximum(x @ W1 + b1, 0)
+    h = np.maximum(h @ W2 + b2, 0)
+    return h @ W3 + b3
