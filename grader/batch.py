@@ -178,8 +178,7 @@ def write_outputs(result: GradeResult, folder: Path, key: dict | None, writers: 
         for writer in writers:
             writer(result, folder, private=private)
     except Exception as exc:  # a report that cannot be rendered or written must not cost the result itself
-        result = error_result_from(result, f"Its reports could not be written ({type(exc).__name__}: "
-                                           f"{escape.terminal(exc)}).")
+        result = error_result_from(result, f"Its reports could not be written ({outfolder.without_host_paths(exc)}).")
         outfolder.write_atomic(folder / "result.json", signer.result_text(result) if signer
                                else result.to_json() + "\n", private=private)
         return result

@@ -89,8 +89,8 @@ def test_blackboard_without_template_warns_of_a_new_zero_point_column(graded, ca
 def test_blackboard_template_that_names_no_single_column_is_refused_before_grading(graded, capsys, monkeypatch):
     monkeypatch.setenv("GRADER_SECRET", "course")
     root, out, _ = graded
-    two = _grade_center(root / "two.xls", ["jdoe"], ["HW 1 [Total Pts: 20 Score] |11", "HW 2 [Total Pts: 20 Score] |12"],
-                        encoding="utf-8-sig")
+    two = _grade_center(root / "two.xls", ["jdoe"],
+                        ["HW 1 [Total Pts: 20 Score] |11", "HW 2 [Total Pts: 20 Score] |12"], encoding="utf-8-sig")
     code, _, err = run(capsys, "export", out, "--format", "blackboard", "--lms-template", two)
     assert code == 2 and "HW 1" in err and "HW 2" in err and "--lms-assignment" in err
     code, _, err = run(capsys, "export", out, "--format", "blackboard", "--lms-template", two,
@@ -134,7 +134,7 @@ def test_a_grader_failure_never_hands_the_student_the_instructors_paths(tmp_path
     """'The grader itself failed' and 'its result could not be written' quoted the exception as it was: an
     OSError names the file with its absolute path (the class folder, OUT, the cache, the grader's install), and
     that message reaches the student's report, Gradescope's output and the LMS feedback comment."""
-    from grader import batch, grade
+    from grader import batch, grade, gradescope_results
 
     monkeypatch.setenv("GRADER_SECRET", "course")
     folder = make_class(tmp_path / "ZQXMARK-home" / "class", {"ann.py": "correct/matmul.py",
@@ -167,3 +167,14 @@ def test_a_grader_failure_never_hands_the_student_the_instructors_paths(tmp_path
     code, _, _ = run(capsys, "grade", folder, *BASE, "--out", again, "--gradebook-format", "moodle")
     comments = (again / "moodle.csv").read_text(encoding="utf-8")
     assert "Permission denied (result.json)" in comments and "ZQXMARK" not in comments
+
+    def failing_report(result, folder, **kwargs):
+        raise OSError(5, "Input/output error", str(folder / "gradescope.json"))
+
+    monkeypatch.setattr(batch, "write_outputs", real_write)
+    monkeypatch.setattr(gradescope_results, "write", failing_report)
+    third = tmp_path / "ZQXMARK-third"
+    code, _, _ = run(capsys, "grade", folder, *BASE, "--out", third, "--gradebook-format", "moodle")
+    ann = json.loads((third / "students" / "ann" / "result.json").read_text())["error"]["message"]
+    assert "Input/output error (gradescope.json)" in ann and "ZQXMARK" not in ann
+    assert "ZQXMARK" not in (third / "moodle.csv").read_text(encoding="utf-8")
