@@ -11,7 +11,8 @@ because the sandbox's interpreter differed from a student's in ways the code cou
 - ``inspect.getsource`` of a function of the submission: OSError, no source was registered for its code; before the
   ``def`` it stopped the file (``getsource-before-def.py``, ``getsource-same-cell.ipynb``);
 - a module ``__getattr__`` (PEP 562) that serves ``vgg_classifier``: "no function named" (``module-getattr-lazy.py``);
-- ``get_ipython().run_cell(code)`` defining the function: "no function named" (``run-cell-from-shell.ipynb``);
+- ``get_ipython().run_cell(code)`` defining the function, or ``get_ipython().push({...})`` binding it: "no function
+  named" (``run-cell-from-shell.ipynb``, ``push-into-namespace.ipynb``);
 - ``t = %timeit -o ...`` then ``t.best``: AttributeError on None in that cell (``timeit-o-*.ipynb``);
 - ``HAS_JAX = False`` before ``try: import jax; HAS_JAX = True`` / ``except ImportError: pass``: the import got a
   stand-in, the flag turned True and the jax branch computed nothing, 7/17 (``flag-preset-torch.py``,

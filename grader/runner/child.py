@@ -581,6 +581,14 @@ class _Shell:
         except Exception as exc:  # noqa: BLE001  (IPython shows any error of the code it runs)
             self.child.note(f"The code given to get_ipython().run_cell() raised {type(exc).__name__}.")
 
+    def push(self, variables, interactive: bool = True) -> None:
+        """``get_ipython().push({'name': value})`` (or names of the caller's variables) binds them in the notebook."""
+        if isinstance(variables, (str, list, tuple)):
+            caller = sys._getframe(1)
+            names = variables.replace(",", " ").split() if isinstance(variables, str) else variables
+            variables = {name: eval(name, caller.f_globals, caller.f_locals) for name in names}
+        self.user_ns.update(variables)
+
     def system(self, command: str) -> None:
         self.child.note(f"The shell command '!{command[:60]}' was not run during grading.")
 
