@@ -6,12 +6,15 @@ left a trailing comma, re-saved it in a legacy encoding, or had the file cut off
 "Expecting value: line 1 column 1" says none of that, so each case gets its own sentence.
 
 This runs in the grader's process on hostile bytes: every test here is a prefix check or one linear search. The
-count of a file's JSON values (``json_values``), taken before the file is read at all, lives here too.
+count of a file's JSON values (``json_values``), taken before the file is read at all, lives here too, and so
+does the sentence for a file whose name does not end in .py or .ipynb (``unsupported_name``): a browser or an editor
+saved 'hw.ipynb' as 'hw.ipynb.txt', the notebook went into a zip, or it was exported as HTML or PDF instead.
 """
 from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 from .ipython import compile_error
 
@@ -117,3 +120,24 @@ def json_values(raw: bytes) -> int:
         values += 1
         position = closed.end()
     return values
+
+
+#: what a notebook becomes when downloaded as something else, and archives a notebook was packed into
+_EXPORTS = {".html": "a web page", ".htm": "a web page", ".pdf": "a PDF", ".md": "a Markdown", ".tex": "a LaTeX"}
+_ARCHIVES = (".zip", ".tar", ".gz", ".tgz", ".7z", ".rar", ".bz2", ".xz")
+
+
+def unsupported_name(path: Path) -> str:
+    """Why a file of another suffix is not graded, said as what most likely happened to it: a browser or an editor
+    that saved 'hw.ipynb' as 'hw.ipynb.txt', a notebook zipped or exported (File > Download as HTML or PDF)."""
+    suffix, name = path.suffix.lower(), path.name
+    inner = Path(path.stem).suffix.lower()
+    if inner in (".py", ".ipynb"):
+        return (f"{name} is named like a {inner} file with '{path.suffix}' added after it (a browser or an editor "
+                f"does that when it saves): rename it to {path.stem} and submit it again.")
+    if suffix in _ARCHIVES:
+        return f"{name} is an archive: unpack it and submit the .ipynb notebook or .py file that is inside."
+    if suffix in _EXPORTS:
+        return (f"{name} is {_EXPORTS[suffix]} copy of the work, which cannot be run: submit the notebook itself "
+                "(the .ipynb file; in Jupyter or Colab, File > Download > .ipynb) or a .py file.")
+    return f"Cannot grade a '{suffix or 'extensionless'}' file ({name}): submit a .py file or a .ipynb notebook."

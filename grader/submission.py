@@ -22,7 +22,7 @@ from pathlib import Path
 
 from .errors import DecodeFailure, MissingFile, NotANotebook, NotJson, SubmissionError, UnsupportedFileType
 from . import colabexport, kernels
-from .brokenjson import MAX_JSON_VALUES, json_values, why_not_json  # noqa: F401 (re-exported)
+from .brokenjson import MAX_JSON_VALUES, json_values, unsupported_name, why_not_json  # noqa: F401 (re-exported)
 from .ipython import (TOO_COSTLY, OverBudget, Translation, Translator, compile_error, leading_blank_lines,
                       python_cell_magic)
 
@@ -43,6 +43,9 @@ TEXT_MARKER = re.compile(r"# ?%%(?:[^\n]*\[(?:markdown|md|raw)\]|[ \t]*md[ \t]*$
 MAX_CELLS = 10_000
 #: Cells of any kind in a notebook; more is refused.
 MAX_NOTEBOOK_CELLS = 100_000
+#: said after a syntax error in a cell whose source list held lines without line ends, which Jupyter joins as they are
+JOINED_LINES = (" (the file stores this cell's lines without their line ends, so Jupyter joins them into one line, as "
+                "here: the notebook was written by a program or by hand; put the line breaks back in Jupyter and save it)")
 #: The grader compiles (checks) and translates cells up to this size, and this much code per submission, the
 #: smallest cells first. Larger cells run as they are: a syntax error shows when the child runs them. (Compiling
 #: costs up to 5 us and a few hundred bytes per character when it fails, and it is the grader's own time.)
@@ -155,27 +158,6 @@ def load(path: Path, student: str | None = None, raw: bytes | None = None) -> Su
                                   "(it changed while it was being read?).")
     return parse(path, raw, student)
 
-
-#: what a notebook becomes when downloaded as something else, and archives a notebook was packed into
-_EXPORTS = {".html": "a web page", ".htm": "a web page", ".pdf": "a PDF", ".md": "a Markdown", ".tex": "a LaTeX"}
-_ARCHIVES = (".zip", ".tar", ".gz", ".tgz", ".7z", ".rar", ".bz2", ".xz")
-
-
-def unsupported_name(path: Path) -> str:
-    """Why a file of another suffix is not graded, said as what most likely happened to it: a browser or an editor
-    that saved 'vgg.ipynb' as 'vgg.ipynb.txt', a notebook zipped or exported (File > Download as HTML or PDF)."""
-    suffix, name = path.suffix.lower(), path.name
-    inner = Path(path.stem).suffix.lower()
-    if inner in SUFFIXES:
-        return (f"{name} is named like a {inner} file with '{path.suffix}' added after it (a browser or an editor "
-                f"does that when it saves): rename it to {path.stem} and submit it again.")
-    if suffix in _ARCHIVES:
-        return f"{name} is an archive: unpack it and submit the .ipynb notebook or .py file that is inside."
-    if suffix in _EXPORTS:
-        return (f"{name} is {_EXPORTS[suffix]} copy of the work, which cannot be run: submit the notebook itself "
-                "(the .ipynb file; in Jupyter or Colab, File > Download > .ipynb) or a .py file.")
-    return f"Cannot grade a '{suffix or 'extensionless'}' file ({name}): submit a .py file or a .ipynb notebook."
-
 def read_regular(path: Path) -> bytes | None:
     """The bytes of a regular file within the size limit, never through a link and never blocking on a pipe;
     None when ``path`` is not such a file. Raises OSError when it cannot be opened or read."""
@@ -275,7 +257,7 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
     if len(raw_cells) > MAX_NOTEBOOK_CELLS:
         raise SubmissionError.with_kind("too-many-cells", f"{name} has {len(raw_cells):,} cells; a notebook may have "
                                         f"at most {MAX_NOTEBOOK_CELLS:,} (and {MAX_CELLS:,} code cells).")
-    sources, warnings, code_number, skipped = [], [], 0, []
+    sources, warnings, code_number, skipped, joined = [], [], 0, [], set()
     prose: list[tuple[int, str]] = []
     raw_numbers = {n for n, c in enumerate(raw_cells, start=1) if isinstance(c, dict) and c.get("cell_type") == "raw"}
     for number, cell in enumerate(raw_cells, start=1):
@@ -291,6 +273,8 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
         if source is None:  # a hand conversion between formats 3 and 4 may leave the other format's key
             source = cell.get("input" if major == 4 else "source") or ""
         if isinstance(source, list) and all(isinstance(line, str) for line in source):
+            if len(source) > 1 and not any(line.endswith(("\n", "\r")) for line in source[:-1]):
+                joined.add(code_number)  # a program wrote one string per line without its '\n'
             source = "".join(source)
         if not isinstance(source, str):
             warnings.append(f"Code cell {code_number} has no readable source and was skipped.")
@@ -312,6 +296,8 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
     if not sources:
         raise NotANotebook(f"{name} is a notebook without any code cell: there is nothing to grade.")
     cells, notes = _Loader(sources).cells()
+    cells = [replace(c, syntax_error=c.syntax_error + JOINED_LINES) if c.syntax_error and c.code_number in joined
+             else c for c in cells]
     first = next((c.syntax_error for c in cells if c.syntax_error), None)
     if first and kernels.foreign(data):  # R, Julia...: one sentence for the file, not a Python syntax error
         raise UnsupportedFileType(kernels.foreign_error(data, name, first))

@@ -99,3 +99,19 @@ def test_a_file_under_another_suffix_says_what_happened_to_its_name(grade_source
     result = grade_source(notebook(CORRECT), name)
     assert result.status == "error" and result.error.kind == "unsupported-file-type"
     assert says in result.error.message, result.error.message
+
+
+# -- a notebook written by a program ------------------------------------------------------------------------------
+def test_lines_stored_without_line_ends_are_named(grade_source):
+    """A notebook written by a script (one string per line, no '\\n') got only 'invalid syntax' on a line that read
+    'import numpy as npdef vgg_classifier(...'; Jupyter joins such lines too, so the file is what to fix."""
+    nb = notebook(CORRECT)
+    nb["cells"][0]["source"] = CORRECT.splitlines()
+    result = grade_source(nb, "student.ipynb")
+    assert result.status == "error" and result.error.kind == "syntax-error"
+    assert "stores this cell's lines without their line ends, so Jupyter joins them" in result.error.message
+
+
+def test_a_syntax_error_of_lines_with_their_ends_gets_no_such_note(grade_source):
+    result = grade_source(notebook(CORRECT.replace("):\n    x", ")\n    x")), "student.ipynb")
+    assert result.error.kind == "syntax-error" and "line ends" not in result.error.message, result.error.message
