@@ -106,9 +106,9 @@ def plan(targets: list[Target], visible_path: Callable[[Path], Path], call_secon
 
 def _same_place(earlier: _Layout, later: _Layout) -> bool:
     """Whether a graded case's inline inputs go where the graded case before it had its own: same sizes, dtypes
-    and offsets. Two such cases in a row (the VGG head's 'batch' and 'batch-same-sizes', the FC exercises' first
-    two) are how a real caller's next batch arrives, in the memory the last one was freed from: an answer kept by
-    the inputs' address (``x.ctypes.data``) was never caught while each call had a place of its own."""
+    and offsets. Two such cases in a row (an exercise's twin batches, drawn apart to catch an answer kept by shape)
+    are how a real caller's next batch arrives, in the memory the last one was freed from: an answer kept by the
+    inputs' address (``x.ctypes.data``) was never caught while each call had a place of its own."""
     return bool(earlier.inline) and earlier.args == later.args and earlier.span == later.span
 
 

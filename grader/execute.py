@@ -33,6 +33,7 @@ from . import answers, calls as plans
 from .calls import Call, Target
 from .channel import Channel, ChildEnded, DeadlinePassed, Frame, ProtocolError
 from .exercise import Case
+from .filememory import FileMemory
 from .largecase import SharedArrays
 from .outcomes import CallError, CallOutcome, Execution, Returned
 from .runner import wire
@@ -477,7 +478,7 @@ def _blank(source: str) -> bool:
     return all(not line.strip() or line.lstrip().startswith("#") for line in source.splitlines())
 
 
-def _shared_memory(size: int) -> tuple[mmap.mmap | None, int]:
+def _shared_memory(size: int) -> tuple[mmap.mmap | FileMemory | None, int]:
     """Memory both processes map: the parent writes each call's inputs there and reads them back after it."""
     if size == 0:
         return None, -1
@@ -486,7 +487,7 @@ def _shared_memory(size: int) -> tuple[mmap.mmap | None, int]:
         fd = os.dup(handle.fileno())
         handle.close()
         os.ftruncate(fd, size)
-        return mmap.mmap(fd, size), fd
+        return FileMemory(fd, size), fd  # never mapped here: a cut file would be a SIGBUS
     import fcntl
 
     fd = os.memfd_create("grader-inputs", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)

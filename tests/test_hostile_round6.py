@@ -7,7 +7,13 @@ the hidden cases claim to catch an answer kept "by anything but their values".
 """
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+
 from conftest import CORRECT
+from test_hostile_round5 import SHRINK
 
 #: answers kept by where the features lie in memory, not by what they hold
 BY_ADDRESS = CORRECT.replace("def vgg_classifier(", "def _right(") + """
@@ -30,3 +36,25 @@ def test_an_answer_kept_by_the_inputs_address_loses_the_batch_points(grade_sourc
     # the cases of other sizes are each called once: only the twin pair shares a place
     assert checks["values-single"].status == checks["values-shapes"].status == "passed"
     assert result.score < result.max_score
+
+
+def test_without_a_memfd_a_run_that_cuts_the_inputs_file_does_not_kill_the_grader(tmp_path):
+    """Where ``os.memfd_create`` is missing (macOS), the inputs' memory is an unlinked file nobody can seal. The
+    parent mapped it too, so a run that cut it with ``ftruncate`` made the parent's next read a SIGBUS: the whole
+    grader died (exit 135) and the correct submission after it got no result. Run here in a grader process of its
+    own with ``memfd_create`` taken away."""
+    folder, out = tmp_path / "class", tmp_path / "out"
+    folder.mkdir()
+    (folder / "a_shrinks.py").write_text(SHRINK, encoding="utf-8")
+    (folder / "b_correct.py").write_text(CORRECT, encoding="utf-8")
+    script = ("import os, sys\ndel os.memfd_create\nfrom grader.cli import main\n"
+              f"sys.exit(main(['grade', {str(folder)!r}, '--exercise', 'vgg_classifier', '--no-full-scale', "
+              f"'--jobs', '1', '--out', {str(out)!r}]))\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
+                          cwd=tmp_path, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    assert proc.returncode == 0, (proc.returncode, proc.stderr[-2000:])
+    results = {name: json.loads((out / "students" / name / "result.json").read_text(encoding="utf-8"))
+               for name in ("a_shrinks", "b_correct")}
+    assert results["b_correct"]["score"] == results["b_correct"]["max_score"]
+    unmodified = next(c for c in results["a_shrinks"]["checks"] if c["id"] == "unmodified")
+    assert unmodified["status"] == "failed", unmodified  # the cut is read as inputs changed, not believed away
