@@ -38,6 +38,27 @@ def test_an_answer_kept_by_the_inputs_address_loses_the_batch_points(grade_sourc
     assert result.score < result.max_score
 
 
+#: the last inputs kept by reference (not copied) and compared by value: wrong for a caller that refills one batch
+#: buffer in place, as data loaders do, since the kept arrays then hold the new batch too
+KEPT_BY_REFERENCE = CORRECT.replace("def vgg_classifier(", "def _right(") + """
+_last = []
+
+def vgg_classifier(*args):
+    if _last and all(np.array_equal(a, b) for a, b in zip(_last[0], args)):
+        return _last[1]
+    _last[:] = [args, _right(*args)]
+    return _last[1]
+"""
+
+
+def test_an_answer_kept_with_references_to_the_inputs_loses_the_batch_points(grade_source):
+    """The twin batch arrives in the memory of the one before, as a refilled batch buffer does."""
+    result = grade_source(KEPT_BY_REFERENCE)
+    checks = {c.id: c for c in result.checks}
+    assert checks["values-batch"].status == "failed", checks["values-batch"].message
+    assert checks["values-single"].status == checks["values-shapes"].status == "passed"
+
+
 def test_without_a_memfd_a_run_that_cuts_the_inputs_file_does_not_kill_the_grader(tmp_path):
     """Where ``os.memfd_create`` is missing (macOS), the inputs' memory is an unlinked file nobody can seal. The
     parent mapped it too, so a run that cut it with ``ftruncate`` made the parent's next read a SIGBUS: the whole
