@@ -12,6 +12,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from conftest import CORRECT
 from test_hostile_round5 import SHRINK
 
@@ -79,3 +81,60 @@ def test_without_a_memfd_a_run_that_cuts_the_inputs_file_does_not_kill_the_grade
     assert results["b_correct"]["score"] == results["b_correct"]["max_score"]
     unmodified = next(c for c in results["a_shrinks"]["checks"] if c["id"] == "unmodified")
     assert unmodified["status"] == "failed", unmodified  # the cut is read as inputs changed, not believed away
+
+
+#: a correct function that first tries to take more than its share or to change the inputs' memory, and raises
+#: naming each attempt the kernel allowed
+GREEDY = CORRECT.replace("def vgg_classifier(", "def _right(") + """
+import ctypes, fcntl, os, stat
+
+F_ADD_SEALS, F_GET_SEALS, F_SEAL_WRITE, IOPRIO_CLASS_RT = 1033, 1034, 8, 1
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _allowed():
+    allowed = []
+    for name, attempt in (("nice -5", lambda: os.nice(-5)),
+                          ("SCHED_FIFO", lambda: os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))),
+                          ("SCHED_RR", lambda: os.sched_setscheduler(0, os.SCHED_RR, os.sched_param(1)))):
+        try:
+            attempt()
+            allowed.append(name)
+        except OSError:
+            pass
+    if _libc.syscall(251, 1, 0, IOPRIO_CLASS_RT << 13) == 0:  # ioprio_set(IOPRIO_WHO_PROCESS, self, RT)
+        allowed.append("ioprio RT")
+    for fd in range(3, 64):
+        try:
+            info = os.fstat(fd)
+        except OSError:
+            continue
+        if not stat.S_ISREG(info.st_mode) or info.st_nlink:
+            continue
+        for name, attempt in (("grow", lambda: os.ftruncate(fd, info.st_size + 4096)),
+                              ("shrink", lambda: os.ftruncate(fd, 0)),
+                              ("seal", lambda: fcntl.fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE)),
+                              ("write past the end", lambda: os.pwrite(fd, b"x", info.st_size))):
+            try:
+                attempt()
+                allowed.append(f"{name} of the inputs' memory")
+            except OSError:
+                pass
+    return allowed
+
+
+def vgg_classifier(*args):
+    allowed = _allowed()
+    if allowed:
+        raise PermissionError("allowed: " + ", ".join(allowed))
+    return _right(*args)
+"""
+
+
+def test_a_run_cannot_raise_its_priority_nor_resize_or_seal_the_inputs_memory(grade_source, session):
+    """In fork mode a run may not take a real-time or higher priority (it would starve the other worker's run
+    whatever the cpu groups say), nor grow, shrink or add a seal to the sealed memory its inputs sit in."""
+    if session.sandbox.mode != "fork":
+        pytest.skip("the fork sandbox (Linux, root) is not available here")
+    result = grade_source(GREEDY)
+    assert result.score == result.max_score, [(c.id, c.message) for c in result.checks if c.status != "passed"]
