@@ -5,6 +5,10 @@ A notebook made for another kernel (R in Colab's R runtime, Julia, a TypeScript 
 on its first line of code, and a bare "invalid syntax" there (or worse, "the notebook last ran on Python 4.3", from
 R's version number) tells the student nothing true. A notebook last run on Python 2 fails on ``print 'x'``: saying
 so points at the cause. The metadata is the student's file, so every value is checked before it is used.
+
+The saved execution counts say in which order the student last ran the cells (``order_notes``): when a function
+is defined in two cells and the upper one ran last, Jupyter kept the upper definition, and the grader, which runs
+the cells from top to bottom as Restart & Run All does, keeps the lower one: the report says so.
 """
 from __future__ import annotations
 
@@ -86,3 +90,29 @@ def version_note(notebook: dict) -> str:
         return (f" (the notebook last ran on Python 2.{found[1]}; the grader runs Python {sys.version_info[0]}."
                 f"{sys.version_info[1]}, where print is a function: write the code as Python 3)")
     return pysource.newer_python(notebook)
+
+
+#: a function defined at the top level of a cell (the cell's own text, its IPython syntax not yet translated)
+_TOP_DEF = re.compile(r"^(?:async[ \t]+)?def[ \t]+([A-Za-z_]\w*)[ \t]*\(", re.M)
+
+
+def order_notes(cells: list[tuple[str, str, object]], most: int = 3) -> list[str]:
+    """For ``cells`` given as (label, source, saved execution count) in the notebook's order: one sentence per function
+    (``most`` at most) whose last definition in that order ran, in the saved run, before another cell that defines it
+    too. Only whole-number counts are compared; a cell never run (count None) says nothing about the order."""
+    defined: dict[str, list[tuple[str, int]]] = {}
+    for label, source, count in cells:
+        if isinstance(count, int) and not isinstance(count, bool):
+            for name in dict.fromkeys(_TOP_DEF.findall(source)):
+                defined.setdefault(name, []).append((label, count))
+    notes = []
+    for name, places in defined.items():
+        last_label, last_count = places[-1]
+        later = [(label, count) for label, count in places[:-1] if count > last_count]
+        if later and len(notes) < most:
+            label, count = max(later, key=lambda place: place[1])
+            notes.append(f"{name}() is defined in {label} and again in {last_label}, below it; the saved notebook "
+                         f"shows {label} ran later (In [{count}], after In [{last_count}]), so Jupyter kept that one, "
+                         "but cells run here from top to bottom, as with Restart & Run All, so the one below is "
+                         "graded: delete the one you no longer want.")
+    return notes

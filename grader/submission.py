@@ -257,7 +257,7 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
     if len(raw_cells) > MAX_NOTEBOOK_CELLS:
         raise SubmissionError.with_kind("too-many-cells", f"{name} has {len(raw_cells):,} cells; a notebook may have "
                                         f"at most {MAX_NOTEBOOK_CELLS:,} (and {MAX_CELLS:,} code cells).")
-    sources, warnings, code_number, skipped, joined = [], [], 0, [], set()
+    sources, warnings, code_number, skipped, joined, counted = [], [], 0, [], set(), []
     prose: list[tuple[int, str]] = []
     raw_numbers = {n for n, c in enumerate(raw_cells, start=1) if isinstance(c, dict) and c.get("cell_type") == "raw"}
     for number, cell in enumerate(raw_cells, start=1):
@@ -288,6 +288,7 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
                             "nbclient, nbconvert and nbgrader skip such cells too.")
             skipped.append((number, source))
             continue
+        counted.append((label, source, cell.get("execution_count" if major == 4 else "prompt_number")))
         sources.append((source.replace("\r\n", "\n"), number, code_number, label, None))
     if not sources and skipped:
         raise SubmissionError.with_kind("missing-function", f"Every code cell of {name} is tagged 'skip-execution', "
@@ -303,7 +304,7 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
         raise UnsupportedFileType(kernels.foreign_error(data, name, first))
     newer = kernels.version_note(data)  # the student's Python (newer, or 2.7) lacks the grader's syntax: say so
     cells = [replace(c, syntax_error=c.syntax_error + newer) if c.syntax_error and newer else c for c in cells]
-    return cells, warnings + notes, prose, raw_numbers, skipped
+    return cells, warnings + notes + kernels.order_notes(counted), prose, raw_numbers, skipped
 
 
 def _skip_tagged(cell: dict) -> bool:

@@ -115,3 +115,23 @@ def test_lines_stored_without_line_ends_are_named(grade_source):
 def test_a_syntax_error_of_lines_with_their_ends_gets_no_such_note(grade_source):
     result = grade_source(notebook(CORRECT.replace("):\n    x", ")\n    x")), "student.ipynb")
     assert result.error.kind == "syntax-error" and "line ends" not in result.error.message, result.error.message
+
+
+# -- cells run out of order ---------------------------------------------------------------------------------------
+def test_a_definition_run_last_in_jupyter_but_higher_up_is_named(session):
+    """The student ran the corrected cell (above) after the first try (below): Jupyter kept the correct function and
+    the saved output shows negative logits, but Restart & Run All, and the grader, keep the first try. The report
+    lost points for a ReLU on the logits without a word on why the code graded was not the code that ran."""
+    result = grade(session, "definitions-run-bottom-up.ipynb")
+    assert result.status == "graded" and result.score < result.max_score
+    assert any("vgg_classifier() is defined in code cell 1 (cell 1 of the notebook) and again in code cell 2" in w
+               and "(In [2], after In [1])" in w for w in result.warnings), result.warnings
+
+
+@pytest.mark.parametrize("counts", [(1, 2), (1, None), (None, None), (3, "7")])
+def test_definitions_run_in_order_or_never_get_no_order_note(grade_source, counts):
+    nb = notebook(CORRECT.replace("return h @ W3 + b3", "return h @ W3"), CORRECT)
+    for cell, count in zip(nb["cells"], counts):
+        cell["execution_count"] = count
+    result = grade_source(nb, "student.ipynb")
+    assert result.score == result.max_score and not any("Restart & Run All" in w for w in result.warnings)
