@@ -218,7 +218,7 @@ class Run:
                 call = self.calls[queued]
                 if queue and call.target != queue[0][0].target:
                     break
-                if call.inputs and any(waiting.start == call.start for waiting, _ in queue):
+                if call.inputs and any(w.inputs and w.start == call.start for w, _ in queue):
                     break  # its place holds a queued call's inputs (a twin case's): written once that one is answered
                 queued += 1
                 if not self.found[call.target]["callable"] or call.target in self.cut:
