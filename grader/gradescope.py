@@ -371,9 +371,27 @@ def _secure_bundle(bundle: Path) -> None:
             pass
     for name, mode in (("solutions", 0o700), (SECRET, 0o600)):
         if (bundle / name).exists():
-            os.chmod(bundle / name, mode)
+            _owner_only(bundle / name, mode)
             for inner in (bundle / name).rglob("*") if (bundle / name).is_dir() else ():
-                os.chmod(inner, 0o600 if inner.is_file() else 0o700)
+                _owner_only(inner, 0o600 if inner.is_file() else 0o700, shielded=True)
+
+
+def _owner_only(path: Path, mode: int, shielded: bool = False) -> None:
+    """``path`` at ``mode``, changed only when it differs: Gradescope may mount the bundle read-only, where any
+    chmod fails even to the mode a file already has (the run failed with 'Read-only file system' before grading).
+    A file that cannot be made root's alone is refused: the student's uid could read the solutions."""
+    if stat.S_IMODE(os.lstat(path).st_mode) == mode:
+        return
+    try:
+        os.chmod(path, mode)
+    except OSError as exc:  # inside a folder already root's alone (``shielded``), no other uid reaches it
+        if not shielded and stat.S_IMODE(os.lstat(path).st_mode) & 0o077:
+            raise BundleError(f"{path.name} of the bundle is readable by others and its mode cannot be changed "
+                              f"({exc.strerror or exc}): run setup.sh before the bundle is made read-only") from None
+
+
+class BundleError(Exception):
+    """The bundle cannot be made safe to run a submission with (its sentence says why)."""
 
 
 def _results_folder(root: Path) -> Path:
@@ -422,7 +440,12 @@ def run_command(args: argparse.Namespace) -> int:
         write_results(results, _refusal(f"The autograder is misconfigured ({exc}). Please tell the course staff."))
         return 2
     if _is_root():
-        _secure_bundle(bundle)
+        try:
+            _secure_bundle(bundle)
+        except BundleError as exc:
+            write_results(results, _refusal(f"The autograder is misconfigured ({exc}). This is not your fault: "
+                                            "please tell the course staff."))
+            return 2
     secret_file = bundle / SECRET
     secret = secret_file.read_text(encoding="utf-8").strip() if secret_file.is_file() else ""
     from .grade import DEFAULT_SECRET, Session, grading

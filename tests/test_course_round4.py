@@ -178,3 +178,54 @@ def test_a_grader_failure_never_hands_the_student_the_instructors_paths(tmp_path
     ann = json.loads((third / "students" / "ann" / "result.json").read_text())["error"]["message"]
     assert "Input/output error (gradescope.json)" in ann and "ZQXMARK" not in ann
     assert "ZQXMARK" not in (third / "moodle.csv").read_text(encoding="utf-8")
+
+
+# -- the Gradescope bundle as Gradescope runs it --------------------------------------------------------------
+def _can_unshare() -> bool:
+    import shutil
+    import subprocess
+    if shutil.which("unshare") is None:
+        return False
+    return subprocess.run(["unshare", "-m", "-n", "true"], capture_output=True).returncode == 0
+
+
+@pytest.mark.skipif(not _can_unshare(), reason="needs root and unshare (mount and network namespaces)")
+@pytest.mark.parametrize("set_up", [True, False], ids=["after-setup", "setup-skipped"])
+def test_gradescope_run_with_no_network_and_a_read_only_bundle(tmp_path_factory, set_up):
+    """Gradescope runs ``run_autograder`` with the bundle in /autograder/source; the run re-applied the bundle's
+    modes with chmod on every file, which a read-only mount refuses even for the mode a file already has: the
+    student got 'The autograder itself failed (exit status 3)'. Now the modes are changed only where they
+    differ; a solutions folder others can read on a read-only bundle (setup.sh never ran) is refused, saying so."""
+    import os
+    import shutil
+    import subprocess
+
+    from test_gradescope import GRADER_BIN, _unpack
+
+    out = tmp_path_factory.mktemp("gsbundle")
+    assert cli.main(["gradescope", "--exercise", "vgg_classifier", "--out", str(out), "--secret", "s3",
+                     "--no-full-scale"]) == 0
+    root = _unpack(out / "autograder.zip")
+    try:
+        source = root / "source"
+        if set_up:  # what setup.sh leaves: nothing writable by others, solutions and secret root's alone
+            for path in [source, *source.rglob("*")]:
+                os.chmod(path, os.stat(path).st_mode & ~0o022)
+            os.chmod(source / "solutions", 0o700)
+        shutil.copy(Path(__file__).parent / "submissions" / "buggy" / "missing-relu.py",
+                    root / "submission" / "vgg_classifier.py")
+        shutil.copy(source / "run_autograder", root / "run_autograder")  # Gradescope runs its copy
+        script = (f"mount --bind {source} {source} && mount -o remount,bind,ro {source} && "
+                  f"! touch {source}/writable 2>/dev/null && exec {root}/run_autograder")
+        env = {"PATH": "/usr/bin:/bin", "AUTOGRADER_ROOT": str(root), "GRADER_BIN": str(GRADER_BIN)}
+        proc = subprocess.run(["unshare", "-m", "-n", "--propagation", "private", "sh", "-c", script],
+                              capture_output=True, text=True, env=env, timeout=300)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        results = json.loads((root / "results" / "results.json").read_text())
+        if set_up:
+            assert results["score"] == 8 and "missing-relu" in results["output"], results["output"][:300]
+        else:
+            assert results["score"] == 0 and not results["tests"]
+            assert "readable by others" in results["output"] and "setup.sh" in results["output"]
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
