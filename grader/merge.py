@@ -255,10 +255,34 @@ class Merged:
         return not self.pending and not self.missing_shards and not self.incomplete_shards
 
 
+def _one_secret(outs: Sequence[Path], secret: str) -> None:
+    """Shards signed with two different secrets are refused naming the shards of each: read one at a time, the
+    sentence named only the first that did not verify, never saying that its neighbours used another secret."""
+    keys: dict[str, list[str]] = {}
+    for out in outs:
+        try:
+            manifest = json.loads(_read_regular(Path(out) / MANIFEST))
+            key = manifest[signing.FIELD]["key"]
+        except (OSError, ValueError, TypeError, KeyError):
+            continue  # read_shard says what is wrong with it
+        if isinstance(key, str):
+            keys.setdefault(key, []).append(escape.terminal(out))
+    if len(keys) < 2:
+        return
+    given = signing.key_id(secret)
+    groups = sorted(keys.items(), key=lambda item: item[0] != given)
+    others = iter("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    said = "; ".join(f"{', '.join(names)} with "
+                     + ("the secret given" if key == given else f"secret {next(others, '?')}") for key, names in groups)
+    raise MergeError(f"The shards were graded with {len(keys)} different course secrets ({said}): grade the shards "
+                     "of the other secret(s) again with one GRADER_SECRET for all, then merge with it.")
+
+
 def combine(outs: Sequence[Path], secret: str, *, allow_incomplete: bool = False) -> Merged:
     """Read and check every shard output; raise MergeError with a sentence at the first thing that is wrong."""
     if not outs:
         raise MergeError("Give the output folders of the shards to merge.")
+    _one_secret(outs, secret)
     shards = [read_shard(Path(out), secret) for out in outs]
     first = shards[0]
     count = first.manifest["shard"]["count"]

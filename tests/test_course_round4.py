@@ -229,3 +229,41 @@ def test_gradescope_run_with_no_network_and_a_read_only_bundle(tmp_path_factory,
             assert "readable by others" in results["output"] and "setup.sh" in results["output"]
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+# -- merging shards that cannot be one run --------------------------------------------------------------------
+def test_merge_of_shards_signed_with_two_secrets_names_the_shards_of_each(tmp_path, capsys, monkeypatch):
+    """Merge read the shards one by one and said only that the first it could not verify 'was signed with another
+    course secret than the one given', never that the shards disagree among themselves, nor which used which."""
+    folder = make_class(tmp_path / "class", {f"st{i}.py": "correct/matmul.py" for i in range(6)})
+    for index, secret in ((1, "alpha"), (2, "beta")):
+        monkeypatch.setenv("GRADER_SECRET", secret)
+        code, _, _ = run(capsys, "grade", folder, *BASE, "--shard", f"{index}/2", "--out", tmp_path / f"o{index}")
+        assert code == 0
+    monkeypatch.setenv("GRADER_SECRET", "alpha")
+    code, _, err = run(capsys, "merge", tmp_path / "o1", tmp_path / "o2", "--out", tmp_path / "m")
+    assert code == 2 and "2 different course secrets" in err
+    assert f"{tmp_path / 'o1'} with the secret given" in err and f"{tmp_path / 'o2'} with secret A" in err
+    assert "alpha" not in err and "beta" not in err  # the secrets themselves are never said
+    assert not (tmp_path / "m" / "students").exists()
+
+
+def test_merge_of_shards_of_two_exercise_versions_names_both(tmp_path, capsys, monkeypatch):
+    import shutil
+
+    monkeypatch.setenv("GRADER_SECRET", "alpha")
+    repository = Path(__file__).resolve().parent.parent
+    edited = tmp_path / "edited"
+    shutil.copytree(repository / "exercises", edited / "exercises")
+    shutil.copytree(repository / "solutions", edited / "solutions")
+    with open(edited / "exercises" / "vgg_classifier" / "catalog.toml", "a", encoding="utf-8") as handle:
+        handle.write("\n# a word changed between the two machines\n")
+    folder = make_class(tmp_path / "class", {f"st{i}.py": "correct/matmul.py" for i in range(6)})
+    assert run(capsys, "grade", folder, *BASE, "--shard", "1/2", "--out", tmp_path / "o1")[0] == 0
+    assert run(capsys, "grade", folder, *BASE, "--shard", "2/2", "--out", tmp_path / "o2",
+               "--exercises-dir", edited / "exercises")[0] == 0
+    code, _, err = run(capsys, "merge", tmp_path / "o1", tmp_path / "o2", "--out", tmp_path / "m")
+    versions = {json.loads((tmp_path / o / "manifest.json").read_text())["signature"]["run"]["exercise_version"]
+                for o in ("o1", "o2")}
+    assert code == 2 and len(versions) == 2 and "exercise version" in err
+    assert all(v in err for v in versions) and "o1" in err and "o2" in err
