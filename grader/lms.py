@@ -177,8 +177,8 @@ def warnings(fmt: str, results: Sequence[GradeResult], pending: Sequence[str] = 
     found = [*collisions(fmt, results, pending, template), *anonymous(fmt, results, pending)]
     if fmt == "blackboard":
         maximum = Counter(r.max_score for r in results).most_common(1)[0][0] if results else 0.0
-        found += blackboard.notes([blackboard.username(s, template) for s in [r.student for r in results]
-                                   + list(pending)], maximum, template)
+        # only the graded: a student not graded yet has no row in the file
+        found += blackboard.notes([blackboard.username(r.student, template) for r in results], maximum, template)
     return found
 
 

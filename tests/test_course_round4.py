@@ -267,3 +267,18 @@ def test_merge_of_shards_of_two_exercise_versions_names_both(tmp_path, capsys, m
                 for o in ("o1", "o2")}
     assert code == 2 and len(versions) == 2 and "exercise version" in err
     assert all(v in err for v in versions) and "o1" in err and "o2" in err
+
+
+def test_blackboard_file_of_an_incomplete_merge_has_no_row_for_the_students_not_graded(tmp_path, capsys, monkeypatch):
+    """A student not graded yet gets no row (whether the upload reads an empty cell as 'no change' is not said),
+    and is not among the ids stderr says the template lacks."""
+    monkeypatch.setenv("GRADER_SECRET", "alpha")
+    folder = make_class(tmp_path / "class", {f"st{i}.py": "correct/matmul.py" for i in range(6)})
+    assert run(capsys, "grade", folder, *BASE, "--shard", "1/2", "--out", tmp_path / "o1")[0] == 0
+    graded = sorted(json.loads(p.read_text())["student"] for p in (tmp_path / "o1" / "students").glob("*/result.json"))
+    template = _grade_center(tmp_path / "gc.xls", graded, ["HW [Total Pts: 17 Score] |55"])
+    code, _, err = run(capsys, "merge", tmp_path / "o1", "--out", tmp_path / "m", "--allow-incomplete",
+                       "--gradebook-format", "blackboard", "--lms-template", template)
+    assert code == 0 and "not a username" not in err
+    rows = _upload(tmp_path / "m" / "blackboard.xls")
+    assert sorted(row[0] for row in rows[1:]) == graded and 0 < len(graded) < 6
