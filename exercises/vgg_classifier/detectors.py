@@ -18,6 +18,7 @@ from . import stages as S
 from . import structure as T
 from . import variants as V
 from . import verdicts as L
+from . import ranges as R
 
 
 def verify(spec, checked, rtol: float) -> bool:
@@ -126,6 +127,8 @@ def batch_dependent(work, graded, probes) -> list:
             text += Q.example(stack, spec, undone, square, actual, later, work.loose)
             findings.append(Finding(finding_id, text))
         return findings
+    if not R.within_reach(single, wrong):  # every wrong row has values no single sample reached: a limit explains it
+        return R.beyond_singles(single, wrong)
     run = next((r for r in wrong if r.case.group == PROBE), None)
     where = ""
     if run is not None:

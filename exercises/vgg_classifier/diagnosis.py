@@ -41,6 +41,8 @@ from . import variants as V
 from . import detectors as D
 from . import verdicts as L
 from . import hidden as X
+from . import ranges as R
+from . import fixedbatch as F
 
 H, W, C = 2, 3, 2
 N = H * W * C  # every width of the square probes: d_in = D1 = D2 = K = 12
@@ -671,8 +673,9 @@ def analyse(runs, random: bool = False) -> Analysis:
     graded = [r for r in runs if r.case.group != PROBE]
     everything = graded + probes
     pooled = _pooled(everything, pointwise)
-    findings = [f for f in (_batch_flattened(everything), _batch_reductions(everything), _hardcoded(everything),
-                            pooled) if f is not None]
+    hardcoded = _hardcoded(everything) or F.fixed_batch(everything)
+    findings = [f for f in (_batch_flattened(everything), _batch_reductions(everything), hardcoded, pooled)
+                if f is not None]
     unflattened = pooled is not None and pooled.id == "raises-error"
     findings += [f for f in T.error_findings(everything) if not (unflattened and f.id == "raises-error")]
     findings += _row_findings(everything)
@@ -694,6 +697,7 @@ def analyse(runs, random: bool = False) -> Analysis:
     explained = ("samples-dropped", "samples-mixed", "batch-flattened", "hardcoded-shape", "helper-result")
     if not verified and not any(f.id in explained for f in findings):
         findings += (X.hidden_changed(graded, probes) or D.first_row_zeroed(work, graded, probes) or D.clipped(work, graded)
+                     or R.features_clipped(graded, probes)
                      or D.batch_dependent(work, graded, probes)
                      or D.single_dependent(work, graded, probes) or D.square_only(work, graded, probes)
                      or D.quantised(work, graded, probes) or D.normalised(graded, probes)

@@ -356,9 +356,17 @@ def row_pattern(run) -> tuple | None:
         return None
     if all(close(rows[i], expected[0]) for i in range(B)) and not close(expected, expected[:1].repeat(B, 0)):
         return ("repeat", B)
+    moved = [next((j for j in range(B) if close(rows[i], expected[j])), None) for i in range(B)]
+    if None not in moved and not _alike(expected):  # every row is some sample's logits, not every one its own
+        return ("moved", tuple(moved))
     good = [i for i in range(B) if close(rows[i], expected[i])]
     bad = tuple(i for i in range(B) if i not in good)
     return ("missing", bad) if good else None
+
+
+def _alike(expected: np.ndarray) -> bool:
+    """Two samples of the batch with the same logits: then a row cannot tell which sample it came from."""
+    return any(close(expected[i], expected[j]) for i in range(len(expected)) for j in range(i))
 
 
 def row_findings(runs) -> list:
@@ -368,6 +376,9 @@ def row_findings(runs) -> list:
         return []
     patterns = [(r, row_pattern(r)) for r in batched]
     kinds = {p[0] if p is not None else None for _, p in patterns}
+    if kinds == {"repeat", "moved"}:  # sample 1's logits in every row of a pair, in the wrong rows of larger batches
+        patterns = [(r, ("moved", (0,) * r.expected.shape[0]) if p[0] == "repeat" else p) for r, p in patterns]
+        kinds = {"moved"}
     if None in kinds or not (len(kinds) == 1 or kinds == {"first", "subset"}):
         return []
     probes = [(r, p) for r, p in patterns if r.case.group == PROBE]
@@ -388,6 +399,10 @@ def row_findings(runs) -> list:
                        f"{'have' if B - len(what) > 1 else 'has'} none")
     elif kind == "repeat":
         text = head + f"{B} rows that all hold the logits of sample 1"
+    elif kind == "moved":
+        held = [f"row {i + 1} holds sample {j + 1}'s" for i, j in enumerate(what) if i != j]
+        text = head + (f"{B} rows, each the logits of one of the samples but not every one in its own row: "
+                       f"{', '.join(held)}")
     else:
         rows = ", ".join(str(i + 1) for i in what)
         zero = all(np.all(run.outcome.array.reshape(B, -1)[i] == 0) for i in what)
@@ -402,6 +417,9 @@ def row_findings(runs) -> list:
                                              f"are right and the others wrong.")]
         text = head + (f"the right logits for every sample except row{'s' if len(what) > 1 else ''} {rows}, which "
                        f"{'hold only zeros' if zero else 'hold other values'}")
+    if kind == "moved":
+        return [Finding("samples-dropped", text + f". In every case with several samples ({len(patterns)}) each row "
+                                                  f"holds the logits of a sample, and some not of its own.")]
     return [Finding("samples-dropped", text + f". Every case with several samples ({len(patterns)}) shows the same.")]
 
 

@@ -156,7 +156,8 @@ FINALS = ("none", "relu", "softmax", "sigmoid", "tanh", "log-softmax", "softmax-
           "double", "half", "plus-one", "minus-max", "minus-mean", "unit-norm", "class-sum", "classes-reversed")
 #: tried only when the logits ramp shows something after FC3 (``diagnosis.py``), so that they cost the search of
 #: every other submission nothing: each neighbour is one evaluation of the search's budget, at every step
-RARE_FINALS = ("relu+softmax", "softmax-all", "standardised", "minus-min", "abs-max")
+RARE_FINALS = ("relu+softmax", "softmax-all", "standardised", "minus-min", "abs-max", "negated", "classes-rolled",
+               "classes-rolled-back", "class-cumsum", "classes-sorted")
 
 
 def activation(name: str) -> Callable[[np.ndarray], np.ndarray]:
@@ -380,10 +381,16 @@ FINAL_ACTIVATIONS = {
     "standardised": lambda z: (z - z.mean(axis=-1, keepdims=True)) / z.std(axis=-1, keepdims=True),
     "minus-min": lambda z: z - z.min(axis=-1, keepdims=True),
     "abs-max": lambda z: z / np.abs(z).max(axis=-1, keepdims=True),
+    "negated": lambda z: -z,
+    "classes-rolled": lambda z: np.roll(z, 1, axis=-1),
+    "classes-rolled-back": lambda z: np.roll(z, -1, axis=-1),
+    "class-cumsum": lambda z: np.cumsum(z, axis=-1),
+    "classes-sorted": lambda z: np.sort(z, axis=-1),
 }
 #: changes to the logits that are no function applied to them: a sentence says "the logits are <name>"
 CHANGED_FINALS = ("double", "half", "plus-one", "minus-max", "minus-mean", "unit-norm", "class-sum", "classes-reversed",
-                  "standardised", "minus-min", "abs-max")
+                  "standardised", "minus-min", "abs-max", "negated", "classes-rolled", "classes-rolled-back",
+                  "class-cumsum", "classes-sorted")
 FINAL_NAMES = {
     "relu": "a ReLU", "sigmoid": "a sigmoid", "tanh": "tanh", "softmax": "a softmax over the classes",
     "log-softmax": "a log-softmax over the classes", "softmax-batch": "a softmax over the batch axis (axis 0)",
@@ -398,6 +405,11 @@ FINAL_NAMES = {
     "standardised": "standardised per sample ((y - y.mean(axis=1, keepdims=True)) / y.std(axis=1, keepdims=True))",
     "minus-min": "shifted by each sample's smallest logit (y - y.min(axis=1, keepdims=True)), so none is negative",
     "abs-max": "divided by each sample's largest absolute logit (y / np.abs(y).max(axis=1, keepdims=True))",
+    "negated": "negated (-y), every sign flipped",
+    "classes-rolled": "moved one class to the right (np.roll(y, 1, axis=1)), the last class's logit first",
+    "classes-rolled-back": "moved one class to the left (np.roll(y, -1, axis=1)), the first class's logit last",
+    "class-cumsum": "replaced by their running sum over the classes (np.cumsum(y, axis=1))",
+    "classes-sorted": "sorted within each sample (np.sort(y, axis=1)), so a logit no longer sits at its class",
     "softmax-all": "a softmax over the whole batch at once, np.exp(y) / np.sum(np.exp(y)) with no axis (or "
                    "keepdims=True alone),",
     "centre-batch": "the mean over the batch (axis 0) subtracted from each sample's logits, y - y.mean(axis=0),",

@@ -1,0 +1,130 @@
+"""Wrong names of the VGG head found in the sixth round, by mutating a correct solution (each operator, constant,
+axis, index, slice, dtype, order and activation, and pairs of them) and asking of each finding whether its claim is
+true of the code. A wrong name misleads the student more than a generic finding does: each test says what the
+report said before, and checks what it says now (diagnosed in process on the hidden cases and the probes, plus the
+harness's generic half where it speaks too).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import exercise_helpers as helpers
+from grader import diagnose as grader_diagnose
+from grader import exercise as exercise_mod
+from grader.outcomes import Execution
+
+_loses_points = helpers.vgg_loses_points
+EX = exercise_mod.load("vgg_classifier")
+
+
+def _cases():
+    return EX.hidden_cases(7) + EX.diagnosis_module.probe_cases()
+
+
+def _findings(fn):
+    """Both halves of the diagnosis, after superseding, as a report lists them."""
+    runs = helpers.case_runs(EX, fn, _cases())
+    execution = Execution(function_found=True, function_callable=True, calls=tuple(r.outcome for r in runs))
+    diagnoses, _ = grader_diagnose.diagnose(runs, execution, EX)
+    helpers.assert_evidence_quotes_no_hidden_value(diagnoses, _cases())
+    return diagnoses
+
+
+def _relu(z):
+    return np.maximum(z, 0.0)
+
+
+def _head(f, W1, b1, W2, b2, W3, b3, features=lambda f: f, rows=lambda x: x, out=lambda y: y):
+    x = rows(features(f).reshape(len(f), -1))
+    return out(_relu(_relu(x @ W1 + b1) @ W2 + b2) @ W3 + b3)
+
+
+CLIPS = {"symmetric-3": ((-3, 3), "np.clip(features, -3, 3)"), "upper-4": ((None, 4), "np.clip(features, None, 4)"),
+         "symmetric-1": ((-1, 1), "np.clip(features, -1, 1)")}
+
+
+@pytest.mark.parametrize("name", sorted(CLIPS))
+def test_features_clipped_are_named_as_a_change_of_the_features_not_as_mixed_samples(name):
+    """Before: samples-mixed, 'the logits of a sample depend on the rest of its batch' (np.clip(features, -3, 3)
+    bites only on probe 'flatten-order', whose last sample reaches 4.5, and on the graded case with large features;
+    every single-sample call stays inside the bounds). A clip treats each sample on its own."""
+    (lo, hi), call = CLIPS[name]
+    fn = lambda *p: _head(*p, features=lambda f: np.clip(f, lo, hi))  # noqa: E731
+    assert _loses_points(fn)
+    found = _findings(fn)
+    assert [f.id for f in found] == ["features-changed"], found
+    assert call in found[0].evidence and "probe 'flatten-order'" in found[0].evidence, found
+
+
+def test_a_change_of_large_features_alone_is_not_called_mixing():
+    """Before: samples-mixed. Features above 3 set to 0: only rows with values that no single-sample call reached
+    are wrong, so nothing shows that a sample depends on its batch; the generic finding says what was seen."""
+    fn = lambda *p: _head(*p, features=lambda f: np.where(np.abs(f) > 3, 0.0, f))  # noqa: E731
+    assert _loses_points(fn)
+    found = _findings(fn)
+    assert [f.id for f in found] == ["wrong-stage"], found
+    assert "more than any single sample's" in found[0].evidence and "sample 3" in found[0].evidence, found
+
+
+def test_a_batch_norm_is_still_mixing_when_single_samples_are_right():
+    """The guard above must not excuse a real mixing: a mean over the batch subtracted in FC1 is wrong on rows whose
+    values stay small."""
+    fn = lambda *p: _head(*p, rows=lambda x: x - x.mean(axis=0) if len(x) > 1 else x)  # noqa: E731
+    assert _loses_points(fn)
+    assert [f.id for f in _findings(fn)] == ["samples-mixed"]
+
+
+MOVED = {
+    "previous-sample": (lambda x: np.stack([x[i - 1] for i in range(len(x))]), "row 1 holds sample 3's"),
+    "reversed-batch": (lambda x: x[::-1], "row 1 holds sample 3's, row 3 holds sample 1's"),
+    "first-repeated": (lambda x: np.vstack([x[:1], x[:-1]]), "row 2 holds sample 1's, row 3 holds sample 2's"),
+    "first-two-swapped": (lambda x: x[[1, 0, *range(2, len(x))]] if len(x) > 1 else x,
+                          "row 1 holds sample 2's, row 2 holds sample 1's"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MOVED))
+def test_rows_that_hold_another_sample_s_logits_are_samples_dropped(name):
+    """Before: samples-mixed for features[i - 1] in a list comprehension, the batch reversed or rolled: true in a way
+    (a sample's row depends on its place), but every row is a sample's own right logits, in the wrong row. The
+    report now says which row holds which sample's."""
+    move, words = MOVED[name]
+    fn = lambda *p: _head(*p, rows=move)  # noqa: E731
+    assert _loses_points(fn)
+    found = _findings(fn)
+    assert [f.id for f in found] == ["samples-dropped"], found
+    assert words in found[0].evidence, found
+
+
+FIXED = {
+    "reshape-2": (lambda f, *p: _head(f.reshape(2, -1).reshape((2,) + f.shape[1:]), *p), 2),
+    "loop-range-3": (lambda f, *p: _head(np.stack([f[i] for i in range(3)]), *p), 3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FIXED))
+def test_a_batch_size_written_into_the_code_is_named_with_the_size(name):
+    """Before: raises-error reading one error (or a generic wrong-shape), though every call with that batch size was
+    right and every other one failed."""
+    fn, size = FIXED[name]
+    found = _findings(fn)
+    assert [f.id for f in found] == ["hardcoded-shape"], found
+    assert f"Every call with a batch of {size} samples" in found[0].evidence, found
+
+
+LOGITS = {"rolled": (lambda y: np.roll(y, 1, axis=1), "np.roll(y, 1, axis=1)"),
+          "running-sum": (lambda y: np.cumsum(y, axis=1), "np.cumsum(y, axis=1)"),
+          "negated": (lambda y: -y, "negated (-y)")}
+
+
+@pytest.mark.parametrize("name", sorted(LOGITS))
+def test_logits_moved_summed_or_negated_after_fc3_are_named(name):
+    """Before: np.roll and np.cumsum over the classes got no finding at all (no probe is right, so the generic
+    finding stayed silent); -y got a bare wrong-stage on the logits ramp."""
+    change, words = LOGITS[name]
+    fn = lambda *p: _head(*p, out=change)  # noqa: E731
+    assert _loses_points(fn)
+    found = _findings(fn)
+    assert [f.id for f in found] == ["relu-after-fc3"], found
+    assert words in found[0].evidence, found
