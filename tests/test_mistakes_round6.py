@@ -128,3 +128,47 @@ def test_logits_moved_summed_or_negated_after_fc3_are_named(name):
     found = _findings(fn)
     assert [f.id for f in found] == ["relu-after-fc3"], found
     assert words in found[0].evidence, found
+
+
+SCALED_PAIRS = {
+    "halved-without-b2": (lambda f, W1, b1, W2, b2, W3, b3: _head(f / 2, W1, b1, W2, 0 * b2, W3, b3), "b2 (FC2)"),
+    "halved-without-b1": (lambda f, W1, b1, W2, b2, W3, b3: _head(f / 2, W1, 0 * b1, W2, b2, W3, b3), "b1 (FC1)"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCALED_PAIRS))
+def test_features_scaled_beside_a_missing_bias_are_not_called_a_scaled_bias_or_dropout(name):
+    """Before: x / 2 with b2 left out was named missing-bias, 'FC1 adds 2 b1' and 'FC2's activations are multiplied
+    by 0.5' (a ReLU passes a positive factor through, so that variant gives the same numbers), and with b1 left out
+    'FC1's activations are multiplied by 0.5' with the ramp reading of the missing b1 as its evidence. Neither is in
+    the code; the features scaled by the factor probe 'flatten-order' shows is."""
+    fn, bias = SCALED_PAIRS[name]
+    assert _loses_points(fn)
+    found = _findings(fn)
+    assert sorted(f.id for f in found) == ["features-changed", "missing-bias"], found
+    text = " ".join(f.evidence for f in found)
+    assert "divided by 2 (x / 2)" in text and bias in text, found
+    assert "dropout" not in text and "2 b1" not in text, found
+
+
+def test_the_inverted_relu_mask_in_fc1_is_named_as_in_fc2():
+    """Before: np.minimum(z1, 0) got a bare wrong-stage (the ramp fit knew no min(z, 0)), while the same mistake in
+    FC2 was named wrong-activation."""
+    def fn(f, W1, b1, W2, b2, W3, b3):
+        h1 = np.minimum(f.reshape(len(f), -1) @ W1 + b1, 0.0)
+        return _relu(h1 @ W2 + b2) @ W3 + b3
+    assert _loses_points(fn)
+    found = _findings(fn)
+    assert [f.id for f in found] == ["wrong-activation"], found
+    assert "FC1 uses min(z, 0)" in found[0].evidence, found
+
+
+def test_a_ramp_reading_says_which_later_products_it_passes_through():
+    """W3 with its rows reversed departs only on probe 'act2-ramp' (W3 the identity there): the report blamed the
+    second activation alone. It still names the first stage found to depart, and now says that the reading passes
+    through FC3's product too."""
+    fn = lambda f, W1, b1, W2, b2, W3, b3: _head(f, W1, b1, W2, b2, W3[::-1], b3)  # noqa: E731
+    assert _loses_points(fn)
+    found = _findings(fn)
+    assert [f.id for f in found] == ["wrong-stage"], found
+    assert "a mistake in the product by W3 shows here too" in found[0].evidence, found

@@ -404,6 +404,38 @@ class _Branch:
     lines: list
 
 
+def _input_scale(run) -> str:
+    """``scale:S`` when probe 'flatten-order' (identity layers, zero biases, positive features: its logits are what
+    FC1 receives) returned its flattened features times one factor S other than 1, else ""."""
+    arr = S.usable(run) if run is not None else None
+    if arr is None or not np.isfinite(arr).all():
+        return ""
+    with np.errstate(all="ignore"):
+        ratio = arr / run.expected
+    factor = float(ratio.flat[0])
+    if not np.isfinite(factor) or factor <= 0 or abs(factor - 1.0) < 1e-9 \
+            or not np.allclose(ratio, factor, rtol=1e-9, atol=0):
+        return ""
+    return f"scale:{factor!r}"
+
+
+def _scaled_ramp(readings) -> bool:
+    """A ramp reading that is its statement times a factor (dropout left on, a temperature, 2 * y): a scale there
+    explains the flatten-order probe's factor too, and the features need not be scaled."""
+    for stage, reading in readings.items():
+        if stage == "final" and reading.departs:
+            return True
+        values = reading.values
+        if not reading.departs or values is None or not np.isfinite(values).all():
+            continue
+        expected = S.statement(stage)
+        live = expected > 0
+        ratio = values[live] / expected[live]
+        if ratio[0] > 0 and np.allclose(ratio, ratio[0], rtol=1e-9, atol=0):
+            return True
+    return False
+
+
 class _Probes:
     """What the probes alone say, before the graded cases are looked at: the ramps' readings and the variant the
     search found (the search is the diagnosis's dearest part: hundreds of variants through the probes)."""
@@ -441,6 +473,13 @@ class _Probes:
             finals = finals + [f for f in V.RARE_FINALS if f not in finals]
         self.loose, exact = _precision(square, arrays)
         spec, complete = Q.search(stack, actual, mask, starts, extra_acts, finals, self.loose, exact)
+        scaled = _input_scale(by_name.get("flatten-order")) if complete and len(Q.describe(spec)) > 1 \
+            and not _scaled_ramp(self.readings) else ""
+        if scaled:  # features scaled beside another mistake also match departures that scale b1, h1 or h2 instead
+            starts = [V.Spec(input_act=scaled)] + [V._replace(s, input_act=scaled) for s in starts]
+            other, found = Q.search(stack, actual, mask, starts, extra_acts, finals, self.loose, exact)
+            if found and len(Q.describe(other)) <= len(Q.describe(spec)):
+                spec = other
         if complete:
             self.spec = spec
             self._example = (stack, square, actual, mask)

@@ -131,7 +131,13 @@ def describe(spec) -> list[tuple[str, str, object]]:
                 items.append(("inference-dropout", f"{LAYER[i]}'s activations are multiplied by {s:g} (or, what "
                                                    f"comes to the same, W{i + 2} is)",
                               replace(spec, scale=tuple(1.0 if j == i else x for j, x in enumerate(spec.scale)))))
-    if spec.input_act != "none":
+    if spec.input_act.startswith("scale:"):
+        factor = float(spec.input_act.split(":", 1)[1])
+        how = (f"divided by {1 / factor:.6g} (x / {1 / factor:.6g})" if 0 < factor < 1
+               else f"multiplied by {factor:.6g} (x * {factor:.6g})")
+        items.append(("features-changed", f"the features are {how} before FC1 (or, what comes to the same, W1 is)",
+                      replace(spec, input_act="none")))
+    elif spec.input_act != "none":
         items.append(("extra-activation", f"{V.INPUT_ACT_NAMES[spec.input_act]} is applied to the features before FC1",
                       replace(spec, input_act="none")))
     finals = spec.final.split("+")  # "relu+round:2": a function, then rounding, each named and undone alone

@@ -240,7 +240,7 @@ def fit_activation(values: np.ndarray) -> list[str]:
         names.append(f"thresh:{_g(bounds[0])}")
     if RAMP[0] < lo < 0 and hi == RAMP[-1] and exact(values, np.maximum(RAMP, float(_g(lo)))).all():
         names.append(f"floor:{_g(lo)}")  # a floor below 0, np.maximum(z, -1)
-    for name in ("elu", "softplus", *V.FITTED):  # smooth ones, which no parameter fit reads
+    for name in ("elu", "softplus", "min0", *V.FITTED):  # none of them a parameter fit reads
         with np.errstate(all="ignore"):
             if np.allclose(values, V.activation(name)(RAMP), rtol=1e-6, atol=1e-9):
                 names.append(name)

@@ -150,6 +150,15 @@ FITTED_NAMES = {
 
 INPUT_ACTS = {"none": lambda x: x, "relu": lambda x: np.maximum(x, 0.0), "abs": np.abs}
 INPUT_ACT_NAMES = {"relu": "a ReLU", "abs": "the absolute value, np.abs,"}
+
+
+def input_function(name: str) -> Callable[[np.ndarray], np.ndarray]:
+    """What is done to the flattened features before FC1: a name of ``INPUT_ACTS``, or ``scale:S`` (the features
+    multiplied by S, fitted from probe 'flatten-order' where every layer passes them through: x / 255, say)."""
+    if name.startswith("scale:"):
+        factor = float(name.split(":", 1)[1])
+        return lambda x: x * factor
+    return INPUT_ACTS[name]
 COMMON = ("relu", "none", "sigmoid", "tanh", "leaky0.01", "leaky0.1", "step", "relu6", "abs", "zero", "relu-trunc",
           "layernorm", "batchnorm")
 FINALS = ("none", "relu", "softmax", "sigmoid", "tanh", "log-softmax", "softmax-batch", "exp", "abs", "centre-batch",
@@ -509,7 +518,7 @@ class Stack:
         h = self._first.get(key)
         if h is None:  # the first layer's output is shared by most variants a search tries: keep it
             x = self.flat(spec.flatten)
-            h = self._first[key] = self._layer(INPUT_ACTS[spec.input_act](x), spec, w, b, role)
+            h = self._first[key] = self._layer(input_function(spec.input_act)(x), spec, w, b, role)
         for w, b, role in steps[1:]:
             h = self._layer(h, spec, w, b, role)
         return h

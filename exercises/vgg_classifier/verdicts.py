@@ -351,8 +351,18 @@ def fallback(values, by_name: dict, random: bool = False) -> list:
                              f"{'its' if len(unread) == 1 else 'their'} own." if unread else
                              " Every later stage computes what the statement says." if stage == "flatten" else
                              " Every stage before it computes what the statement says.")
-            return [Finding("wrong-stage", f"{cap(text)}.{qualifier}")]
+            return [Finding("wrong-stage", f"{cap(text)}.{qualifier}{READ_THROUGH.get(stage, '')}")]
     return []
+
+
+#: what a ramp reading passes through after its stage: the logits-ramp probe checked what follows FC3 with every
+#: weight zero, never the products by W2 or W3 these probes use, so a mistake there reads as this stage's
+READ_THROUGH = {
+    "act1": " This probe reads the activation back through FC2 (h1/16 + 2) and FC3 (16 h2 - 32), so a mistake in "
+            "their products by W2 or W3 shows here too.",
+    "act2": " This probe reads the activation back through FC3 with W3 the identity, so a mistake in the product "
+            "by W3 shows here too.",
+}
 
 
 #: functions after FC3 the catalog names, in the order a ramp reading is compared with them
