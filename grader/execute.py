@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import answers, calls as plans
+from . import answers, calls as plans, waits
 from .calls import Call, Target
 from .channel import Channel, ChildEnded, DeadlinePassed, Frame, ProtocolError
 from .exercise import Case
@@ -73,17 +73,9 @@ class _Incident(Exception):
         self.kind, self.message, self.where, self.seconds, self.memory = kind, message, where, seconds, memory
 
 
-def run(
-    submission: Submission,
-    function: str,
-    parameters: tuple[str, ...],
-    cases: list[Case],
-    sandbox: Sandbox,
-    shared: SharedArrays | None = None,
-    repeat: tuple[int, ...] = (),
-    expected: list[np.ndarray] | None = None,
-    outputs: tuple[str, ...] = (),
-) -> Execution:
+def run(submission: Submission, function: str, parameters: tuple[str, ...], cases: list[Case], sandbox: Sandbox,
+        shared: SharedArrays | None = None, repeat: tuple[int, ...] = (), expected: list[np.ndarray] | None = None,
+        outputs: tuple[str, ...] = ()) -> Execution:
     """Execute ``submission`` and call ``function`` once per case, plus once more for each index in ``repeat``.
 
     ``expected`` (the reference's answers, same order as ``cases``) sizes what a result may weigh; its values
@@ -173,6 +165,7 @@ class Run:
         inherit = (self.memory_fd,) if self.memory is not None else ()
         readable = self._readable()
         launched = self.sandbox.spawn(readable, inherit)
+        self.waits = waits.Waits(self.sandbox.mode, launched.process.pid)
         if launched.degraded:
             self.notes.setdefault(launched.degraded)
         channel = Channel(launched, self.limits.output_mib * MIB)
@@ -277,10 +270,15 @@ class Run:
         """The answer of kind ``kind`` to step ``seq`` (the last one sent, by default), before ``deadline``."""
         seq = self.seq if seq is None else seq
         sent = time.monotonic()
+        allowance, given = deadline - sent, 0.0
         while True:
             try:
                 frame = channel.receive(deadline, max_payload)
             except DeadlinePassed:
+                more = self.waits.grant(allowance, given)  # the time it waited for a core is not its own (``waits``)
+                if more:
+                    deadline, given, self.deadline = deadline + more, given + more, self.deadline + more
+                    continue
                 self._check_flood(channel, where)
                 if deadline >= self.deadline:
                     raise _Incident("timeout", self._submission_timeout(), where, time.monotonic() - sent) from None

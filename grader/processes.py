@@ -57,3 +57,12 @@ def parent(pid: int) -> int:
         return int(data.rsplit(b")", 1)[1].split()[1])
     except (OSError, ValueError, IndexError):
         return 0
+
+
+def run_delay(pid: int) -> float:
+    """Seconds task ``pid`` has spent ready to run but waiting for a core (0 if it cannot be read)."""
+    try:
+        with open(f"/proc/{pid}/schedstat", "rb") as stat:
+            return int(stat.read().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return 0.0

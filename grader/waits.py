@@ -1,0 +1,44 @@
+"""A time limit counts the run's own time, not the time it spent waiting for a core.
+
+On a machine loaded from outside (other jobs, a CI runner's neighbours), a correct but slow call could reach its
+limit after a fraction of it on a core: copying an 800 MB weight matrix took 0.35 s alone and 5.4 s of wall time
+at a load of 10, and was killed. The kernel counts, per task, the time it was ready to run but waiting for a core (the
+run delay, second field of ``/proc/PID/schedstat``); a deadline that passes while the run's main process waited
+that long is moved by that wait, once per wait, and by at most twice the step's own allowance. A sleeping or
+blocked process does not wait for a core, so a call that sleeps past its limit is stopped on time; a run that
+starves itself (its own busy processes share its cgroup's cpu weight) gains at most the same twice its allowance.
+The child's own alarm grants the same waits, read from its own counter (``runner/child.py``).
+"""
+from __future__ import annotations
+
+from . import processes
+
+#: the most a step's deadline moves, as a multiple of its allowance
+MOST = 2.0
+#: a wait shorter than this is not worth a new deadline
+LEAST = 0.05
+
+
+class Waits:
+    """The run delay of one run's main process, and how much of it its deadlines have been given already."""
+
+    def __init__(self, mode: str, pid: int) -> None:
+        self.mode, self.pid, self.granted = mode, pid, 0.0
+        self.main = 0 if mode == "fork" else pid  # in fork mode: the init's first child, found when first needed
+
+    def waited(self) -> float:
+        """Seconds the run's main process has waited for a core so far (0 where it cannot be read)."""
+        if self.mode not in ("fork", "landlock", "rlimits"):  # bwrap's pid is bubblewrap's own
+            return 0.0
+        if not self.main:
+            self.main = next(iter(processes.children(self.pid)), 0)
+        return processes.run_delay(self.main) if self.main else 0.0
+
+    def grant(self, allowance: float, step_granted: float) -> float:
+        """Seconds to add to a deadline that has just passed, for a step whose allowance was ``allowance`` and that
+        was already given ``step_granted``; 0 when the run has not waited for a core since the last grant."""
+        more = min(self.waited() - self.granted, MOST * allowance - step_granted)
+        if more < LEAST:
+            return 0.0
+        self.granted += more
+        return more
