@@ -172,3 +172,42 @@ def test_a_ramp_reading_says_which_later_products_it_passes_through():
     found = _findings(fn)
     assert [f.id for f in found] == ["wrong-stage"], found
     assert "a mistake in the product by W3 shows here too" in found[0].evidence, found
+
+
+def test_a_relu_on_b3_alone_is_not_called_a_relu_on_the_logits():
+    """Before: relu-after-fc3, 'A ReLU is applied to the logits after FC3' (np.maximum(b3, 0) gives a ReLU of the
+    ramp on probe 'logits-ramp', where the logits are b3), though other probes return negative logits, which no ReLU
+    on the logits could."""
+    fn = lambda f, W1, b1, W2, b2, W3, b3: _head(f, W1, b1, W2, b2, W3, _relu(b3))  # noqa: E731
+    assert _loses_points(fn)
+    found = _findings(fn)
+    assert [f.id for f in found] == ["wrong-stage"], found
+    assert "how b3 is added" in found[0].evidence, found
+
+
+def test_logits_times_a_factor_are_named_with_it():
+    """Before: wrong-stage, 'your logits are -24, -6, ...' (only 2 * y and y / 2 were modelled)."""
+    fn = lambda *p: _head(*p, out=lambda y: 3 * y)  # noqa: E731
+    found = _findings(fn)
+    assert [f.id for f in found] == ["relu-after-fc3"], found
+    assert "multiplied by 3 (3 * y)" in found[0].evidence, found
+
+
+@pytest.mark.parametrize("change", [lambda y: np.roll(y, 1, axis=1) / 2, lambda y: np.log(np.abs(y))],
+                         ids=["rolled-and-halved", "log-of-abs"])
+def test_logits_that_no_variant_explains_and_no_call_gets_right_still_get_a_finding(change):
+    """Before: an empty report beside the failed value checks (no call was right, so the generic finding stayed
+    silent, and the logits ramp alone was taken for noise). The finding says what probe 'logits-ramp' showed and
+    that nothing catalogued reproduces the outputs."""
+    fn = lambda *p: _head(*p, out=change)  # noqa: E731
+    assert _loses_points(fn)
+    found = _findings(fn)
+    assert [f.id for f in found] == ["wrong-stage"], found
+    assert "no catalogued mistake reproduces them" in found[0].evidence and "'logits-ramp'" in found[0].evidence
+
+
+def test_numbers_drawn_at_a_fixed_seed_are_not_pointed_at_a_stage():
+    """The same numbers for every probe of one shape: no stage computed them, so the generic finding above must not
+    send the student to b3 or to what follows FC3."""
+    fn = lambda f, *p: np.random.default_rng(0).standard_normal((len(f), p[-1].shape[0]))  # noqa: E731
+    assert "wrong-stage" not in {f.id for f in _findings(fn)}

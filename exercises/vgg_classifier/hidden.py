@@ -190,6 +190,48 @@ def unexplained(graded, probes) -> list:
                                    + probes_said)]
 
 
+def nothing_right(graded, probes) -> list:
+    """No call returned the statement's logits and nothing was named, yet every graded case returned finite logits of
+    the right shape: say what the logits ramp (every weight zero, so the logits are b3, read through no product)
+    shows, without guessing a cause. A head that returns np.roll(y, 1, axis=1) / 2 or np.log(np.abs(y)) got an
+    empty report."""
+    small = [r for r in graded if r.case.group != "full-scale"]
+    ramp = next((r for r in probes if r.case.name == "logits-ramp"), None)
+    arrays = [S.usable(r) for r in small]
+    shown = S.usable(ramp) if ramp is not None else None
+    if not small or shown is None or any(a is None or a.shape != r.expected.shape for r, a in zip(small, arrays)):
+        return []
+    if any(T.close(a, r.expected, 1e-9) for r, a in zip(small, arrays)) or T.close(shown, ramp.expected, 1e-9):
+        return []
+    if _low_precision(graded, probes) or _ignores_inputs(probes):
+        return []
+    idx = S.shown_points(np.where(np.isfinite(shown[0]), shown[0], 0.0), S.RAMP)
+    got = ", ".join(S._fmt(float(shown[0][i]), 4) for i in idx)
+    want = ", ".join(S._fmt(float(S.RAMP[i]), 8) for i in idx)
+    return [Finding("wrong-stage", f"None of the {len(small)} graded cases returned the statement's logits, and no "
+                                   f"catalogued mistake reproduces them. Where to look: on probe 'logits-ramp', "
+                                   f"where every weight is zero so that the three products contribute nothing and the "
+                                   f"logits should be b3 itself, your function returned {got} for b3 = {want}; so "
+                                   f"b3 is added wrongly or the logits are changed after FC3 (and perhaps something "
+                                   f"before it departs as well).")]
+
+
+def _ignores_inputs(probes) -> bool:
+    """Two probes with different statement's logits got the very same output (numbers drawn at a fixed seed, say):
+    no stage of a head computed it, so none is pointed at."""
+    seen: list = []
+    for run in probes:
+        arr = S.usable(run)
+        if arr is None:
+            continue
+        for other, expected in seen:
+            if other.shape == arr.shape and np.array_equal(other, arr) and not (
+                    expected.shape == run.expected.shape and np.array_equal(expected, run.expected)):
+                return True
+        seen.append((arr, run.expected))
+    return False
+
+
 PRECISION_FACTOR = 8.0  # as the harness's reading of a reduced precision (grader/diagnose.py) allows
 
 

@@ -277,6 +277,9 @@ def fit_final(values: np.ndarray) -> list[str]:
     shift = values - RAMP  # a stray constant added to every logit (y + 1e-8): one shift, not 0, everywhere
     if np.ptp(shift) <= 1e-12 * np.abs(RAMP).max() and shift[0] != 0 and abs(float(shift[0]) - 1.0) > 1e-12:
         return [f"shift:{float(shift.mean()):.3g}"]
+    ratio = float(values[0] / RAMP[0])  # one factor on every logit (3 * y, -y / 2; a tiny 1e-310 is no temperature)
+    if ratio not in (1.0, 2.0, 0.5, -1.0) and 1e-6 <= abs(ratio) <= 1e6 and exact(values, RAMP * ratio).all():
+        return [f"times:{ratio!r}"]
     if lo > 0 and abs(float(values.sum()) - 1.0) < 1e-9:  # probabilities: a softmax of the logits times 1/T?
         logs = np.log(values)
         inverse = float((logs[-1] - logs[0]) / (RAMP[-1] - RAMP[0]))

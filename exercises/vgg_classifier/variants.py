@@ -440,6 +440,8 @@ def final_name(name: str) -> str:
         return "truncation toward 0 to whole numbers (as y.astype(int) does)"
     if kind == "shift":
         return f"shifted by the constant {params[0]} (y + {params[0]})"
+    if kind == "times":
+        return f"multiplied by {float(params[0]):.6g} ({float(params[0]):.6g} * y)"
     return f"clip(y, {params[0]}, {params[1]})" if kind == "clip" else name
 
 
@@ -476,6 +478,8 @@ def _final(name: str, z: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
         return np.trunc(z)
     if kind == "shift":  # a stray constant, y + 1e-8 (fitted from the logits ramp)
         return z + float(params[0])
+    if kind == "times":  # one factor on every logit, 3 * y (fitted from the logits ramp)
+        return z * float(params[0])
     raise KeyError(name)
 
 

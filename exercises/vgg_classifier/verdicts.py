@@ -339,7 +339,7 @@ def fallback(values, by_name: dict, random: bool = False) -> list:
                 f"{sentence}")
             unread = [S.STAGE_NAMES[s] for s in S.STAGES[:S.STAGES.index(stage)]
                       if values.verdicts.get(s, ("",))[0] == "not read"]
-            named = _catalogued_final(values) if stage == "final" else None
+            named = _catalogued_final(values, by_name) if stage == "final" else None
             if named is not None:
                 return [named]
             if stage == "final":
@@ -369,7 +369,22 @@ READ_THROUGH = {
 _CATALOGUED_FINALS = ("relu", "sigmoid", "tanh", "exp", "abs", "softmax", "log-softmax")
 
 
-def _catalogued_final(values) -> Finding | None:
+#: the values each function after FC3 can return: a probe output outside them was not made by it (np.maximum(b3, 0)
+#: reads as a ReLU on the logits ramp, where the logits are b3, yet other probes return negative logits)
+_IMAGES = {"relu": (0.0, np.inf), "sigmoid": (0.0, 1.0), "tanh": (-1.0, 1.0), "exp": (0.0, np.inf),
+           "abs": (0.0, np.inf), "softmax": (0.0, 1.0)}
+
+
+def _within_image(name: str, by_name: dict) -> bool:
+    lo, hi = _IMAGES.get(name, (-np.inf, np.inf))
+    for run in by_name.values():
+        arr = S.usable(run)
+        if arr is not None and np.isfinite(arr).all() and (arr.min() < lo or arr.max() > hi):
+            return False
+    return True
+
+
+def _catalogued_final(values, by_name: dict) -> Finding | None:
     """What follows FC3 is read on probe 'logits-ramp' with every weight zero, through no other stage: when it is
     exactly a catalogued function of the ramp (a ReLU, a softmax...), that mistake is certain even though another
     one, which no variant explains, keeps the search from reproducing the rest. Naming it beats a bare 'after FC3
@@ -380,7 +395,7 @@ def _catalogued_final(values) -> Finding | None:
     for name in _CATALOGUED_FINALS:
         with np.errstate(all="ignore"):
             model = V._final(name, S.RAMP[None], None)[0]
-        if np.allclose(reading.values, model, rtol=1e-9, atol=1e-12):
+        if np.allclose(reading.values, model, rtol=1e-9, atol=1e-12) and _within_image(name, by_name):
             mistake = "softmax-output" if "softmax" in name else "relu-after-fc3"
             shown = S.shown_points(reading.values, S.RAMP)
             return Finding(mistake, f"{cap(V.final_name(name))} is applied to the logits after FC3: on probe "
