@@ -36,6 +36,16 @@ def quick_session(exercise):
         yield s
 
 
+@pytest.fixture(scope="session")
+def one_second_session(exercise):
+    """The tight limits with a 1 s call limit, for calls that never return (an endless loop, an ignored alarm): the
+    kill and its message are the same at any limit, and each timed-out call costs one second less."""
+    limits = dataclasses.replace(exercise.limits, call_seconds=1.0, cell_seconds=3.0, submission_seconds=20.0,
+                                 output_mib=1)
+    with Session(exercise, full_scale=False, sandbox=Sandbox(limits)) as s:
+        yield s
+
+
 @pytest.fixture
 def grade_source(tmp_path, session):
     """Write ``source`` (text, bytes, or a notebook dict) to ``tmp_path/name`` and grade it."""

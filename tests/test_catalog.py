@@ -59,10 +59,10 @@ def scale_session(exercise):
 @pytest.mark.parametrize(
     "path", sorted([*BUGGY.glob("*.py"), *(BUGGY / "variants").glob("*.py")]), ids=lambda p: p.stem
 )
-def test_each_mistake_loses_points_and_is_named(request, session, quick_session, path):
+def test_each_mistake_loses_points_and_is_named(request, session, path):
     if _expected_id(path) in AT_SCALE_ONLY:
         session = request.getfixturevalue("scale_session")
-    result = grade_file(path, quick_session if path.stem == "too-slow" else session)
+    result = grade_file(path, request.getfixturevalue("one_second_session") if path.stem == "too-slow" else session)
     mistake = _expected_id(path)
     assert result.score < result.max_score or path.stem in FULL_SCALE_ONLY
     assert mistake in diagnosis_ids(result), [(d.id, d.evidence) for d in result.diagnoses]

@@ -210,14 +210,14 @@ def test_memory_error_is_named(grade_source):
     assert "MemoryError: it asked for 8 TiB at once" in message and "memory limit of 2 GiB" in message, message
 
 
-def test_call_timeout_is_a_timeout_and_the_grade_finishes(grade_source, quick_session):
+def test_call_timeout_is_a_timeout_and_the_grade_finishes(grade_source, one_second_session):
     import time
 
     started = time.monotonic()
-    result = grade_source(returning("y", "    import time\n    time.sleep(60)\n"), use=quick_session)
+    result = grade_source(returning("y", "    import time\n    time.sleep(60)\n"), use=one_second_session)
     assert time.monotonic() - started < 15
     assert check(result, "returns").status == "timeout"
-    assert "killed after 2 s" in check(result, "returns").message
+    assert "killed after 1 s" in check(result, "returns").message
     assert "too-slow" in diagnosis_ids(result)
 
 
@@ -286,14 +286,14 @@ def test_a_py_file_that_loops_after_the_def_is_graded_and_marked(grade_source, q
     assert result.score == result.max_score - check(result, "completes").max_points
 
 
-def test_code_that_ignores_the_alarm_is_still_killed(grade_source, quick_session):
+def test_code_that_ignores_the_alarm_is_still_killed(grade_source, one_second_session):
     import time
 
     started = time.monotonic()
     source = "import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\n" + returning("y", "    while True: pass\n")
-    result = grade_source(source, use=quick_session)
+    result = grade_source(source, use=one_second_session)
     assert time.monotonic() - started < 20
-    assert "killed after 2 s" in check(result, "returns").message
+    assert "killed after 1 s" in check(result, "returns").message
 
 
 def test_completes_is_about_the_script_not_the_function(grade_source):
