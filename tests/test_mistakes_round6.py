@@ -211,3 +211,14 @@ def test_numbers_drawn_at_a_fixed_seed_are_not_pointed_at_a_stage():
     send the student to b3 or to what follows FC3."""
     fn = lambda f, *p: np.random.default_rng(0).standard_normal((len(f), p[-1].shape[0]))  # noqa: E731
     assert "wrong-stage" not in {f.id for f in _findings(fn)}
+
+
+def test_the_flatten_line_of_the_trace_shows_a_sample_that_changed():
+    """Before: the trace's flatten line showed sample 1 ('gives 0.125, 0.25, ... where its flattened features are
+    0.125, 0.25, ...'), unchanged, as the departure: the sample shown was the one with the fewest zeros, changed or
+    not. With features above 3 set to 0, only sample 3 of probe 'flatten-order' changes."""
+    fn = lambda *p: _head(*p, features=lambda f: np.where(np.abs(f) > 3, 0.0, f))  # noqa: E731
+    runs = helpers.case_runs(EX, fn, _cases())
+    lines = EX.diagnosis_module.stage_trace(runs)
+    flatten = next(line for line in lines if line.strip().startswith("flatten:"))
+    assert "sample 3 gives 0, 0, 0" in flatten, lines

@@ -156,7 +156,9 @@ def _passed_on(order, fc1=None) -> str:
     both signs through a general FC1) tells a feature left out from a unit of FC1 that is never computed."""
     y0 = S.usable(order)
     x0 = order.case.args[0].reshape(order.case.args[0].shape[0], -1)
-    row = int(np.argmax(np.count_nonzero(y0, axis=1)))  # the sample with the fewest values at 0 shows the most
+    counts = np.count_nonzero(y0, axis=1)  # the sample with the fewest values at 0 shows the most, among those
+    changed = ~np.all(np.isclose(y0, x0, rtol=1e-9, atol=1e-12), axis=1)  # that are changed, if any is
+    row = int(np.argmax(np.where(changed, counts, -1))) if changed.any() else int(np.argmax(counts))
     shown = ", ".join(Q.fmt(v) for v in y0[row, :6])
     want = ", ".join(Q.fmt(v) for v in x0[row, :6])
     more = ", ..." if x0.shape[1] > 6 else ""
