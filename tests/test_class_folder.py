@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import shutil
 import signal
 import stat
 import subprocess
@@ -421,6 +422,7 @@ def test_ctrl_c_writes_the_class_files_of_what_finished_and_the_rerun_completes_
     manifest = json.loads((out / "manifest.json").read_text())  # a stopped run: `grader merge` refuses it as is
     assert manifest["complete"] is False and [g["student"] for g in manifest["graded"]] == ["ana", "ben"]
 
+    shutil.copyfile(SUBMISSIONS / "correct" / "matmul.py", folder / "zed.py")  # the rerun need not wait for zed
     rerun = subprocess.run(command, env=env, capture_output=True, timeout=120)
     assert rerun.returncode == 0, rerun.stderr
     rows = {r["student"]: r for r in csv.DictReader((out / "gradebook.csv").open(newline=""))}
