@@ -222,3 +222,39 @@ def test_the_flatten_line_of_the_trace_shows_a_sample_that_changed():
     lines = EX.diagnosis_module.stage_trace(runs)
     flatten = next(line for line in lines if line.strip().startswith("flatten:"))
     assert "sample 3 gives 0, 0, 0" in flatten, lines
+
+
+def test_a_factor_on_h2_beside_a_missing_b3_shows_true_evidence_and_says_the_two_are_the_same():
+    """Before: 'After FC3 the logits are divided by 2', shown with probe 'logits-ramp' turning b3 into 0, 0, 0 (that
+    is the missing b3, not a factor). Without b3, 0.5 * h2 @ W3 and (h2 @ W3) / 2 are the same numbers: the finding
+    says so, and its example is an output the factor does explain."""
+    def fn(f, W1, b1, W2, b2, W3, b3):
+        h2 = _relu(_relu(f.reshape(len(f), -1) @ W1 + b1) @ W2 + b2) * 0.5
+        return h2 @ W3
+    found = _findings(fn)
+    assert sorted(f.id for f in found) == ["missing-bias", "relu-after-fc3"], found
+    text = next(f.evidence for f in found if f.id == "relu-after-fc3")
+    assert "h2 or W3 is scaled" in text and "into 0, 0, 0" not in text, found
+
+
+@pytest.mark.parametrize("other", ["b1-subtracted", "relu6-in-fc2"])
+def test_features_halved_beside_another_mistake_are_both_named(other):
+    """Before: a bare wrong-stage (no variant without the scale explained the probes, and the stages stop at the
+    first one that departs)."""
+    def fn(f, W1, b1, W2, b2, W3, b3):
+        z1 = f.reshape(len(f), -1) / 2 @ W1 + (-b1 if other == "b1-subtracted" else b1)
+        z2 = _relu(z1) @ W2 + b2
+        return (np.clip(z2, 0, 6) if other == "relu6-in-fc2" else _relu(z2)) @ W3 + b3
+    found = _findings(fn)
+    assert "features-changed" in {f.id for f in found}, found
+    assert {f.id for f in found} - {"features-changed"} == {"bias-sign-or-scale" if other == "b1-subtracted"
+                                                             else "wrong-activation"}, found
+
+
+def test_an_inverted_relu_mask_under_rolled_logits_gets_a_finding():
+    """Before: no finding at all: zeros on two different probes (min(z, 0) on positive values) were taken for an
+    output that ignores its inputs."""
+    def fn(f, W1, b1, W2, b2, W3, b3):
+        h1 = np.minimum(f.reshape(len(f), -1) @ W1 + b1, 0.0)
+        return np.roll(_relu(h1 @ W2 + b2) @ W3 + b3, 1, axis=1)
+    assert [f.id for f in _findings(fn)] == ["wrong-stage"]

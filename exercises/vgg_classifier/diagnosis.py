@@ -390,9 +390,26 @@ def _ramp_sentence(readings, finding_id, spec) -> str:
             continue
         if finding_id not in ("relu-after-fc3", "softmax-output") and stage == "final":
             continue
+        if not _reading_shows(reading, stage, spec):
+            continue
         probe = {"act1": "act1-ramp", "act2": "act2-ramp", "final": "logits-ramp"}[stage]
         parts.append(f"On probe '{probe}', {reading.note}.")
     return (" " + " ".join(parts)) if parts else ""
+
+
+def _reading_shows(reading, stage: str, spec) -> bool:
+    """Is the ramp reading what the variant's own function of that stage makes of the ramp? With b3 left out as
+    well, the logits ramp reads 0 everywhere, which shows nothing of a y / 2 (or of dropout on h2) beside it."""
+    try:
+        with np.errstate(all="ignore"):
+            if stage == "final":
+                model = V._final(spec.final, S.RAMP[None], None)[0]
+            else:
+                layer = 0 if stage == "act1" else 1
+                model = V.activation(spec.act[layer])(S.RAMP) * spec.scale[layer]
+    except (KeyError, ValueError, IndexError):
+        return True  # no model of it here: the reading is shown as it was before
+    return bool(np.allclose(reading.values, model, rtol=1e-9, atol=1e-12))
 
 
 @dataclass
@@ -473,13 +490,15 @@ class _Probes:
             finals = finals + [f for f in V.RARE_FINALS if f not in finals]
         self.loose, exact = _precision(square, arrays)
         spec, complete = Q.search(stack, actual, mask, starts, extra_acts, finals, self.loose, exact)
-        scaled = _input_scale(by_name.get("flatten-order")) if complete and len(Q.describe(spec)) > 1 \
+        scaled = _input_scale(by_name.get("flatten-order")) if (not complete or len(Q.describe(spec)) > 1) \
             and not _scaled_ramp(self.readings) else ""
-        if scaled:  # features scaled beside another mistake also match departures that scale b1, h1 or h2 instead
-            starts = [V.Spec(input_act=scaled)] + [V._replace(s, input_act=scaled) for s in starts]
-            other, found = Q.search(stack, actual, mask, starts, extra_acts, finals, self.loose, exact)
-            if found and len(Q.describe(other)) <= len(Q.describe(spec)):
-                spec = other
+        if scaled:  # features scaled beside another mistake: no variant without the scale, or one that scales b1,
+            # h1 or h2 instead (a ReLU passes a positive factor through). Alone, the stages name the scale.
+            from_scaled = [V.Spec(input_act=scaled)] + [V._replace(s, input_act=scaled) for s in starts]
+            other, found = Q.search(stack, actual, mask, from_scaled, extra_acts, finals, self.loose, exact)
+            departures = len(Q.describe(other)) if found else 0
+            if departures > 1 and (not complete or departures <= len(Q.describe(spec))):
+                spec, complete = other, True
         if complete:
             self.spec = spec
             self._example = (stack, square, actual, mask)

@@ -217,15 +217,16 @@ def nothing_right(graded, probes) -> list:
 
 
 def _ignores_inputs(probes) -> bool:
-    """Two probes with different statement's logits got the very same output (numbers drawn at a fixed seed, say):
-    no stage of a head computed it, so none is pointed at."""
+    """Two probes with different statement's logits got the very same output, not one constant (numbers drawn at a
+    fixed seed, say): no stage of a head computed it, so none is pointed at. (Zeros everywhere come naturally from a
+    head whose ReLU masks are inverted, on probes whose values are all positive.)"""
     seen: list = []
     for run in probes:
         arr = S.usable(run)
         if arr is None:
             continue
         for other, expected in seen:
-            if other.shape == arr.shape and np.array_equal(other, arr) and not (
+            if other.shape == arr.shape and np.array_equal(other, arr) and np.ptp(arr) > 0 and not (
                     expected.shape == run.expected.shape and np.array_equal(expected, run.expected)):
                 return True
         seen.append((arr, run.expected))

@@ -143,6 +143,9 @@ def describe(spec) -> list[tuple[str, str, object]]:
     finals = spec.final.split("+")  # "relu+round:2": a function, then rounding, each named and undone alone
     for k, final in enumerate(finals):
         found = _final_item(final)
+        if found is not None and not spec.bias[2] and final in ("double", "half", "negated") + tuple(
+                f for f in finals if f.startswith("times:")):  # no b3: a factor on h2 or W3 is the same thing
+            found = (found[0], found[1] + " (or, with b3 left out, what comes to the same: h2 or W3 is scaled)")
         if found is not None:
             rest = "+".join(finals[:k] + finals[k + 1:]) or "none"
             items.append((*found, replace(spec, final=rest)))
