@@ -258,3 +258,15 @@ def test_an_inverted_relu_mask_under_rolled_logits_gets_a_finding():
         h1 = np.minimum(f.reshape(len(f), -1) @ W1 + b1, 0.0)
         return np.roll(_relu(h1 @ W2 + b2) @ W3 + b3, 1, axis=1)
     assert [f.id for f in _findings(fn)] == ["wrong-stage"]
+
+
+@pytest.mark.parametrize("other", ["b3-left-out", "b1-subtracted"])
+def test_features_clipped_beside_another_mistake_are_both_named(other):
+    """Before: a bare wrong-stage (the search had no clip of the features, and ``ranges`` reads the clip alone)."""
+    def fn(f, W1, b1, W2, b2, W3, b3):
+        z1 = np.clip(f, -3, 3).reshape(len(f), -1) @ W1 + (-b1 if other == "b1-subtracted" else b1)
+        return _relu(_relu(z1) @ W2 + b2) @ W3 + (0 * b3 if other == "b3-left-out" else b3)
+    found = _findings(fn)
+    assert {f.id for f in found} == {"features-changed", "missing-bias" if other == "b3-left-out"
+                                     else "bias-sign-or-scale"}, found
+    assert "np.clip(features, -3, 3)" in " ".join(f.evidence for f in found), found

@@ -421,19 +421,25 @@ class _Branch:
     lines: list
 
 
-def _input_scale(run) -> str:
-    """``scale:S`` when probe 'flatten-order' (identity layers, zero biases, positive features: its logits are what
-    FC1 receives) returned its flattened features times one factor S other than 1, else ""."""
+def _input_changes(run) -> list[str]:
+    """What probe 'flatten-order' (identity layers, zero biases, positive features: its logits are what FC1
+    receives) says was done to the features, as input functions for the search: ``scale:S`` when it returned them
+    times one factor S other than 1, ``clip:LO:HI`` when the largest came out as one bound HI (the lower bound
+    cannot show on positive features: -HI or none is tried); else nothing."""
     arr = S.usable(run) if run is not None else None
     if arr is None or not np.isfinite(arr).all():
-        return ""
+        return []
+    expected = run.expected
     with np.errstate(all="ignore"):
-        ratio = arr / run.expected
+        ratio = arr / expected
     factor = float(ratio.flat[0])
-    if not np.isfinite(factor) or factor <= 0 or abs(factor - 1.0) < 1e-9 \
-            or not np.allclose(ratio, factor, rtol=1e-9, atol=0):
-        return ""
-    return f"scale:{factor!r}"
+    if np.isfinite(factor) and factor > 0 and abs(factor - 1.0) >= 1e-9 \
+            and np.allclose(ratio, factor, rtol=1e-9, atol=0):
+        return [f"scale:{factor!r}"]
+    hi = float(arr.max())
+    if hi < float(expected.max()) and np.allclose(arr, np.minimum(expected, hi), rtol=1e-9, atol=1e-12):
+        return [f"clip:{-hi!r}:{hi!r}", f"clip:None:{hi!r}"]
+    return []
 
 
 def _scaled_ramp(readings) -> bool:
@@ -490,15 +496,18 @@ class _Probes:
             finals = finals + [f for f in V.RARE_FINALS if f not in finals]
         self.loose, exact = _precision(square, arrays)
         spec, complete = Q.search(stack, actual, mask, starts, extra_acts, finals, self.loose, exact)
-        scaled = _input_scale(by_name.get("flatten-order")) if (not complete or len(Q.describe(spec)) > 1) \
-            and not _scaled_ramp(self.readings) else ""
-        if scaled:  # features scaled beside another mistake: no variant without the scale, or one that scales b1,
-            # h1 or h2 instead (a ReLU passes a positive factor through). Alone, the stages name the scale.
-            from_scaled = [V.Spec(input_act=scaled)] + [V._replace(s, input_act=scaled) for s in starts]
-            other, found = Q.search(stack, actual, mask, from_scaled, extra_acts, finals, self.loose, exact)
+        changes = _input_changes(by_name.get("flatten-order")) if not complete or len(Q.describe(spec)) > 1 else []
+        if changes and changes[0].startswith("scale:") and _scaled_ramp(self.readings):
+            changes = []  # a ramp scaled by a factor explains the factor on 'flatten-order' as well
+        for change in changes:  # features scaled or clipped beside another mistake: no variant without the change,
+            # or one that scales b1, h1 or h2 instead (a ReLU passes a positive factor through). Alone, the stages
+            # (a scale) or ``ranges`` (a clip) name the change.
+            from_changed = [V.Spec(input_act=change)] + [V._replace(s, input_act=change) for s in starts]
+            other, found = Q.search(stack, actual, mask, from_changed, extra_acts, finals, self.loose, exact)
             departures = len(Q.describe(other)) if found else 0
             if departures > 1 and (not complete or departures <= len(Q.describe(spec))):
                 spec, complete = other, True
+                break
         if complete:
             self.spec = spec
             self._example = (stack, square, actual, mask)

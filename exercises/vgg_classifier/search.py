@@ -137,6 +137,11 @@ def describe(spec) -> list[tuple[str, str, object]]:
                else f"multiplied by {factor:.6g} (x * {factor:.6g})")
         items.append(("features-changed", f"the features are {how} before FC1 (or, what comes to the same, W1 is)",
                       replace(spec, input_act="none")))
+    elif spec.input_act.startswith("clip:"):
+        lo, hi = (v if v == "None" else f"{float(v):.6g}" for v in spec.input_act.split(":")[1:])
+        bounds = f"[{lo}, {hi}]" if lo != "None" else f"at most {hi}"
+        items.append(("features-changed", f"the features are clipped to {bounds} before FC1 (np.clip(features, "
+                                          f"{lo}, {hi}))", replace(spec, input_act="none")))
     elif spec.input_act != "none":
         items.append(("extra-activation", f"{V.INPUT_ACT_NAMES[spec.input_act]} is applied to the features before FC1",
                       replace(spec, input_act="none")))

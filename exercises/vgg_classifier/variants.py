@@ -158,6 +158,9 @@ def input_function(name: str) -> Callable[[np.ndarray], np.ndarray]:
     if name.startswith("scale:"):
         factor = float(name.split(":", 1)[1])
         return lambda x: x * factor
+    if name.startswith("clip:"):  # np.clip(features, lo, hi), fitted the same way; "None" for no lower bound
+        lo, hi = (None if v == "None" else float(v) for v in name.split(":")[1:])
+        return lambda x: np.clip(x, lo, hi)
     return INPUT_ACTS[name]
 COMMON = ("relu", "none", "sigmoid", "tanh", "leaky0.01", "leaky0.1", "step", "relu6", "abs", "zero", "relu-trunc",
           "layernorm", "batchnorm")
