@@ -16,6 +16,7 @@ import json
 import re
 from pathlib import Path
 
+from . import escape
 from .ipython import compile_error
 
 #: git's conflict markers, each at the start of a line; all three must be there
@@ -127,17 +128,26 @@ _EXPORTS = {".html": "a web page", ".htm": "a web page", ".pdf": "a PDF", ".md":
 _ARCHIVES = (".zip", ".tar", ".gz", ".tgz", ".7z", ".rar", ".bz2", ".xz")
 
 
+def misnamed(path: Path) -> bool:
+    """Whether ``path`` is most likely a submission under another name (``hw.ipynb.txt``, ``hw.zip``, ``hw.html``):
+    a class folder's file of that kind gets a row saying so, where a README or a grades sheet is only left out."""
+    return (Path(path.stem).suffix.lower() in (".py", ".ipynb") or path.suffix.lower() in _ARCHIVES
+            or path.suffix.lower() in (".html", ".htm", ".pdf"))
+
+
 def unsupported_name(path: Path) -> str:
     """Why a file of another suffix is not graded, said as what most likely happened to it: a browser or an editor
     that saved 'hw.ipynb' as 'hw.ipynb.txt', a notebook zipped or exported (File > Download as HTML or PDF)."""
-    suffix, name = path.suffix.lower(), path.name
+    suffix, name = path.suffix.lower(), escape.terminal(path.name, 200)
     inner = Path(path.stem).suffix.lower()
     if inner in (".py", ".ipynb"):
-        return (f"{name} is named like a {inner} file with '{path.suffix}' added after it (a browser or an editor "
-                f"does that when it saves): rename it to {path.stem} and submit it again.")
+        return (f"{name} is named like a {inner} file with '{escape.terminal(path.suffix, 40)}' added after it (a "
+                f"browser or an editor does that when it saves): rename it to {escape.terminal(path.stem, 200)} and "
+                "submit it again.")
     if suffix in _ARCHIVES:
         return f"{name} is an archive: unpack it and submit the .ipynb notebook or .py file that is inside."
     if suffix in _EXPORTS:
         return (f"{name} is {_EXPORTS[suffix]} copy of the work, which cannot be run: submit the notebook itself "
                 "(the .ipynb file; in Jupyter or Colab, File > Download > .ipynb) or a .py file.")
-    return f"Cannot grade a '{suffix or 'extensionless'}' file ({name}): submit a .py file or a .ipynb notebook."
+    return (f"Cannot grade a '{escape.terminal(suffix, 40) or 'extensionless'}' file ({name}): submit a .py file or "
+            "a .ipynb notebook.")

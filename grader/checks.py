@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from . import escape
 from .exercise import PROBE, CheckSpec, Exercise
 from .facts import Facts, establish, per_output, value_error  # noqa: F401  (value_error: a public name here too)
 from .memory import memory_error_sentence
@@ -210,10 +211,18 @@ def run_checks(exercise: Exercise, runs: list[CaseRun], execution: Execution,
             else:
                 verdict = Verdict(False, f"Unknown check kind '{spec.kind}' in the exercise settings.", "error")
         except Exception as exc:  # a bug in a check must not lose the rest of the grade
-            verdict = Verdict(False, f"The check itself failed ({type(exc).__name__}: {exc}).", "error")
+            verdict = Verdict(False, internal_failure(exc), "error")
         status = "passed" if verdict.passed else (verdict.status or "failed")
         results.append(CheckResult(
             id=spec.id, title=spec.title, status=status,  # type: ignore[arg-type]
             points=spec.points if verdict.passed else 0.0, max_points=spec.points, message=verdict.message,
         ))
     return results
+
+
+def internal_failure(exc: Exception) -> str:
+    """The sentence for a check whose own code raised: its exception's text is left out (it may hold a host path,
+    or a value the submission chose, of any length), its type is kept for the instructor to look for."""
+    name = escape.terminal(type(exc).__name__, 60)
+    return (f"This check could not be judged: the grader's own code for it failed ({name}), which is no mistake of "
+            "the submission; tell the instructor.")

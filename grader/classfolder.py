@@ -32,6 +32,7 @@ from pathlib import Path
 
 from . import escape, outfolder
 from .errors import MissingPath, UsageError
+from .brokenjson import misnamed, unsupported_name
 from .submission import SUFFIXES
 
 IGNORED_NAMES = {"__pycache__", "__MACOSX"}
@@ -43,6 +44,10 @@ HIDDEN = "hidden (a name starting with '.', __pycache__ or __MACOSX)"
 NOT_A_SUBMISSION = "not a .py or .ipynb file"
 A_LINK = "a symbolic link, never followed"
 NOT_REGULAR = "not a regular file or folder (a pipe, a socket or a device)"
+
+
+#: why an id has nothing to grade: a sentence (a no-submission row), or (error kind, sentence), or None (the default)
+Problem = str | tuple[str, str] | None
 
 
 @dataclass(frozen=True)
@@ -109,7 +114,7 @@ def discover(paths: list[Path], layout: str = "auto", assignment: str | None = N
         raise UsageError(f"--assignment takes the name of an assignment folder (submitted/<student>/NAME/), not "
                          f"{escape.terminal(assignment, 80)!r}.")
     found: list[_Found] = []
-    empty: list[tuple[str, Path, str | None, Path | None]] = []
+    empty: list[tuple[str, Path, Problem, Path | None]] = []
     left: list[tuple[Path, str]] = []
     notes: list[str] = []
     used = set()
@@ -133,7 +138,7 @@ def discover(paths: list[Path], layout: str = "auto", assignment: str | None = N
                                  f"layout, but {escape.terminal(path)} is not an nbgrader course folder (holding "
                                  "submitted/) nor its submitted folder.")
             _scan(root, found, empty, left)
-    entries = _entries(found, empty)
+    entries = _entries(found, empty, left)
     by_reason: dict[str, list[str]] = {}
     shown_left = tuple((escape.terminal(p, 300), why) for p, why in left)
     for shown, why in shown_left:
@@ -157,8 +162,10 @@ def one_student(folder: Path, student: str) -> Plan:
         raise UsageError(f"--student names the student of one submission, and {escape.terminal(folder)} holds "
                          f"{len(found)}: {names}{' and more' if len(found) > 6 else ''}. Keep one (or give its "
                          "file), or grade a class folder without --student.")
-    why = (f"No .py or .ipynb file was found in {escape.terminal(folder.resolve().name, 200) or 'the folder'} "
-           "or its subfolders.")
+    wrong = [path for path, reason in left if reason == NOT_A_SUBMISSION and misnamed(path)]
+    why: Problem = ("no-submission", unsupported_name(wrong[0])) if wrong else (
+        f"No .py or .ipynb file was found in {escape.terminal(folder.resolve().name, 200) or 'the folder'} "
+        "or its subfolders.")
     entries = _entries(found, [] if found else [(student, folder, why, folder)])
     shown_left = tuple((relative_name(p, folder), why) for p, why in left)
     notes = tuple(f"Left out {shown}: {why}." for shown, why in shown_left[:5])
@@ -218,7 +225,7 @@ def _assignment(root: Path, asked: str | None) -> str | None:
     return next(iter(names), None)
 
 
-def _scan(root: Path, found: list[_Found], empty: list[tuple[str, Path, str | None, Path | None]],
+def _scan(root: Path, found: list[_Found], empty: list[tuple[str, Path, Problem, Path | None]],
           left: list[tuple[Path, str]], assignment: str | None = None) -> None:
     """The entries of ``root``: each one a student (a file, or a folder) or a line of ``left``.
 
@@ -246,13 +253,16 @@ def _scan(root: Path, found: list[_Found], empty: list[tuple[str, Path, str | No
             folder, why = path, None
             if assignment is not None:
                 folder, why = _assignment_folder(path, assignment, left, root)
+            before = len(left)
             files = _walk(folder, base, left) if folder is not None else []
             if files:
                 found += [_Found(item.name, f, problem, root) for f, problem in files]
             else:
-                empty.append((item.name, folder or path, why, root))
+                empty.append((item.name, folder or path, why or _nothing_graded(left[before:], path, root), root))
         elif _supported(path):
             found.append(_Found(path.stem, path, _inside(path, base) or _regular_problem(item), root))
+        elif item.is_file(follow_symlinks=False) and misnamed(path):  # a row saying so, unless the id has a file
+            empty.append((_misnamed_id(path), path, ("unsupported-file-type", unsupported_name(path)), root))
         else:
             left.append((path, NOT_A_SUBMISSION if item.is_file(follow_symlinks=False) else NOT_REGULAR))
 
@@ -312,6 +322,30 @@ def _walk(folder: Path, base: str, left: list[tuple[Path, str]]) -> list[tuple[P
     return sorted(files)
 
 
+def _nothing_graded(skipped: list[tuple[Path, str]], folder: Path, root: Path | None) -> tuple[str, str] | None:
+    """Why a student's folder gave nothing to grade, naming what it holds: a notebook saved as ``hw.ipynb.txt``,
+    zipped or exported is said as such (``brokenjson.unsupported_name``), other files are listed. The kind stays
+    ``no-submission``: an LMS export drops such a row when the participant has another folder with a file (Moodle's
+    online-text folder holds ``onlinetext.html``)."""
+    files = [path for path, why in skipped if why == NOT_A_SUBMISSION]
+    wrong = [path for path in files if misnamed(path)]
+    if wrong:
+        more = len(files) - 1
+        return ("no-submission", unsupported_name(wrong[0]) + (
+            f" ({more} other file{'s' if more > 1 else ''} in the folder cannot be graded either.)" if more else ""))
+    if files:
+        names = ", ".join(relative_name(path, folder) for path in files[:3]) + (" and more" if len(files) > 3 else "")
+        return ("no-submission", f"The folder {relative_name(folder, root)} holds no .py or .ipynb file to grade, "
+                                 f"only {names}: submit a .py file or a .ipynb notebook.")
+    return None
+
+
+def _misnamed_id(path: Path) -> str:
+    """The student a misnamed file is for: ``alice.ipynb.txt``, ``alice.zip`` and ``alice.tar.gz`` are ``alice``."""
+    stem = path.stem
+    return Path(stem).stem if Path(stem).suffix.lower() in (".py", ".ipynb", ".tar") else stem
+
+
 def _link_problem(path: Path) -> tuple[str, str]:
     return ("unsupported-file-type",
             f"{escape.terminal(path.name)} is a symbolic link; a submission must be a regular file.")
@@ -341,17 +375,22 @@ def _supported(path: Path) -> bool:
     return path.suffix.lower() in SUFFIXES
 
 
-def _entries(found: list[_Found], empty: list[tuple[str, Path, str | None, Path | None]]) -> list[Entry]:
-    """One entry per raw id; several files for one id become one duplicate-student entry.
+def _entries(found: list[_Found], empty: list[tuple[str, Path, Problem, Path | None]],
+             left: list[tuple[Path, str]] | None = None) -> list[Entry]:
+    """One entry per raw id; several files for one id become one duplicate-student entry. An id with nothing to
+    grade (``empty``) gets one row; a misnamed file whose id has a real submission is only ``left`` out.
 
     Their messages name files relative to the class folder: they reach the student."""
     groups: dict[str, list[_Found]] = {}
     for item in found:
         groups.setdefault(item.raw, []).append(item)
     for raw, folder, why, root in empty:
-        if raw not in groups:
-            groups[raw] = [_Found(raw, folder, ("no-submission", why or f"The folder {relative_name(folder, root)} "
-                                                                        "holds no .py or .ipynb file to grade."))]
+        if raw in groups:
+            if left is not None and isinstance(why, tuple) and not folder.is_dir():
+                left.append((folder, NOT_A_SUBMISSION))
+            continue
+        groups[raw] = [_Found(raw, folder, why if isinstance(why, tuple) else (
+            "no-submission", why or f"The folder {relative_name(folder, root)} holds no .py or .ipynb file to grade."))]
     shown = display_ids(list(groups))
     folders = outfolder.folder_names(shown.values())
     entries = []

@@ -208,7 +208,38 @@ def _workers_ahead(args: argparse.Namespace) -> int:
     return max(1, min(args.jobs or cores, cores))
 
 
+def _what_to_grade(args: argparse.Namespace, plan, choose):
+    """``choose.what_to_grade``; when no exercise can be chosen for one file that is no submission at all
+    (``hw.ipynb.txt``, a zip, an HTML export), the error says what the file is rather than asking for the exercise
+    (which would not make it gradable)."""
+    try:
+        return choose.what_to_grade(args, plan)
+    except UsageError:
+        from .brokenjson import unsupported_name
+        from .submission import SUFFIXES
+
+        entry = plan.entries[0] if plan.single_file and len(plan.entries) == 1 else None
+        if entry is None or entry.problem is not None or entry.path.suffix.lower() in SUFFIXES:
+            raise
+        raise UsageError(f"{unsupported_name(entry.path)} (No exercise was chosen: nothing in it can be "
+                         "graded.)") from None
+
+
 def main(argv: list[str] | None = None) -> int:
+    """The command, with stdout and stderr unable to carry a CI workflow command (``escape.CommandSafeStream``):
+    every line printed, by any module, may hold a student's file name, id or message."""
+    from .escape import CommandSafeStream
+
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = (s if s is None or isinstance(s, CommandSafeStream) else CommandSafeStream(s)
+                              for s in streams)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = streams
+
+
+def _main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     wants_json = "--json" in argv
     # The grader's own numpy uses one BLAS thread, as each run does, unless the environment says otherwise: its
@@ -238,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
 
             # the exercise is chosen once the submissions are found (and the output folder checked), so a typo in a
             # path or an unwritable --out is said first, and with several exercises the submissions can name theirs
-            return commands.grade(args, lambda plan: choose.what_to_grade(args, plan))
+            return commands.grade(args, lambda plan: _what_to_grade(args, plan, choose))
         if args.command == "check":
             from . import commands, student_check
 

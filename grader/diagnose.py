@@ -11,6 +11,7 @@ import re
 
 import numpy as np
 
+from . import escape
 from .facts import Facts, establish, order
 from .exercise import PROBE, Exercise, Finding
 from .outcomes import CallError, CaseRun, Declared, Execution
@@ -391,8 +392,8 @@ def diagnose(runs: list[CaseRun], execution: Execution, exercise: Exercise,
                 and "random" in inspect.signature(module.diagnose).parameters else {}
             findings += list(module.diagnose(first_calls, exercise, **random))
         except Exception as exc:  # an instructor-side bug: report it, keep the grade
-            warnings.append(f"The exercise's diagnosis failed ({type(exc).__name__}: {exc}); "
-                            "the checks above are unaffected.")
+            warnings.append(f"The exercise's diagnosis failed ({escape.terminal(type(exc).__name__, 60)}: its text "
+                            "is left out, as it may name the grader's files); the checks above are unaffected.")
     return to_diagnoses(findings, exercise), warnings
 
 

@@ -9,11 +9,13 @@ never cleaned (an older result.json, a message built from a file name) is still 
 * ``md_code`` / ``md_cell`` / ``md_fence``: Markdown code spans and fenced blocks that nothing can close early;
 * ``csv_cell``: no formula (a cell starting with ``= + - @``, tab or CR gets a leading quote);
 * ``xml_text``: only characters XML 1.0 allows;
-* ``html_text``: for Jinja's ``finalize``; HTML escaping itself stays with autoescape.
+* ``html_text``: for Jinja's ``finalize``; HTML escaping itself stays with autoescape;
+* ``ci_text`` / ``CommandSafeStream``: no line a CI runner would execute as a workflow command (see below).
 """
 from __future__ import annotations
 
 import re
+from typing import TextIO
 
 from .text import clean
 
@@ -105,3 +107,67 @@ def html_text(value: object) -> object:
 
 def has_surrogate(text: str) -> bool:
     return _SURROGATE.search(text) is not None
+
+
+#: GitHub Actions runs a line as a command when it starts with ``::`` after leading whitespace, and a line holding
+#: ``##[`` anywhere (its legacy form); Azure Pipelines runs ``##vso[`` anywhere in a line. The runners split lines
+#: at LF, CR and CRLF.
+_CI_BRACKET = re.compile(r"##(?:vso)?\[", re.IGNORECASE)
+_LINE_BREAK = re.compile(r"(\r\n|\r|\n)")
+
+
+class CommandSafeStream:
+    """stdout or stderr with workflow commands neutralised, whoever prints and whatever text a student chose.
+
+    A file named ``::add-mask::x.py`` or ``::stop-commands::t.py`` would otherwise make a summary line, a progress
+    note or an error start with ``::`` and be executed by the CI runner (mask the log, stop every later command,
+    raise an annotation). A line's first two non-blank characters are never ``::`` here (a backslash goes before
+    them), and the ``[`` of ``##[`` or ``##vso[`` is written ``\\u005b``, which JSON reads back as ``[``: ``--json``
+    output stays valid and keeps every value. The state spans ``write`` calls, since ``print`` writes a line in
+    pieces. Every other attribute (``isatty``, ``fileno``, ``encoding``) is the wrapped stream's.
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self.wrapped = stream
+        self._lead = ""  # the current line's first non-blank characters so far (at most two)
+        self._tail = ""  # the current line's last few characters, for a ``##[`` split between writes
+
+    def write(self, text: str) -> int:
+        self.wrapped.write(self.neutralise(text))
+        return len(text)
+
+    def writelines(self, lines) -> None:
+        for line in lines:
+            self.write(line)
+
+    def neutralise(self, text: str) -> str:
+        out: list[str] = []
+        for piece in _LINE_BREAK.split(text):
+            if _LINE_BREAK.fullmatch(piece):
+                out.append(piece)
+                self._lead = self._tail = ""
+                continue
+            out.append(self._piece(piece))
+        return "".join(out)
+
+    def _piece(self, piece: str) -> str:
+        if len(self._lead) < 2:
+            rest = piece.lstrip() if not self._lead else piece
+            if (self._lead + rest[:2]).startswith("::"):
+                piece = piece[: len(piece) - len(rest)] + "\\" + rest
+                rest = piece.lstrip() if not self._lead else piece
+            self._lead = (self._lead + rest)[:2]
+        joined = self._tail + piece
+        starts = [m.end() - 1 - len(self._tail) for m in _CI_BRACKET.finditer(joined)]
+        for at in reversed([s for s in starts if s >= 0]):
+            piece = piece[:at] + "\\u005b" + piece[at + 1:]
+        self._tail = (self._tail + piece)[-5:]
+        return piece
+
+    def __getattr__(self, name: str):
+        return getattr(self.wrapped, name)
+
+
+def ci_text(text: str) -> str:
+    """``text`` with no line a CI runner would execute (see ``CommandSafeStream``): for the step summary."""
+    return CommandSafeStream(None).neutralise(text)  # type: ignore[arg-type]

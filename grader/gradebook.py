@@ -365,7 +365,7 @@ def write_class(results: list[GradeResult], out: Path, exercise_id: str, notes: 
 
 def append_step_summary(results: list[GradeResult], path: Path) -> None:
     """GitHub Actions: append every student's Markdown report to ``$GITHUB_STEP_SUMMARY``."""
-    text = "\n".join(report.render_markdown(r) for r in sorted(results, key=lambda r: r.student))
+    text = escape.ci_text("\n".join(report.render_markdown(r) for r in sorted(results, key=lambda r: r.student)))
     with open(path, "a", encoding="utf-8", errors="replace") as handle:
         handle.write(text if text.endswith("\n") else text + "\n")
 

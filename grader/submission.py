@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .errors import DecodeFailure, MissingFile, NotANotebook, NotJson, SubmissionError, UnsupportedFileType
-from . import colabexport, kernels
+from . import colabexport, escape, kernels
 from .brokenjson import MAX_JSON_VALUES, json_values, unsupported_name, why_not_json  # noqa: F401 (re-exported)
 from .ipython import (TOO_COSTLY, OverBudget, Translation, Translator, compile_error, leading_blank_lines,
                       python_cell_magic)
@@ -137,9 +137,10 @@ def load(path: Path, student: str | None = None, raw: bytes | None = None) -> Su
     if path.is_symlink():  # a link in a class folder could point at the solutions or another student's work
         raise UnsupportedFileType(f"{path.name} is a symbolic link; a submission must be a regular file.")
     if not path.exists():
-        raise MissingFile(f"The file {path} does not exist.")
+        raise MissingFile(f"The file {escape.terminal(path.name, 200)} does not exist (it was moved or deleted before "
+                          "it was read).")
     if path.is_dir():
-        raise UnsupportedFileType(f"{path} is a folder, not a submission file.")
+        raise UnsupportedFileType(f"{escape.terminal(path.name, 200)} is a folder, not a submission file.")
     if not path.is_file():
         raise UnsupportedFileType(f"{path.name} is not a regular file (a pipe or a device?).")
     suffix = path.suffix.lower()
@@ -152,7 +153,7 @@ def load(path: Path, student: str | None = None, raw: bytes | None = None) -> Su
                                   f"{limit >> 20} MiB{_advice(suffix)}.")
         raw = read_regular(path)
     except OSError as exc:
-        raise SubmissionError(f"{path.name} cannot be read: {exc.strerror or exc}.") from None
+        raise SubmissionError(f"{path.name} cannot be read: {exc.strerror or type(exc).__name__}.") from None
     if raw is None:
         raise UnsupportedFileType(f"{path.name} is not a regular file of at most {MAX_BYTES[suffix] >> 20} MiB "
                                   "(it changed while it was being read?).")
@@ -226,8 +227,8 @@ def decode_python(raw: bytes, name: str) -> str:
         text = raw.decode(encoding)
     except (SyntaxError, LookupError, UnicodeDecodeError) as exc:
         raise DecodeFailure(
-            f"{name} cannot be decoded as Python source ({exc}). Save it as UTF-8, or declare its encoding "
-            "with a '# -*- coding: ... -*-' line."
+            f"{name} cannot be decoded as Python source ({escape.terminal(exc, 200)}). Save it as UTF-8, or declare "
+            "its encoding with a '# -*- coding: ... -*-' line."
         ) from None
     return text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
