@@ -270,3 +270,16 @@ def test_features_clipped_beside_another_mistake_are_both_named(other):
     assert {f.id for f in found} == {"features-changed", "missing-bias" if other == "b3-left-out"
                                      else "bias-sign-or-scale"}, found
     assert "np.clip(features, -3, 3)" in " ".join(f.evidence for f in found), found
+
+
+@pytest.mark.parametrize("change,words", [(lambda y: np.sort(y, axis=1), "np.sort(y, axis=1)"),
+                                          (lambda y: -np.sort(-y, axis=1), "-np.sort(-y, axis=1)"),
+                                          (lambda y: y[:, ::-1], "reverse class order")],
+                         ids=["sorted", "sorted-largest-first", "reversed"])
+def test_logits_reordered_within_each_sample_are_named_after_fc3(change, words):
+    """Before: np.sort(y, axis=1) was 'FC3 (h2 W3 + b3), or a stage before it ..., departs' (the logits ramp is
+    sorted already, so what follows FC3 looked as stated), and largest first was a bare wrong-stage."""
+    fn = lambda *p: _head(*p, out=change)  # noqa: E731
+    found = _findings(fn)
+    assert [f.id for f in found] == ["relu-after-fc3"], found
+    assert words in found[0].evidence, found

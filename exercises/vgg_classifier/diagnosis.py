@@ -442,6 +442,21 @@ def _input_changes(run) -> list[str]:
     return []
 
 
+def _classes_reordered(square, arrays) -> bool:
+    """Some probe returned, in some row, exactly its statement's logits in another order: the classes of each sample
+    were reordered after FC3 (np.sort, np.roll), which probe 'logits-ramp' does not show when the order kept its
+    ramp (a sorted ramp stays sorted)."""
+    moved = False
+    for run, arr in zip(square, arrays):
+        if arr is None or arr.shape != run.expected.shape or not np.isfinite(arr).all():
+            continue
+        same = np.allclose(np.sort(arr, axis=1), np.sort(run.expected, axis=1), rtol=1e-9, atol=1e-12)
+        if not same:
+            return False
+        moved = moved or not np.allclose(arr, run.expected, rtol=1e-9, atol=1e-12)
+    return moved
+
+
 def _scaled_ramp(readings) -> bool:
     """A ramp reading that is its statement times a factor (dropout left on, a temperature, 2 * y): a scale there
     explains the flatten-order probe's factor too, and the features need not be scaled."""
@@ -492,8 +507,11 @@ class _Probes:
                     if start != V.REFERENCE:
                         starts.append(start)
         extra_acts = sorted({a for names in acts.values() for a in names})
-        if self.readings["final"].departs:  # neighbours only, never starts: see ``V.RARE_FINALS``
-            finals = finals + [f for f in V.RARE_FINALS if f not in finals]
+        if _classes_reordered(square, arrays):  # each row holds its own logits in another order: sorted, rolled
+            starts += [V.Spec(final=f) for f in ("classes-sorted", "classes-sorted-down", "classes-rolled",
+                                                  "classes-rolled-back")]
+        if self.readings["final"].departs or _classes_reordered(square, arrays):  # neighbours only, never starts:
+            finals = finals + [f for f in V.RARE_FINALS if f not in finals]  # see ``V.RARE_FINALS``
         self.loose, exact = _precision(square, arrays)
         spec, complete = Q.search(stack, actual, mask, starts, extra_acts, finals, self.loose, exact)
         changes = _input_changes(by_name.get("flatten-order")) if not complete or len(Q.describe(spec)) > 1 else []

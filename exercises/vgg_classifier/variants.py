@@ -169,7 +169,7 @@ FINALS = ("none", "relu", "softmax", "sigmoid", "tanh", "log-softmax", "softmax-
 #: tried only when the logits ramp shows something after FC3 (``diagnosis.py``), so that they cost the search of
 #: every other submission nothing: each neighbour is one evaluation of the search's budget, at every step
 RARE_FINALS = ("relu+softmax", "softmax-all", "standardised", "minus-min", "abs-max", "negated", "classes-rolled",
-               "classes-rolled-back", "class-cumsum", "classes-sorted")
+               "classes-rolled-back", "class-cumsum", "classes-sorted", "classes-sorted-down")
 
 
 def activation(name: str) -> Callable[[np.ndarray], np.ndarray]:
@@ -398,11 +398,12 @@ FINAL_ACTIVATIONS = {
     "classes-rolled-back": lambda z: np.roll(z, -1, axis=-1),
     "class-cumsum": lambda z: np.cumsum(z, axis=-1),
     "classes-sorted": lambda z: np.sort(z, axis=-1),
+    "classes-sorted-down": lambda z: -np.sort(-z, axis=-1),
 }
 #: changes to the logits that are no function applied to them: a sentence says "the logits are <name>"
 CHANGED_FINALS = ("double", "half", "plus-one", "minus-max", "minus-mean", "unit-norm", "class-sum", "classes-reversed",
                   "standardised", "minus-min", "abs-max", "negated", "classes-rolled", "classes-rolled-back",
-                  "class-cumsum", "classes-sorted")
+                  "class-cumsum", "classes-sorted", "classes-sorted-down")
 FINAL_NAMES = {
     "relu": "a ReLU", "sigmoid": "a sigmoid", "tanh": "tanh", "softmax": "a softmax over the classes",
     "log-softmax": "a log-softmax over the classes", "softmax-batch": "a softmax over the batch axis (axis 0)",
@@ -422,6 +423,8 @@ FINAL_NAMES = {
     "classes-rolled-back": "moved one class to the left (np.roll(y, -1, axis=1)), the first class's logit last",
     "class-cumsum": "replaced by their running sum over the classes (np.cumsum(y, axis=1))",
     "classes-sorted": "sorted within each sample (np.sort(y, axis=1)), so a logit no longer sits at its class",
+    "classes-sorted-down": "sorted within each sample, largest first (-np.sort(-y, axis=1)), so a logit no longer "
+                           "sits at its class",
     "softmax-all": "a softmax over the whole batch at once, np.exp(y) / np.sum(np.exp(y)) with no axis (or "
                    "keepdims=True alone),",
     "centre-batch": "the mean over the batch (axis 0) subtracted from each sample's logits, y - y.mean(axis=0),",
