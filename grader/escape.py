@@ -45,7 +45,10 @@ def readable(value: object) -> str:
 
 
 def terminal(value: object, limit: int = 500) -> str:
-    """One line for a terminal: escape sequences, BEL, NUL, bidi controls and line breaks shown as escapes."""
+    """One line for a terminal: escape sequences, BEL, NUL, bidi controls and line breaks shown as escapes.
+
+    CI workflow commands (``::warning::``, ``##[``) are left to ``CommandSafeStream``, which sees whole lines: this
+    text is also stored (ids, manifest paths), where '[' must stay '['."""
     return _clean(readable(value), limit)
 
 
