@@ -283,3 +283,15 @@ def test_logits_reordered_within_each_sample_are_named_after_fc3(change, words):
     found = _findings(fn)
     assert [f.id for f in found] == ["relu-after-fc3"], found
     assert words in found[0].evidence, found
+
+
+def test_the_last_hidden_unit_left_at_zero_is_not_called_dropout():
+    """Before: inference-dropout, '5 of the 6 positive values come out unchanged ..., as a dropout mask does' (the
+    act1 ramp's largest value sits at the last unit). The same unit is 0 at every size, which no dropout mask does."""
+    def fn(f, W1, b1, W2, b2, W3, b3):
+        h1 = _relu(f.reshape(len(f), -1) @ W1 + b1)
+        h1[:, -1] = 0.0
+        return _relu(h1 @ W2 + b2) @ W3 + b3
+    found = _findings(fn)
+    assert [f.id for f in found] == ["wrong-stage"], found
+    assert "In FC1 the last unit's activation is 0 on every call" in found[0].evidence, found

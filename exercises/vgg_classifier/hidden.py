@@ -40,6 +40,12 @@ def _norm(axis: int, form: str, eps: float) -> Callable:
     return change
 
 
+def _unit_zeroed(h, unit: int):
+    h = h.copy()
+    h[:, unit] = 0.0
+    return h
+
+
 def _candidates():
     """(layer, before the ReLU?, function of z, finding id, what was done): every hidden change tried."""
     out = []
@@ -57,6 +63,12 @@ def _candidates():
                     out.append((layer, lambda z, n=norm: n(_relu(z)), finding,
                                 f"In {LAYER[layer]} the values after the ReLU ({h}) are normalised {over} (a {name}, "
                                 f"(h - mean) / {formula}), a layer the head does not have"))
+        # the last unit only: the first one, 0 on every ramp, is read from probe 'flatten-order' (``verdicts``)
+        for where, unit, code in (("last", -1, f"{h}[:, -1] = 0, or a loop that stops one unit short"),):
+            out.append((layer, lambda z, u=unit: _unit_zeroed(_relu(z), u), "wrong-stage",
+                        f"In {LAYER[layer]} the {where} unit's activation is 0 on every call, whatever the input "
+                        f"and the bias ({code}), while every other unit is as stated; a dropout mask would not hit "
+                        f"that same unit at every size"))
         for decimals in range(0, 7):
             out.append((layer, lambda z, d=decimals: np.round(_relu(z), d), "rounded-output",
                         f"In {LAYER[layer]} the values after the ReLU ({h}) are rounded to {decimals} decimals "
