@@ -282,7 +282,8 @@ def _grade_all(entries, session, outcomes, done, *, jobs, out, force, writers, o
                         result = write_outputs(result, outfolder.student_folder(out, entry.folder), key, writers,
                                                private=private, signer=signer)
                 except BaseException as exc:  # the disk itself failed: keep the result, say why it is not on disk
-                    result = error_result_from(result, "Its result could not be written "
+                    result = error_result_from(result, "Its result could not be written to the output folder's "
+                                                       f"{outfolder.STUDENTS}/{escape.terminal(entry.folder)} "
                                                        f"({outfolder.without_host_paths(exc)}).")
             done.put((index, StudentGrade(entry, result, False)))
 
