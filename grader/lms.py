@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import html
 import io
 import re
 import time
@@ -104,7 +105,7 @@ def render(fmt: str, results: Sequence[GradeResult], assignment: str, pending: S
             identifier, name = (f"Participant {match['participant']}", match["name"]) if match else (student, student)
             writer.writerow([cell(identifier), cell(name), _score(result),
                              f"{result.max_score:g}" if result else f"{maximum:g}", modified,
-                             cell(_feedback(result, assignment))])
+                             cell(html.escape(_feedback(result, assignment), quote=False))])  # Moodle keeps it as HTML
     return buffer.getvalue()
 
 

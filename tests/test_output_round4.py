@@ -199,3 +199,15 @@ def test_a_failing_diagnosis_reads_without_its_exception_text(grade_source, exer
     result = grade_source((SUBMISSIONS / "buggy" / "missing-bias.py").read_text())
     said = [w for w in result.warnings if "diagnosis failed" in w]
     assert said and all("/home/instructor" not in w and "FileNotFoundError" in w for w in said)
+
+
+def test_moodle_feedback_comments_hold_a_file_name_as_text_not_as_html():
+    """Moodle keeps the comment as HTML: a student's file name must not become markup in a classmate's view."""
+    from grader import lms
+    from grader.results import ErrorInfo, GradeResult
+
+    hostile = "<img src=x onerror=alert(1)>.py"
+    result = GradeResult("vgg_classifier", hostile, "ana", "error", 0.0, 2.0,
+                         error=ErrorInfo(kind="duplicate-student", message=f"2 files map to student 'ana': {hostile}"))
+    text = lms.render("moodle", [result], "VGG & co")
+    assert "<img" not in text and "&lt;img src=x onerror=alert(1)&gt;.py" in text and "VGG &amp; co" in text
