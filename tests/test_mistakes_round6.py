@@ -295,3 +295,18 @@ def test_the_last_hidden_unit_left_at_zero_is_not_called_dropout():
     found = _findings(fn)
     assert [f.id for f in found] == ["wrong-stage"], found
     assert "In FC1 the last unit's activation is 0 on every call" in found[0].evidence, found
+
+
+@pytest.mark.parametrize("other", ["b1-left-out", "tanh-in-fc1", "softmax-on-the-logits"])
+def test_rows_moved_beside_another_mistake_are_both_named(other):
+    """Before: a bare wrong-stage (no variant moved the samples between rows, and the rows' own reading needs every
+    row to be some sample's right logits)."""
+    def fn(f, W1, b1, W2, b2, W3, b3):
+        x = np.stack([f[i - 1].ravel() for i in range(len(f))])
+        z1 = x @ W1 + (0 * b1 if other == "b1-left-out" else b1)
+        y = _relu((np.tanh(z1) if other == "tanh-in-fc1" else _relu(z1)) @ W2 + b2) @ W3 + b3
+        return np.exp(y) / np.exp(y).sum(1, keepdims=True) if other == "softmax-on-the-logits" else y
+    found = _findings(fn)
+    named = {"b1-left-out": "missing-bias", "tanh-in-fc1": "wrong-activation", "softmax-on-the-logits": "softmax-output"}
+    assert {f.id for f in found} == {"samples-dropped", named[other]}, found
+    assert "features[i - 1]" in next(f.evidence for f in found if f.id == "samples-dropped"), found

@@ -54,7 +54,8 @@ def describe(spec) -> list[tuple[str, str, object]]:
     ref = V.REFERENCE
     items = []
     if spec.flatten != ref.flatten:
-        finding = "samples-mixed" if spec.flatten in V.MIXING else "flatten-order"
+        finding = ("samples-mixed" if spec.flatten in V.MIXING else "samples-dropped" if spec.flatten in V.MOVED
+                   else "flatten-order")
         items.append((finding, f"the features are flattened {V.FLATTEN_NAMES[spec.flatten]}",
                       replace(spec, flatten=ref.flatten)))
     if spec.sequence != ref.sequence:

@@ -31,8 +31,11 @@ FLATTEN_ORDERS = {
     "interleave": "interleave",  # features.reshape(-1, B).T: each row takes every B-th value of the whole array
     "batch-last": "batch-last",  # np.moveaxis(features, 0, -1).reshape(B, -1): the batch axis read fastest
     "reversed": "reversed",  # features.T.reshape(B, -1): every axis reversed, batch included
+    "batch-rolled": "batch-rolled",  # features[i - 1] for sample i: each row another sample's own features
+    "batch-flipped": "batch-flipped",  # features[::-1]: the samples in reverse order
 }
 MIXING = ("interleave", "batch-last", "reversed")
+MOVED = ("batch-rolled", "batch-flipped")  # every row one sample's own, in another row: samples-dropped
 FLATTEN_NAMES = {
     "CWH": "in column-major order (reshape with order='F', i.e. axes C, W, H) instead of row-major H, W, C",
     "CHW": "in channels-first order (C, H, W, the PyTorch NCHW layout) instead of H, W, C",
@@ -45,6 +48,9 @@ FLATTEN_NAMES = {
                   " so each row holds values of every sample",
     "reversed": "after reversing every axis, batch included (features.T.reshape(B, -1)), so each row holds values "
                 "of every sample",
+    "batch-rolled": "with each sample's row taken from the sample before it (features[i - 1] for sample i, "
+                    "np.roll(features, 1, axis=0)), so row 1 holds the last sample's",
+    "batch-flipped": "with the samples in reverse order (features[::-1]), so row 1 holds the last sample's",
 }
 
 
@@ -58,6 +64,10 @@ def flatten(features: np.ndarray, order: str) -> np.ndarray:
         return np.moveaxis(features, 0, -1).reshape(b, -1)
     if axes == "reversed":
         return features.T.reshape(b, -1)
+    if axes == "batch-rolled":
+        return np.roll(features, 1, axis=0).reshape(b, -1)
+    if axes == "batch-flipped":
+        return features[::-1].reshape(b, -1)
     return features.transpose(0, *(1 + a for a in axes)).reshape(b, -1)
 
 
