@@ -48,6 +48,9 @@ def compile_error(source: str) -> tuple[str, int | None, str] | None:
         text = exc.msg + _pasted_character(exc.msg)
         if exc.text and exc.text.strip():
             text += f" -> {exc.text.strip()[:120]}"
+        at = exc.lineno if isinstance(exc.lineno, int) else 0  # a .py file has no metadata naming its Python: say it
+        lines = source.split("\n") if at > 0 else []
+        text += pysource.newer_syntax(exc.msg, lines[at - 1] if 0 < at <= len(lines) else exc.text)
         error = type(exc).__name__, exc.lineno, text
     except UnicodeEncodeError as exc:  # a lone surrogate: half of an emoji, cut apart by an editor or a copy
         line = source.count("\n", 0, exc.start) + 1

@@ -74,3 +74,68 @@ def newer_python(notebook: dict) -> str:
         return ""
     return (f" (the notebook last ran on Python {found[1]}.{found[2]}; the grader runs Python "
             f"{sys.version_info[0]}.{sys.version_info[1]}, which lacks some newer syntax: write it the older way)")
+
+
+#: what every sentence naming the grader's Python says, so that a cell's error says it once
+GRADER_RUNS = "the grader runs Python"
+
+
+def _grader_python() -> str:
+    return f"{sys.version_info[0]}.{sys.version_info[1]}"
+
+
+#: a line that only newer Pythons compile, by what it starts with: 3.12's ``type`` statement and its generic
+#: functions and classes (``def first[T](...)``, ``class Box[T]:``; 3.13's ``[T = int]`` too)
+_TYPE_STATEMENT = re.compile(r"^[ \t]*type[ \t]+[A-Za-z_]\w*[ \t]*(?:\[[^\n]*\])?[ \t]*=")
+_GENERIC = re.compile(r"^[ \t]*(?:(?:async[ \t]+)?def|class)[ \t]+[A-Za-z_]\w*[ \t]*\[")
+#: an f-string whose replacement field holds its own quote (``f"{d["a"]}"``), legal from 3.12 (PEP 701)
+_REUSED_QUOTE = re.compile(r"""(?<![\w'"])[rR]?[fF][rR]?(?:"[^"\n{]*\{[^}"\n]*"[^"\n]*"[^}\n]*\}"""
+                           r"""|'[^'\n{]*\{[^}'\n]*'[^'\n]*'[^}\n]*\})""")
+
+
+def newer_syntax(message: str, line: str) -> str:
+    """What to add to a syntax error whose line uses syntax newer than the grader's Python: 3.12's ``type`` statement,
+    its generic ``def f[T]`` and ``class C[T]``, and its f-strings (PEP 701) that reuse their quotes or hold a
+    backslash or a comment. '' on a 3.12 grader (where these compile), and for any other error. Only .py files had
+    no such sentence: a notebook's came from its metadata, which a .py file lacks."""
+    if sys.version_info >= (3, 12) or not isinstance(line, str) or not isinstance(message, str):
+        return ""
+    construct = ""
+    if _TYPE_STATEMENT.match(line):
+        construct = "a 'type' statement"
+    elif _GENERIC.match(line):
+        construct = "a function or class with type parameters in brackets (def f[T])"
+    elif message.startswith("f-string") and (_REUSED_QUOTE.search(line) or "backslash" in message
+                                              or "'#'" in message):
+        construct = "an f-string whose {...} holds its own quotes, a backslash or a comment"
+    if not construct:
+        return ""
+    return (f" ({construct} is Python 3.12 syntax; {GRADER_RUNS} {_grader_python()}, where it does not "
+            "compile: write it the older way)")
+
+
+#: names a newer Python's standard library has and the grader's may lack: (module, name) -> the version adding it
+NEWER_NAMES = {
+    ("itertools", "batched"): (3, 12), ("math", "sumprod"): (3, 12), ("typing", "override"): (3, 12),
+    ("typing", "TypeAliasType"): (3, 12), ("collections.abc", "Buffer"): (3, 12), ("calendar", "Month"): (3, 12),
+    ("warnings", "deprecated"): (3, 13), ("copy", "replace"): (3, 13), ("math", "fma"): (3, 13),
+    ("typing", "TypeIs"): (3, 13), ("typing", "ReadOnly"): (3, 13), ("typing", "NoDefault"): (3, 13),
+    ("statistics", "kde"): (3, 13), ("base64", "z85encode"): (3, 13), ("annotationlib", ""): (3, 14),
+    ("compression", ""): (3, 14), ("string.templatelib", ""): (3, 14),
+}
+_MISSING_NAME = re.compile(r"cannot import name '(\w+)' from '([\w.]+)'|module '([\w.]+)' has no attribute '(\w+)'"
+                           r"|No module named '([\w.]+)'")
+
+
+def newer_name(error: str) -> str:
+    """What to add to an ImportError or AttributeError that names a standard-library name newer than the grader's
+    Python (``from itertools import batched`` on 3.11): its version, and the grader's. '' for any other error."""
+    for found in _MISSING_NAME.finditer(error or ""):
+        name, module = (found[1], found[2]) if found[1] else (found[4], found[3]) if found[3] else ("", found[5])
+        version = NEWER_NAMES.get((module, name))
+        if version is not None and sys.version_info[:2] < version:
+            what = f"{module}.{name}" if name else f"the module {module}"
+            return (f" {what} is new in Python {version[0]}.{version[1]}; the grader runs Python {_grader_python()}, "
+                    "which lacks it: do without it (a few lines of your own do what it does).")
+    return ""
+

@@ -25,6 +25,18 @@ class _OutOfTime(BaseException):
     """Raised by the alarm in the middle of student code, as Jupyter's interrupt would, so the run goes on."""
 
 
+class _KernelRestart(BaseException):
+    """Raised by ``os.kill(os.getpid(), 9)`` (or Colab's older ``os._exit(00)``) in a notebook's cell: Colab's
+    documented way to restart the runtime after a ``!pip install``. There the kernel restarts and the student runs
+    the cells below; here nothing was installed, so the rest of that cell is skipped and the cells below run (a note
+    names it), where the kill ended the run and cost the 'completes' point of a working notebook. Only the cell's
+    own thread in the kernel's own process restarts: a forked process or a thread ends as it did."""
+
+
+#: signals that end a kernel killed by its own code (SIGKILL, SIGTERM, SIGQUIT, SIGHUP)
+_ENDING = (9, 15, 3, 1)
+
+
 class _Clock:
     """A soft limit counts the run's own time: wall time less what it spent waiting for a core (the run delay in
     its /proc/self/schedstat, opened before Landlock hides /proc). On a machine loaded from outside, a correct but
@@ -174,6 +186,7 @@ class Child:
         self.history = self.notebook and bool(setup.get("history"))
         self.count = 0  # the execution count of the last cell run
         self.unders: list = ["", "", ""]  # the last three outputs, as IPython's display hook keeps them
+        self.address_space = _address_space()  # the grader's limit, before any student code can lower it
         signal.signal(signal.SIGALRM, _alarm)
 
     def timed(self, seconds: float | None, action):
@@ -246,6 +259,9 @@ class Child:
         else:
             namespace["__file__"] = os.path.join(os.getcwd(), "submission.py")
             sys.argv = [namespace["__file__"]]
+            self.source_file = namespace["__file__"]
+            if os.getcwd() not in sys.path:  # where a spawned worker imports the module from, as at home
+                sys.path.append(os.getcwd())
         self.replaced = sys.modules.get(self.run_name)  # the runner's own ``__main__``: its functions keep its dict
         sys.modules[self.run_name] = module
         for name in ("exit", "quit"):
@@ -256,16 +272,29 @@ class Child:
         sys.breakpointhook = _breakpoint
         for name in ("USER", "LOGNAME"):  # getpass.getuser() reads these first; the worker uid has no passwd entry
             os.environ.setdefault(name, "student")
-        namespace["get_ipython"] = lambda shell=_Shell(namespace, self): shell
+        shell = _Shell(namespace, self)
+        namespace["get_ipython"] = lambda: shell
         namespace["display"] = lambda *objs, **kw: None
-        _RUNNER["standins"].install(self.note)
+        _RUNNER["standins"].install(self.note, shell)  # IPython's own get_ipython() gives this shell too
+        self.in_cell, self.pid, self.thread = False, os.getpid(), _stdlib("_thread").get_ident()
+        if self.notebook or self.run_name == "__main__":  # cells: a notebook, or a script exported from one
+            os.kill, os._exit = _restart_kill(os.kill, self), _restart_exit(os._exit, self)
         return namespace
 
     def run_cell(self, command: dict) -> None:
         if not self.namespace:
             self.namespace = self.start_namespace()
         seconds = self.limits.get("cell_seconds")
-        out_of_time, exc, _ = self.timed(seconds, lambda: self.execute(command["source"], command["filename"]))
+        self.in_cell = True
+        try:
+            out_of_time, exc, _ = self.timed(seconds, lambda: self.execute(command["source"], command["filename"]))
+        finally:
+            self.in_cell = False
+        if isinstance(exc, _KernelRestart):
+            self.note(f"Code cell {command.get('number', '?')} restarts the kernel ({exc.args[0]}, as Colab advises "
+                      "after a !pip install); nothing is installed while grading, so the rest of that cell was "
+                      "skipped and the cells below it ran, as they do when run after the restart.")
+            exc = None
         error = _describe(exc) if exc is not None else None
         self.send({"t": "cell-done", "seq": command["seq"], "error": error, "timed_out": out_of_time})
 
@@ -276,10 +305,30 @@ class Child:
         self.filename = filename  # a %%time cell's body is compiled under it too: its errors are the cell's
         # its lines where inspect.getsource() and tracebacks look, as IPython keeps each cell's (no mtime: kept)
         _stdlib("linecache").cache[filename] = (len(source), None, source.splitlines(True), filename)
+        if not self.notebook:
+            self.save_source(source)
         if self.history:
             self.execute_with_history(source, filename, flags)
             return
         self.evaluate(compile(source, filename, "exec", flags=flags, dont_inherit=True))
+
+    def save_source(self, source: str) -> None:
+        """Put a .py file's code, cell after cell, at its ``__file__`` in the scratch folder, as it is on the student's
+        disk: a process pool of the ``spawn`` (or ``forkserver``) kind starts fresh interpreters that import the
+        module, or run the script, from that file to find the function they are given. Without it each worker
+        failed to start ("No module named 'submission'"), the pool waited for good and the call was 'too slow'."""
+        flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if getattr(self, "source_saved", False) else os.O_TRUNC)
+        try:
+            fd = os.open(getattr(self, "source_file", ""), flags, 0o644)
+            try:
+                data = (source if source.endswith("\n") else source + "\n").encode("utf-8", "surrogatepass")
+                while data:
+                    data = data[os.write(fd, data):]
+            finally:
+                os.close(fd)
+            self.source_saved = True
+        except Exception:  # noqa: BLE001  (a file-size limit, a full folder, a replaced os: the pool fails as before)
+            pass
 
     def evaluate(self, code):
         """Run compiled code in the student's namespace; its value (an expression's, or None)."""
@@ -382,7 +431,14 @@ class Child:
 
     def call(self, command: dict) -> None:
         base = command.get("base", 0)  # inline offsets count from the call's place in the shared memory
-        args = [self.argument(spec, base) for spec in command["args"]]
+        try:
+            args = [self.argument(spec, base) for spec in command["args"]]
+        except (MemoryError, OSError, ValueError) as exc:
+            error = _own_limit_error(command["args"], self.address_space, exc)
+            if error is None:
+                raise  # the runner's own failure, named as such by the parent
+            self.send({"t": "result", "seq": command["seq"], "status": "raised", "error": error, "reshaped": []})
+            return
         forms = [_form(arg) for arg in args]
         function = self.functions[command["function"]]
         reply = {"t": "result", "seq": command["seq"], "status": "ok", "error": None}
@@ -644,6 +700,32 @@ class _Shell:
     magic = run_line_magic
 
 
+def _restarting(child) -> bool:
+    """Whether ending the process now is a kernel restart: a cell runs, in the kernel's own process and thread."""
+    return child.in_cell and os.getpid() == child.pid and _stdlib("_thread").get_ident() == child.thread
+
+
+def _restart_kill(kill, child):
+    """``os.kill`` for the student: the kernel killing itself with an ending signal from a cell's code is a kernel
+    restart (``_KernelRestart``); any other call is the real one."""
+    def restartable_kill(pid, sig, /):
+        if pid in (0, os.getpid()) and sig in _ENDING and _restarting(child):
+            raise _KernelRestart("os.kill(os.getpid(), ...)")
+        return kill(pid, sig)
+    restartable_kill.__name__ = restartable_kill.__qualname__ = "kill"
+    return restartable_kill
+
+
+def _restart_exit(exit, child):
+    """``os._exit`` for the student: from a cell's code in the kernel's process, a kernel restart, as above."""
+    def restartable_exit(status, /):
+        if _restarting(child):
+            raise _KernelRestart("os._exit()")
+        return exit(status)
+    restartable_exit.__name__ = restartable_exit.__qualname__ = "_exit"
+    return restartable_exit
+
+
 def _breakpoint(*args, **kwargs):
     """``breakpoint()`` as Python calls it when started without ``-I``: ``PYTHONBREAKPOINT`` is read from the
     environment at each call, so a student's ``os.environ["PYTHONBREAKPOINT"] = "0"`` turns it off; any other
@@ -751,6 +833,38 @@ def _stdlib(name: str):
         return importlib.import_module(name)
     finally:
         sys.path[:] = saved
+
+
+def _address_space() -> int:
+    """This process's soft address-space limit (RLIMIT_AS) in bytes; -1 when it has none or it cannot be read."""
+    try:
+        return int(_stdlib("resource").getrlimit(_stdlib("resource").RLIMIT_AS)[0])
+    except Exception:  # noqa: BLE001  (student code may have replaced the module)
+        return -1
+
+
+def _own_limit_error(specs: list, grader_limit: int, exc: BaseException) -> dict | None:
+    """The error to report when a call's inputs could not be mapped because the submission lowered its own
+    address-space limit (``resource.setrlimit(RLIMIT_AS, ...)``) below the grader's: its own limit stopped the call.
+    Without this, the failure ended the child as a broken runner ("replacing a builtin"), which was not the cause.
+    None when the limit is the grader's: then the failure is the runner's own."""
+    own = _address_space()
+    if own < 0 or (0 <= grader_limit <= own):
+        return None
+    size = 0
+    for spec in specs:
+        try:  # a shared file holds the array (and its small header); repeated rows name their full shape
+            count = int(_stdlib("numpy").dtype(spec["dtype"]).itemsize) if "period" in spec else 0
+            for n in spec["shape"] if "period" in spec else ():
+                count *= int(n)
+            size += count or (os.stat(spec["file"]).st_size if "file" in spec else 0)
+        except Exception:  # noqa: BLE001
+            pass
+    below = f", below the grader's {grader_limit / 2**20:,.0f} MiB" if grader_limit >= 0 else ""
+    return {"type": "OSError", "message": (
+        f"its inputs ({size / 2**20:,.0f} MiB) could not be mapped into memory ({type(exc).__name__}): the submission "
+        f"had lowered its own address-space limit (resource.setrlimit(RLIMIT_AS, ...)) to {own / 2**20:,.0f} MiB"
+        f"{below}, so its own memory limit stopped the call")[:500], "file": None, "line": None}
 
 
 def _reserved() -> int | None:

@@ -22,6 +22,10 @@ What correct code does with these modules must keep working as if the module wer
 - a predicate named ``is_...`` answers False, as on a machine without a GPU (``torch.cuda.is_available()``) and for
   anything that is not the library's own type (``torch.is_tensor(features)``), ``list_...`` gives an empty list
   and ``device_count()`` 0: code that checks takes its numpy branch;
+- IPython's ``get_ipython`` (``from IPython import get_ipython``, ``IPython.core.getipython.get_ipython``) gives
+  the notebook's own shell, the one its cells call ``get_ipython()``, so ``run_cell_magic``, ``run_cell`` and
+  ``push`` through it define what they define there;
+- icecream's ``ic(x)`` gives back ``x``, as the real one does after printing it;
 - a capitalised name (``torch.Tensor``, ``nn.Module``, ``pd.DataFrame``) is a real class, the same one at every
   access: it can be subclassed, instantiated with any arguments (the instance is a stand-in), and used in
   ``isinstance``, ``X | Y`` and ``typing.Union``.
@@ -44,6 +48,10 @@ ENVIRONMENT_MODULES = frozenset({
     "sklearn", "scipy", "torch", "torchvision", "tensorflow", "keras", "jax", "numba", "pytest", "nose",
     # what a notebook prints, logs or measures with, Colab's preinstalled ones among them: never the computation
     "psutil", "rich", "tabulate", "termcolor", "colorama", "wandb", "ipytest", "nest_asyncio",
+    # what a solution's cell imports to debug, profile, log, check types or pin BLAS threads: never the computation
+    "threadpoolctl", "icecream", "loguru", "ipdb", "memory_profiler", "line_profiler", "pyinstrument", "watermark",
+    "jaxtyping", "beartype", "typeguard", "nptyping", "dotenv", "mlflow", "tensorboard", "torchinfo", "prettytable",
+    "humanize",
 })
 
 VERSION = "0.0.0+stand-in"
@@ -425,7 +433,22 @@ def _returns(count: int, container=tuple):
     return factory
 
 
+#: the notebook's shell (``install``'s), what IPython's ``get_ipython()`` gives back
+_shell: list = []
+
+
+def _get_ipython(parent: str, path: str):
+    return _Call(path, lambda *args, **kwargs: _shell[0] if _shell else StandIn(path + "()"))
+
+
+def _ic(parent: str, path: str):
+    """icecream's ``ic(x)`` prints and gives back its argument (several as a tuple, none as None): ``return ic(y)``."""
+    return _Call(path, lambda *args, **kwargs: args[0] if len(args) == 1 else (args or None))
+
+
 _SPECIALS = {
+    "IPython": {"get_ipython": _get_ipython},
+    "icecream": {"ic": _ic},
     "tqdm": {
         "tqdm": _progress, "tqdm_notebook": _progress, "tqdm_gui": _progress, "tqdm_rich": _progress,
         "trange": _trange, "tnrange": _trange, "tenumerate": _tenumerate, "tzip": _tzip, "tmap": _tmap,
@@ -492,6 +515,10 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         pass
 
 
-def install(report) -> None:
-    """Add the fallback finder; ``report(text)`` is called once per stood-in top-level module."""
+def install(report, shell=None) -> None:
+    """Add the fallback finder; ``report(text)`` is called once per stood-in top-level module. ``shell`` is what
+    IPython's stood-in ``get_ipython()`` returns (the child's own, which a notebook's cells call too): a stand-in
+    that did nothing lost a ``get_ipython().run_cell_magic('time', '', "def f...")`` definition."""
+    if shell is not None:
+        _shell[:] = [shell]
     sys.meta_path.append(_Finder(report))
