@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .errors import DecodeFailure, MissingFile, NotANotebook, NotJson, SubmissionError, UnsupportedFileType
-from . import colabexport, escape, kernels
+from . import colabexport, escape, kernels, pysource
 from .brokenjson import MAX_JSON_VALUES, json_values, unsupported_name, why_not_json  # noqa: F401 (re-exported)
 from .ipython import (TOO_COSTLY, OverBudget, Translation, Translator, compile_error, leading_blank_lines,
                       python_cell_magic)
@@ -304,7 +304,8 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
     if first and kernels.foreign(data):  # R, Julia...: one sentence for the file, not a Python syntax error
         raise UnsupportedFileType(kernels.foreign_error(data, name, first))
     newer = kernels.version_note(data)  # the student's Python (newer, or 2.7) lacks the grader's syntax: say so
-    cells = [replace(c, syntax_error=c.syntax_error + newer) if c.syntax_error and newer else c for c in cells]
+    cells = [replace(c, syntax_error=c.syntax_error + newer) if c.syntax_error and newer
+             and pysource.GRADER_RUNS not in c.syntax_error else c for c in cells]  # said once (newer_syntax)
     return cells, warnings + notes + kernels.order_notes(counted), prose, raw_numbers, skipped
 
 

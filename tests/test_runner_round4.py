@@ -113,3 +113,11 @@ def test_its_own_memory_limit_is_named_for_the_large_case(own_limit):
         assert "broke the grader's own code" not in message, message
     assert "its own memory limit stopped the call" in failed["returns"], failed
     assert "resource.setrlimit(RLIMIT_AS" in failed["returns"], failed
+
+
+@OLD_PYTHON
+def test_a_notebook_from_a_newer_python_hears_it_once(results):
+    """Its metadata names Python 3.12 and its cell holds a 'type' statement: the construct is named, and the
+    sentence about the grader's Python is not said a second time from the metadata."""
+    error = results["notebook-312-type-statement"].error.message
+    assert "a 'type' statement is Python 3.12 syntax" in error and error.count(GRADER) == 1, error
