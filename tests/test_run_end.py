@@ -7,7 +7,6 @@ ended later is really gone before its slot serves anyone else.
 """
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
@@ -15,25 +14,9 @@ import pytest
 
 from grader import batch, slots
 
-from conftest import CORRECT
+from conftest import CORRECT, leftovers
 
 HOSTILE = Path(__file__).parent / "submissions" / "hostile"
-
-
-def _alive(tag: str) -> list[int]:
-    """Processes whose environment holds ``tag`` and that are not zombies."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            environ = Path(f"/proc/{entry}/environ").read_bytes().split(b"\0")
-            state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if tag.encode() in environ and state != "Z":
-            found.append(int(entry))
-    return found
 
 
 @pytest.fixture
@@ -57,7 +40,7 @@ def test_a_batch_whose_runs_leave_processes_ends_with_none_alive_and_every_slot_
         assert scores[name][0] == scores[name][1], scores
     for name in ("fork-bomb", "daemon"):
         assert scores[name][0] < scores[name][1], scores
-    assert not _alive(f"GRADER_PARENT={os.getpid()}"), "a run outlived its batch"
+    assert not leftovers(), "a run outlived its batch"
     assert not slots.POOL.busy, "a slot stayed taken after the batch"
 
 
@@ -74,4 +57,4 @@ def test_a_run_ended_later_holds_its_slot_until_the_next_spawn_and_is_gone_befor
         assert not second.killed
     assert second.killed and second.process.returncode is not None
     assert not slots.POOL.busy
-    assert not _alive(f"GRADER_PARENT={os.getpid()}")
+    assert not leftovers()

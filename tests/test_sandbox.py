@@ -27,6 +27,8 @@ from grader import exercise as exercise_mod
 from grader import slots
 from grader import grade, sandbox
 
+from conftest import leftovers
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 HOSTILE = HERE / "submissions" / "hostile"
@@ -127,26 +129,8 @@ def world(tmp_path_factory):
         path.unlink(missing_ok=True)
 
 
-def _leftovers() -> list[str]:
-    """Processes started by this test's sandboxed children (tagged in their environment) still alive."""
-    tag = f"GRADER_PARENT={os.getpid()}".encode()
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            environ = Path(f"/proc/{entry}/environ").read_bytes().split(b"\0")
-            state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
-            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        if tag in environ and state != "Z":
-            found.append(f"{entry} uid={os.stat(f'/proc/{entry}').st_uid} {cmdline[:80]}")
-    return found
-
-
 def _kill_leftovers() -> None:
-    for line in _leftovers():
+    for line in leftovers():
         try:
             os.kill(int(line.split()[0]), signal.SIGKILL)
         except OSError:
@@ -237,7 +221,7 @@ def test_hostile(name, session, world):
         problems.append("a connection reached the loopback listener")
     except BlockingIOError:
         pass
-    left = _leftovers()
+    left = leftovers()
     if left:
         problems.append(f"processes left behind: {left[:3]}")
     if list(Path("/tmp").glob("grader-hostile-fill-*")):
@@ -275,7 +259,7 @@ def test_parallel_slots_are_distinct(session):
         results = list(pool.map(lambda _: grade.grade_file(CORRECT, session), range(4)))
     assert all(r.score == r.max_score for r in results), [r.to_json()[:300] for r in results]
     assert not slots.POOL.busy
-    assert not _leftovers()
+    assert not leftovers()
 
 
 def test_unknown_mode_is_refused_as_a_usage_error(tmp_path):
