@@ -208,7 +208,7 @@ def test_logits_that_no_variant_explains_and_no_call_gets_right_still_get_a_find
 
 def test_numbers_drawn_at_a_fixed_seed_are_not_pointed_at_a_stage():
     """The same numbers for every probe of one shape: no stage computed them, so the generic finding above must not
-    send the student to b3 or to what follows FC3."""
+    send the student to b3 or to what follows FC3. (``test_diagnosis_vgg`` wants no exercise finding here at all.)"""
     fn = lambda f, *p: np.random.default_rng(0).standard_normal((len(f), p[-1].shape[0]))  # noqa: E731
     assert "wrong-stage" not in {f.id for f in _findings(fn)}
 
