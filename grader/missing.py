@@ -410,6 +410,11 @@ _OPAQUE = re.compile(r"\b(?:exec|eval|globals|vars|setattr|__import__)\s*\(|__di
                      r"run_line_magic\('(?:run|time|timeit|prun|store|pylab|load|aimport|macro|sx|sc|capture)'")
 
 
+#: packages a notebook computes with that the sandbox lacks (numpy only): not a file beside the notebook
+PACKAGES = frozenset({"einops", "numexpr", "opt_einsum", "cupy", "sympy", "autograd", "xarray", "dask", "polars",
+                      "numpy_groupies", "tensorly", "skimage", "imageio", "h5py", "pyarrow", "statsmodels", "networkx"})
+
+
 def unbound_notes(submission: submission_mod.Submission, execution: Execution) -> list[str]:
     """One sentence per name that made the function raise NameError and that no cell defines."""
     if not submission.is_notebook:
@@ -430,6 +435,11 @@ def unbound_notes(submission: submission_mod.Submission, execution: Execution) -
     for name in [n for n in missing if n in bound][:3]:  # bound by an import that failed: its module is not here
         if found := _imported_from(imports, name):
             cell, module = found
+            if module.partition(".")[0] in PACKAGES:  # installed at home (Colab has them all), not a file of theirs
+                notes.append(f"Your function needs '{name}', imported in {cell.label} from the package '{module}', "
+                             "which is not installed where the grader runs (only numpy and Python's standard library "
+                             "are): write that step with numpy.")
+                continue
             notes.append(f"Your function needs '{name}', imported in {cell.label} from the module '{module}', but "
                          f"{module}.py is not part of the submission (a notebook is graded on its own, without the "
                          "files beside it): define it in the notebook itself.")

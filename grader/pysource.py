@@ -110,8 +110,13 @@ def newer_syntax(message: str, line: str) -> str:
         construct = "an f-string whose {...} holds its own quotes, a backslash or a comment"
     if not construct:
         return ""
-    return (f" ({construct} is Python 3.12 syntax; {GRADER_RUNS} {_grader_python()}, where it does not "
-            "compile: write it the older way)")
+    return f" ({construct} is Python 3.12 syntax{newer_syntax_tail()})"
+
+
+def newer_syntax_tail() -> str:
+    """The part of ``newer_syntax``'s sentence that names the grader's Python: left out of a notebook's error when its
+    metadata's sentence (``newer_python``) follows and says the same."""
+    return f"; {GRADER_RUNS} {_grader_python()}, where it does not compile: write it the older way"
 
 
 #: names a newer Python's standard library has and the grader's may lack: (module, name) -> the version adding it

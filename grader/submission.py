@@ -304,8 +304,8 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
     if first and kernels.foreign(data):  # R, Julia...: one sentence for the file, not a Python syntax error
         raise UnsupportedFileType(kernels.foreign_error(data, name, first))
     newer = kernels.version_note(data)  # the student's Python (newer, or 2.7) lacks the grader's syntax: say so
-    cells = [replace(c, syntax_error=c.syntax_error + newer) if c.syntax_error and newer
-             and pysource.GRADER_RUNS not in c.syntax_error else c for c in cells]  # said once (newer_syntax)
+    cells = [replace(c, syntax_error=c.syntax_error.replace(pysource.newer_syntax_tail(), "") + newer)
+             if c.syntax_error and newer else c for c in cells]  # the grader's Python named once
     return cells, warnings + notes + kernels.order_notes(counted), prose, raw_numbers, skipped
 
 

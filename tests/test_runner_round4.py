@@ -11,7 +11,9 @@ The submissions are in ``tests/submissions/runner-round4/`` (listed in its READM
 - ``threadpoolctl``, ``icecream`` and ``loguru`` beside a solution were not stood in: a NameError in every call;
 - Python 3.12 syntax and ``itertools.batched`` in a .py file got a bare SyntaxError or ImportError, with no word of
   the grader's older Python (a notebook's metadata gave one);
-- a ``spawn`` process pool got 1/17 "too slow": its workers import the module from its file, which was not on disk.
+- a ``spawn`` process pool got 1/17 "too slow": its workers import the module from its file, which was not on disk;
+- joblib's ``Parallel(...)(delayed(f)(x) for ...)`` was missing (1/17); ``from einops import rearrange`` was said to
+  need an ``einops.py`` beside the notebook, where it is a package the grader does not have.
 """
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ from grader.grade import Session
 FOLDER = SUBMISSIONS / "runner-round4"
 WORKING = ["ipython-get-ipython-time", "ipython-core-getipython", "time-cell-from-ipython-import", "colab-restart-kill",
            "kill-restart-sigkill-const", "colab-os-exit-restart", "fork-child-exits", "threadpoolctl-limit",
-           "helper-imports", "spawn-pool", "spawn-pool-script-cells"]
+           "helper-imports", "spawn-pool", "spawn-pool-script-cells", "joblib-parallel-rows"]
 GRADER = f"the grader runs Python {sys.version_info[0]}.{sys.version_info[1]}"
 OLD_PYTHON = pytest.mark.skipif(sys.version_info >= (3, 12), reason="the grader's Python compiles 3.12 syntax")
 
@@ -121,3 +123,9 @@ def test_a_notebook_from_a_newer_python_hears_it_once(results):
     sentence about the grader's Python is not said a second time from the metadata."""
     error = results["notebook-312-type-statement"].error.message
     assert "a 'type' statement is Python 3.12 syntax" in error and error.count(GRADER) == 1, error
+
+
+def test_a_package_the_grader_lacks_is_named_a_package_not_a_file(results):
+    notes = [w for w in results["einops-flatten"].warnings if "'rearrange'" in w]
+    assert notes and "from the package 'einops', which is not installed where the grader runs" in notes[0], notes
+    assert "einops.py" not in notes[0]

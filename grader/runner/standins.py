@@ -25,7 +25,8 @@ What correct code does with these modules must keep working as if the module wer
 - IPython's ``get_ipython`` (``from IPython import get_ipython``, ``IPython.core.getipython.get_ipython``) gives
   the notebook's own shell, the one its cells call ``get_ipython()``, so ``run_cell_magic``, ``run_cell`` and
   ``push`` through it define what they define there;
-- icecream's ``ic(x)`` gives back ``x``, as the real one does after printing it;
+- icecream's ``ic(x)`` gives back ``x``, as the real one does after printing it; joblib's ``Parallel`` runs the
+  ``delayed`` calls it is given one after the other and returns their results;
 - a capitalised name (``torch.Tensor``, ``nn.Module``, ``pd.DataFrame``) is a real class, the same one at every
   access: it can be subclassed, instantiated with any arguments (the instance is a stand-in), and used in
   ``isinstance``, ``X | Y`` and ``typing.Union``.
@@ -52,6 +53,7 @@ ENVIRONMENT_MODULES = frozenset({
     "threadpoolctl", "icecream", "loguru", "ipdb", "memory_profiler", "line_profiler", "pyinstrument", "watermark",
     "jaxtyping", "beartype", "typeguard", "nptyping", "dotenv", "mlflow", "tensorboard", "torchinfo", "prettytable",
     "humanize",
+    "joblib",  # its Parallel runs the calls in turn (see ``_Parallel``): the computation is the student's own
 })
 
 VERSION = "0.0.0+stand-in"
@@ -129,31 +131,14 @@ class StandIn:
     def __setitem__(self, key, value) -> None:
         pass
 
-    def __iter__(self):
-        return iter(())
-
-    def __len__(self) -> int:  # empty, as its iteration is
-        return 0
-
-    def __bool__(self) -> bool:
-        return True
-
-    def __int__(self) -> int:
-        return 0
-
-    __index__ = __int__
-
-    def __float__(self) -> float:
-        return 0.0
-
-    def __enter__(self) -> StandIn:
-        return self
-
-    def __exit__(self, *exc) -> bool:
-        return False
-
-    def __repr__(self) -> str:
-        return "<stand-in>"
+    # empty (its length too), true, zero as a number, its own context manager that lets errors through
+    __iter__ = lambda self: iter(())  # noqa: E731
+    __len__ = __int__ = __index__ = lambda self: 0  # noqa: E731
+    __bool__ = lambda self: True  # noqa: E731
+    __float__ = lambda self: 0.0  # noqa: E731
+    __enter__ = lambda self: self  # noqa: E731
+    __exit__ = lambda self, *exc: False  # noqa: E731
+    __repr__ = lambda self: "<stand-in>"  # noqa: E731
 
     def __format__(self, spec: str) -> str:  # f"{accuracy:.2f}"
         return repr(self)
@@ -269,17 +254,11 @@ class _ProgressBar(_StandInClass):
         except TypeError:
             return 0
 
-    def __bool__(self) -> bool:
-        return True
-
     def update(self, n=1) -> None:
         try:
             self.n += n
         except TypeError:
             pass
-
-    def close(self, *args, **kwargs) -> None:
-        pass
 
     @staticmethod
     def write(*args, **kwargs) -> None:
@@ -289,30 +268,28 @@ class _ProgressBar(_StandInClass):
         return "<stand-in progress bar>"
 
 
-def _progress(parent: str, path: str):
-    return _ProgressBar
+def _given(value):
+    """A special that is ``value`` itself, whatever the path it is reached by."""
+    return lambda parent, path: value
 
 
-def _trange(parent: str, path: str):
-    return lambda *args, **kwargs: _ProgressBar(range(*args), **kwargs)
+def _tenumerate(iterable, start=0, total=None, tqdm_class=None, **kwargs):
+    return _ProgressBar(enumerate(iterable, start), total=total, **kwargs)
 
 
-def _tenumerate(parent: str, path: str):
-    def tenumerate(iterable, start=0, total=None, tqdm_class=None, **kwargs):
-        return _ProgressBar(enumerate(iterable, start), total=total, **kwargs)
-    return tenumerate
+# -- joblib -----------------------------------------------------------------------------------------------------------
+class _Parallel(_StandInClass):
+    """joblib's ``Parallel(n_jobs=...)(delayed(f)(x) for x in xs)``: the calls run one after the other, in order."""
+
+    _standin_path = "joblib.Parallel"
+
+    def __call__(self, calls):
+        return [function(*args, **kwargs) for function, args, kwargs in calls]
 
 
-def _tzip(parent: str, path: str):
-    return lambda *iterables, **kwargs: _ProgressBar(zip(*iterables))
-
-
-def _tmap(parent: str, path: str):
-    return lambda function, *iterables, **kwargs: _ProgressBar(map(function, *iterables))
-
-
-def _process_map(parent: str, path: str):
-    return lambda function, *iterables, **kwargs: list(map(function, *iterables))
+def _delayed(function):
+    """``delayed(f)(x)`` is the call ``(f, (x,), {})``, as joblib makes it, for ``Parallel`` to run."""
+    return functools.wraps(function)(lambda *args, **kwargs: (function, args, kwargs))
 
 
 # -- numba ----------------------------------------------------------------------------------------------------------
@@ -360,10 +337,6 @@ def _decorator(wrap):
             return lambda function: wrap(function) if _is_function(function) else function
         return _Call(path, decorate)
     return factory
-
-
-def _prange(parent: str, path: str):
-    return range
 
 
 # -- matplotlib -----------------------------------------------------------------------------------------------------
@@ -437,29 +410,31 @@ def _returns(count: int, container=tuple):
 _shell: list = []
 
 
-def _get_ipython(parent: str, path: str):
-    return _Call(path, lambda *args, **kwargs: _shell[0] if _shell else StandIn(path + "()"))
-
-
 def _ic(parent: str, path: str):
     """icecream's ``ic(x)`` prints and gives back its argument (several as a tuple, none as None): ``return ic(y)``."""
     return _Call(path, lambda *args, **kwargs: args[0] if len(args) == 1 else (args or None))
 
 
 _SPECIALS = {
-    "IPython": {"get_ipython": _get_ipython},
+    "IPython": {"get_ipython": lambda parent, path: _Call(path, lambda *args, **kwargs: _shell[0] if _shell
+                                                          else StandIn(path + "()"))},
     "icecream": {"ic": _ic},
+    "joblib": {"Parallel": _given(_Parallel), "delayed": _given(_delayed)},
     "tqdm": {
-        "tqdm": _progress, "tqdm_notebook": _progress, "tqdm_gui": _progress, "tqdm_rich": _progress,
-        "trange": _trange, "tnrange": _trange, "tenumerate": _tenumerate, "tzip": _tzip, "tmap": _tmap,
-        "process_map": _process_map, "thread_map": _process_map,
+        **dict.fromkeys(("tqdm", "tqdm_notebook", "tqdm_gui", "tqdm_rich"), _given(_ProgressBar)),
+        **dict.fromkeys(("trange", "tnrange"), _given(lambda *args, **kwargs: _ProgressBar(range(*args), **kwargs))),
+        "tenumerate": _given(_tenumerate),
+        "tzip": _given(lambda *iterables, **kwargs: _ProgressBar(zip(*iterables))),
+        "tmap": _given(lambda function, *iterables, **kwargs: _ProgressBar(map(function, *iterables))),
+        **dict.fromkeys(("process_map", "thread_map"), _given(lambda function, *iterables, **kwargs: list(
+            map(function, *iterables)))),
     },
     "numba": {
         **{name: _decorator(_compiled) for name in (
             "jit", "njit", "guvectorize", "cfunc", "generated_jit", "stencil", "jitclass", "overload",
             "overload_method", "register_jitable", "intrinsic")},
         "vectorize": _decorator(_elementwise),
-        "prange": _prange,
+        "prange": _given(range),
     },
     "matplotlib": {
         "subplots": _subplots, "subplot_mosaic": _subplot_mosaic,
@@ -516,9 +491,8 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 
 def install(report, shell=None) -> None:
-    """Add the fallback finder; ``report(text)`` is called once per stood-in top-level module. ``shell`` is what
-    IPython's stood-in ``get_ipython()`` returns (the child's own, which a notebook's cells call too): a stand-in
-    that did nothing lost a ``get_ipython().run_cell_magic('time', '', "def f...")`` definition."""
+    """Add the fallback finder; ``report(text)`` is called once per stood-in top-level module; ``shell`` is what
+    IPython's ``get_ipython()`` gives (the notebook's own shell: a stand-in lost what its magics defined)."""
     if shell is not None:
         _shell[:] = [shell]
     sys.meta_path.append(_Finder(report))
