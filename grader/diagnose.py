@@ -332,14 +332,16 @@ def _rounded(arrays: list[CaseRun], exercise: Exercise, facts: Facts) -> str:
         if all(_multiples(r.outcome.array, step) for r in graded):
             if all(_multiples(r.expected, step) for r in graded):
                 return ""
-            text = (f"Every value your function returns is a multiple of {step:g}: the outputs are rounded to "
-                    f"{decimals} decimal{'s' if decimals != 1 else ''}.")
+            text = f"Every value your function returns is a multiple of {step:g}, where the right answers are not"
             with np.errstate(all="ignore"):
                 gaps = [float(np.max(np.abs(r.outcome.array - r.expected))) for r in graded]
                 worst = max(g / (float(np.abs(r.expected).max()) or 1.0) for g, r in zip(gaps, graded))
             if max(gaps) <= step / 2 * (1 + 1e-6):
-                text += (f" The rounding accounts for all of the error the checks measure (at most {order(worst)}).")
-            return text
+                return (f"{text}: the outputs are rounded to {decimals} decimal{'s' if decimals != 1 else ''}, and "
+                        f"the rounding accounts for all of the error the checks measure (at most {order(worst)}).")
+            # further from the answers than rounding moves them: rounded, or whole numbers of another kind (ranks,
+            # counts, class indices); say only what is seen
+            return f"{text}; they also lie further from them than rounding alone would move them."
     return ""
 
 

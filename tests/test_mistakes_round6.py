@@ -310,3 +310,25 @@ def test_rows_moved_beside_another_mistake_are_both_named(other):
     named = {"b1-left-out": "missing-bias", "tanh-in-fc1": "wrong-activation", "softmax-on-the-logits": "softmax-output"}
     assert {f.id for f in found} == {"samples-dropped", named[other]}, found
     assert "features[i - 1]" in next(f.evidence for f in found if f.id == "samples-dropped"), found
+
+
+def test_class_ranks_returned_as_floats_are_not_said_to_be_the_logits_rounded():
+    """np.argsort of the logits, as floats: whole numbers, but not the logits rounded; the harness said 'the outputs
+    are rounded to 0 decimals'. It now says only what it sees."""
+    def ranks(f, W1, b1, W2, b2, W3, b3):
+        return np.argsort(_head(f, W1, b1, W2, b2, W3, b3), axis=1).astype(np.float64)
+
+    found = {d.id: d.evidence for d in _findings(ranks)}
+    assert _loses_points(ranks)
+    rounded = found.get("rounded-output", "")
+    assert "rounded to 0 decimals" not in rounded and "rounding accounts" not in rounded, found
+    if rounded:
+        assert "multiple of 1" in rounded and "further from them than rounding" in rounded, rounded
+
+
+def test_logits_rounded_to_two_decimals_are_still_said_to_be_rounded():
+    def rounded(f, W1, b1, W2, b2, W3, b3):
+        return np.round(_head(f, W1, b1, W2, b2, W3, b3), 2)
+
+    found = {d.id: d.evidence for d in _findings(rounded)}
+    assert "rounded to 2 decimals" in found.get("rounded-output", ""), found
