@@ -133,9 +133,19 @@ def _returned(spec: dict, body: bytes, used: int, max_bytes: int, expect: str) -
     shape = wire.checked_shape({"shape": spec["shape"]}) if spec.get("shape") is not None else None
     if array is not None and shape != array.shape:
         raise ProtocolError("a result whose shape does not match its array")
-    return Returned(type_name=_clean(text_field(spec, "type"), 200), exact_ndarray=bool_field(spec, "exact"),
-                    subclass=bool_field(spec, "subclass"), array=array, shape=shape,
-                    note=note(spec, max_bytes, expect)), used
+    type_name = _clean(text_field(spec, "type"), 200)
+    why = note(spec, max_bytes, expect)
+    if type_name.startswith(STAND_IN):
+        # np.asarray of a missing module's stand-in is an empty float64 array: a shape (0,) and a float64 dtype
+        # that the student never computed, so a report would blame a shape and credit a dtype that are not theirs
+        array, shape, why = None, None, STAND_IN_NOTE
+    return Returned(type_name=type_name, exact_ndarray=bool_field(spec, "exact"),
+                    subclass=bool_field(spec, "subclass"), array=array, shape=shape, note=why), used
+
+#: how the runner names the type of a missing module's stand-in ("stand-in for torch", or "stand-in"); no class a
+#: submission defines is named so, since its name starts with its module's
+STAND_IN = "stand-in"
+STAND_IN_NOTE = "stands for a module that is not installed where the grader runs, and holds no values"
 
 #: dtypes the child named, as ``wire.checked_dtype`` accepted them: a result's dtype is one of a few, and building
 #: a dtype from its name costs more than the rest of the result's checks

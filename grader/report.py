@@ -54,7 +54,24 @@ def environment(autoescape: bool) -> jinja2.Environment:
     env.filters["md_cell"] = escape.md_cell
     env.filters["md_fence"] = escape.md_fence
     env.filters["md_text"] = escape.md_text
+    env.globals["unexplained"] = unexplained
     return env
+
+
+#: the check that fails when a call did not return (it raised, ran out of time, or ended the process)
+RETURNS_CHECK = "returns"
+
+
+def unexplained(part: object) -> str:
+    """What to say when points were lost and no known mistake matched. A call that ended the process itself
+    (``os._exit``, a segfault, a kill) is named by no mistake, and "compare your function with the equations"
+    would send a student whose every value was right to the arithmetic: the failed check says how the call ended."""
+    failed = next((c for c in getattr(part, "checks", ()) if c.id == RETURNS_CHECK and c.status != "passed"), None)
+    advice = "compare your function with the equations in the statement, one layer at a time."
+    if failed is None:
+        return f"No known mistake matched your results. {advice[0].upper()}{advice[1:]}"
+    return (f"No known mistake matched your results, but at least one call did not return a result: the check "
+            f"'{failed.title}' below says how it ended. Start there; then {advice}")
 
 
 #: ``finalize``'s remembered answers: plain strings up to ``_REMEMBERED_CHARS`` long, at most ``_REMEMBERED`` of them

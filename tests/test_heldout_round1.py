@@ -1,0 +1,70 @@
+"""What a blind held-out class (helper-69's, in /tmp/helper-69/class) showed the reports getting wrong; each test
+failed before its fix.
+
+- A function that computed with torch, where torch is not installed, returned the runner's stand-in for torch. The
+  runner turns any result into an array with ``np.asarray``, which makes the stand-in an empty float64 array: the
+  report then said the result had shape (0,) (``wrong-shape``) and credited its dtype, its finiteness, its inputs
+  left alone and its determinism, none of which the student's code produced.
+- A call that ended the Python process itself (``os._exit`` in the function, on one case) matched no mistake, and
+  the report told the student to "compare your function with the equations", though every value it returned was
+  right: it now points at the check that says how the call ended.
+"""
+from __future__ import annotations
+
+import importlib.util
+from types import SimpleNamespace
+
+import pytest
+
+from conftest import CORRECT, check, diagnosis_ids
+from grader.report import render_html, render_markdown, unexplained
+from grader.results import CheckResult
+
+TORCH_ONLY = """import torch
+
+def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
+    t = lambda a: torch.as_tensor(a, dtype=torch.float64)
+    x = t(features).reshape(features.shape[0], -1)
+    x = torch.relu(x @ t(W1) + t(b1))
+    x = torch.relu(x @ t(W2) + t(b2))
+    return (x @ t(W3) + t(b3)).numpy()
+"""
+
+EXITS_ON_A_BATCH_OF_FOUR = CORRECT.replace("    x = features", """    if features.shape[0] == 4:
+        import os
+        os._exit(0)
+    x = features""")
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is not None, reason="torch is installed: no stand-in is used")
+def test_a_stand_in_result_is_no_array_and_earns_nothing_it_did_not_compute(grade_source):
+    result = grade_source(TORCH_ONLY)
+    assert result.status == "graded", result.error
+    for check_id in ("shape", "dtype", "finite", "unmodified", "deterministic"):
+        assert check(result, check_id).status == "failed", check(result, check_id)
+    assert "(0,)" not in render_markdown(result)
+    assert "not installed where the grader runs" in check(result, "shape").message
+    assert diagnosis_ids(result) == {"not-an-array"}
+    assert any("torch" in w for w in result.warnings)
+
+
+def test_a_call_that_ends_the_process_is_not_sent_to_the_equations(grade_source):
+    result = grade_source(EXITS_ON_A_BATCH_OF_FOUR)
+    assert result.status == "graded", result.error
+    assert check(result, "returns").status == "failed"
+    assert "os._exit" in check(result, "returns").message
+    assert not result.diagnoses
+    for page in (render_markdown(result), render_html(result)):
+        assert "did not return a result" in page
+        assert "The function runs and returns on every case" in page
+
+
+def test_points_lost_to_values_alone_still_point_at_the_equations():
+    # the old advice where it is right: every call returned, and no known mistake explains the values
+    returned = CheckResult(id="returns", title="The function runs and returns on every case", status="passed",
+                           points=1, max_points=1, message="Returned on all 7 cases.")
+    values = CheckResult(id="batch", title="Correct logits for a batch", status="failed", points=0, max_points=3,
+                         message="values differ")
+    sentence = unexplained(SimpleNamespace(checks=[returned, values]))
+    assert "Compare your function with the equations" in sentence
+    assert "did not return" not in sentence
