@@ -142,10 +142,12 @@ def _returned(spec: dict, body: bytes, used: int, max_bytes: int, expect: str) -
     return Returned(type_name=type_name, exact_ndarray=bool_field(spec, "exact"),
                     subclass=bool_field(spec, "subclass"), array=array, shape=shape, note=why), used
 
+
 #: how the runner names the type of a missing module's stand-in ("stand-in for torch", or "stand-in"); no class a
 #: submission defines is named so, since its name starts with its module's
 STAND_IN = "stand-in"
 STAND_IN_NOTE = "stands for a module that is not installed where the grader runs, and holds no values"
+
 
 #: dtypes the child named, as ``wire.checked_dtype`` accepted them: a result's dtype is one of a few, and building
 #: a dtype from its name costs more than the rest of the result's checks

@@ -42,6 +42,15 @@ def _failure_of_call(run: CaseRun, execution: Execution) -> str:
     return f"On {_label(run)} the call {outcome.error}."
 
 
+def _got(run: CaseRun, shape) -> str:
+    """The shape that came back, said as what it is: a tuple (logits, probabilities) reads as one array with an
+    extra leading axis, and "got (2, 4, 6)" alone would claim the student built an array they never built."""
+    outcome = run.outcome
+    if outcome.exact_ndarray or outcome.subclass:
+        return str(tuple(shape))
+    return f"a {outcome.type_name} that reads as an array of shape {tuple(shape)}"
+
+
 def _returned(runs: list[CaseRun]) -> list[CaseRun]:
     return [r for r in runs if r.outcome.status == "ok" and r.outcome.type_name != "NoneType"]
 
@@ -86,7 +95,7 @@ def check_shape(runs: list[CaseRun], execution: Execution, facts: Facts) -> Verd
             why = run.outcome.note or "has no shape"
             return Verdict(False, f"On {_label(run)} the result ({run.outcome.type_name}) {why}.")
         if not facts[run].shape_ok:
-            return Verdict(False, f"On {_label(run)} expected shape {run.expected.shape}, got {tuple(shape)}.")
+            return Verdict(False, f"On {_label(run)} expected shape {run.expected.shape}, got {_got(run, shape)}.")
     return Verdict(True, "Every result has the expected shape.")
 
 
@@ -125,7 +134,7 @@ def check_values(runs: list[CaseRun], execution: Execution, facts: Facts) -> Ver
                                   "which cannot be compared with the expected output.")
         if outcome.array.shape != run.expected.shape:
             return Verdict(False, f"On {_label(run)} expected shape {run.expected.shape}, "
-                                  f"got {outcome.array.shape}.")
+                                  f"got {_got(run, outcome.array.shape)}.")
         ok, message, _ = facts[run].values
         if not ok:
             return Verdict(False, f"On {_label(run)}: {message}.")

@@ -68,3 +68,20 @@ def test_points_lost_to_values_alone_still_point_at_the_equations():
     sentence = unexplained(SimpleNamespace(checks=[returned, values]))
     assert "Compare your function with the equations" in sentence
     assert "did not return" not in sentence
+
+
+def test_a_tuple_returned_is_said_to_be_one_not_an_array_it_never_built(grade_source):
+    # (logits, probabilities): np.asarray stacks them into one (2, B, K) array, which the student never made
+    result = grade_source(CORRECT.replace("return h @ W3 + b3", "z = h @ W3 + b3\n    return z, np.exp(z)"))
+    shape = check(result, "shape").message
+    assert "a tuple that reads as an array of shape (2, " in shape, shape
+    assert "expected shape (" in shape
+    values = next(c for c in result.checks if c.id.startswith("values") and c.status == "failed").message
+    assert "a tuple that reads as an array" in values, values
+
+
+def test_an_ndarray_of_the_wrong_shape_is_said_plainly(grade_source):
+    result = grade_source(CORRECT.replace("return h @ W3 + b3", "return (h @ W3 + b3).ravel()"))
+    shape = check(result, "shape").message
+    assert "reads as an array" not in shape
+    assert ", got (" in shape, shape
