@@ -43,8 +43,9 @@ def _failure_of_call(run: CaseRun, execution: Execution) -> str:
 
 
 def _got(run: CaseRun, shape) -> str:
-    """The shape that came back, said as what it is: a tuple of two outputs (scores, probabilities) reads as one array with an
-    extra leading axis, and "got (2, 4, 6)" alone would claim the student built an array they never built."""
+    """The shape that came back, said as what it is: a tuple of two outputs (scores, probabilities) reads as one
+    array with an extra leading axis, and "got (2, 4, 6)" alone would claim the student built an array they never
+    built."""
     outcome = run.outcome
     if outcome.exact_ndarray or outcome.subclass:
         return str(tuple(shape))
