@@ -75,7 +75,9 @@ def generic_findings(facts: Facts, execution: Execution, exercise: Exercise) -> 
     if wrong_shape:
         # the example: preferably one whose values are right in another layout, and then one with no 1-long axis
         r = min(wrong_shape, key=lambda run: (not _shape_note(run), 1 in run.expected.shape))
-        findings.append(Finding("wrong-shape", f"On the '{r.case.name}' case the result has shape "
+        plain = r.outcome.exact_ndarray or r.outcome.subclass  # a tuple's shape is np.asarray's, not the student's
+        has = "has shape" if plain else f"(a {r.outcome.type_name}) reads as an array of shape"
+        findings.append(Finding("wrong-shape", f"On the '{r.case.name}' case the result {has} "
                                                f"{tuple(r.outcome.shape)}; expected {r.expected.shape}."
                                                + _shape_note(r)))
     if any(facts[r].nan or facts[r].inf for r in arrays):

@@ -85,3 +85,9 @@ def test_an_ndarray_of_the_wrong_shape_is_said_plainly(grade_source):
     shape = check(result, "shape").message
     assert "reads as an array" not in shape
     assert ", got (" in shape, shape
+
+
+def test_the_wrong_shape_evidence_of_a_tuple_says_it_is_a_tuple(grade_source):
+    result = grade_source(CORRECT.replace("return h @ W3 + b3", "z = h @ W3 + b3\n    return z, np.exp(z)"))
+    evidence = next(d.evidence for d in result.diagnoses if d.id == "wrong-shape")
+    assert "(a tuple) reads as an array of shape (2, " in evidence, evidence
