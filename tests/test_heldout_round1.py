@@ -91,3 +91,18 @@ def test_the_wrong_shape_evidence_of_a_tuple_says_it_is_a_tuple(grade_source):
     result = grade_source(CORRECT.replace("return h @ W3 + b3", "z = h @ W3 + b3\n    return z, np.exp(z)"))
     evidence = next(d.evidence for d in result.diagnoses if d.id == "wrong-shape")
     assert "(a tuple) reads as an array of shape (2, " in evidence, evidence
+
+
+FORK_ONCE = "import os\n\npid = os.fork()  # trying fork out; the copy is never told to exit\n" + CORRECT
+
+
+@pytest.mark.parametrize("name", ["student.py", "student.ipynb"])
+def test_a_submission_that_forks_once_and_never_ends_the_copy_is_graded_on_its_function(grade_source, name):
+    """The copy os.fork() made went on in the runner's own loop and answered the grader too: a correct solution got
+    0, not graded, with a protocol error blaming writes to descriptors it never opened. The copy now ends quietly
+    when it comes back to the runner's loop, as a forked kernel's copy would be of no use."""
+    from conftest import notebook
+
+    source = FORK_ONCE if name.endswith(".py") else notebook(FORK_ONCE)
+    result = grade_source(source, name)
+    assert result.status == "graded" and result.score == result.max_score, (result.error, result.checks)

@@ -168,6 +168,7 @@ class Child:
         self.channel = os.dup(channel_fd)  # moved off the number the student could guess from argv
         os.close(channel_fd)
         self.write = os.write
+        self.runner, self.end = os.getpid(), os._exit  # kept before student code can fork or replace os._exit
         self.ndarray = np.ndarray
         self.run_name = setup.get("run_name", "__main__")
         self.notebook = setup.get("source") == "ipynb"  # else a .py file, run as a module or a script
@@ -215,6 +216,8 @@ class Child:
     # -- plumbing -------------------------------------------------------------------------------------------
     def send(self, message: dict, payload=b"") -> None:
         """One frame; ``payload`` is bytes or a list of buffers, written as they are (a result is never copied)."""
+        if os.getpid() != self.runner:  # a copy the student's os.fork() made, back in this loop: it ends quietly,
+            self.end(0)  # as a forked kernel's copy would be of no use (it used to answer too: a protocol error)
         chunks = payload if isinstance(payload, list) else [payload]
         size = sum(memoryview(c).nbytes for c in chunks)
         for chunk in [self.wire.encode_header(message, size), *chunks]:
