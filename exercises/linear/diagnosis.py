@@ -290,6 +290,12 @@ def _bias_evidence(runs, spec: Spec) -> str:
                                  is not None)
         parts.append((right or "with a single vector or a 2-D batch the bias is added right") +
                      ": only the code path for inputs with two or more leading axes misplaces it")
+    if spec.bias == "row-axis-batch" and parts:
+        right = _right_elsewhere(runs, spec, "bias", lambda r: r.case.args[0].ndim == 1 and bias_of(r.case.args)
+                                 is not None)
+        parts.append((right or "with a single vector the bias is added right") +
+                     ": with a batch it was added while the samples ran along the last axis (before a final "
+                     "transpose, say), so it lined up with the samples")
     return _sentences(parts)
 
 

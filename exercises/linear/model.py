@@ -30,7 +30,7 @@ OPTIONS = {
     "weight": ("ok", "untransposed", "square-untransposed", "reshaped", "elementwise", "column-form"),
     "reduce": ("ok", "mean", "skips-last", "skips-first"),
     "bias": ("ok", "missing", "first-axis", "row-axis", "first-axis-nd", "twice", "input", "truth-test",
-             "missing-vector", "as-row", "multiplied", "subtracted"),
+             "missing-vector", "as-row", "multiplied", "subtracted", "row-axis-batch"),
     "shape": ("ok", "merged", "vector-as-row", "needs-2d", "no-vector", "no-3d", "row-no-3d", "first-kept",
               "like-x"),
     "none": ("ok", "refused", "none-refused", "omitted-refused"),
@@ -43,7 +43,8 @@ FINDING = {"weight": "weight-not-transposed", "reshaped": "weight-reshaped-not-t
            "subtracted": "bias-wrong-operation", "mean": "mean-not-sum", "skips-last": "sum-skips-an-input",
            "skips-first": "sum-skips-an-input", "none": "bias-none-refused", "shape": "only-2d-input",
            "like-x": "output-shaped-like-input", "missing": "missing-bias", "first-axis": "bias-wrong-axis",
-           "row-axis": "bias-wrong-axis", "first-axis-nd": "bias-wrong-axis", "twice": "bias-added-twice",
+           "row-axis": "bias-wrong-axis", "row-axis-batch": "bias-wrong-axis", "first-axis-nd": "bias-wrong-axis",
+           "twice": "bias-added-twice",
            "input": "bias-added-to-input", "truth-test": "bias-truth-value", "activation": "activation-applied"}
 REFERENCE = Spec()
 
@@ -131,8 +132,8 @@ def model(args, spec: Spec, einsum: bool = False) -> np.ndarray:
             spec.bias == "missing-vector" and given.ndim == 1):
         if spec.bias == "first-axis" or (spec.bias == "first-axis-nd" and y.ndim > 2):
             y = y + bias.reshape((-1,) + (1,) * (y.ndim - 1))
-        elif spec.bias == "row-axis":
-            y = y + bias[:, None]
+        elif spec.bias == "row-axis" or (spec.bias == "row-axis-batch" and given.ndim > 1):
+            y = y + bias[:, None]  # row-axis-batch: (weight @ x^T + bias)^T, the bias added before the final swap
         elif spec.bias == "twice":
             y = y + bias + bias
         elif spec.bias == "as-row":

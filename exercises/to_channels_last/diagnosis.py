@@ -19,6 +19,8 @@ import numpy as np
 
 from grader.authoring import PROBE, Case, Finding
 
+from . import rows
+
 #: the largest weight a model is evaluated on (the fc6 case has 102.8 million entries)
 SMALL = 1_000_000
 AXES = "CHW"
@@ -386,6 +388,28 @@ def _rows_mixed(probes) -> Finding | None:
                                  f"of rows {shown} of the weight, so one output reads the weights of several.")
 
 
+def _rows_reordered(probes, runs, rtol: float) -> Finding | None:
+    """No model fits, but every result of the right shape is the right weight with its rows in another order (the
+    same rows, each once), and on some labelled probe they are not in order: the columns were ported right and the
+    outputs then moved (reversed, rolled, sorted...). Rows permuted by the column permutation are a model above."""
+    shown = None
+    for run in runs:
+        actual = _usable(run)
+        if actual is None or actual.shape != run.expected.shape:
+            continue
+        order = rows.row_order(actual, run.expected, lambda a, b: _close(a, b, rtol))
+        if order is None:
+            return None
+        if shown is None and run in probes and not np.array_equal(order, np.arange(order.size)):
+            shown = (run, order)
+    if shown is None:
+        return None
+    run, order = shown
+    return Finding("rows-reordered", f"Your columns are in channels-last order, but the rows are not the weight's "
+                                     f"rows in their order: on probe '{run.case.name}' ({run.case.description}) "
+                                     f"they come {rows.describe_order(order)}.")
+
+
 def _left_unfilled(runs, rtol: float) -> Finding | None:
     """No model fits, and wherever the result is wrong it still holds the value it was created with: 0 (a result
     made with np.zeros), NaN (np.full(..., np.nan)) or the weight's own value at that place (a copy of the weight);
@@ -454,8 +478,9 @@ def diagnose(runs, exercise) -> list[Finding]:
             break  # the models are disjoint on the probes: the first that fits is the one
     if not findings:
         # a result partly left as a copy of the weight is a gather with repeated columns too: name what it is first
-        for structural in (lambda: _columns_shuffled(probes, small, rtol), lambda: _left_unfilled(small, rtol),
-                           lambda: _columns_repeated(probes, small), lambda: _rows_mixed(probes)):
+        for structural in (lambda: _rows_reordered(probes, small, rtol), lambda: _columns_shuffled(probes, small, rtol),
+                           lambda: _left_unfilled(small, rtol), lambda: _columns_repeated(probes, small),
+                           lambda: _rows_mixed(probes)):
             found = structural()
             if found is not None:
                 findings.append(found)
