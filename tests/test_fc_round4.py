@@ -105,3 +105,45 @@ def test_only_some_rows_moved_is_rows_reordered_too():
     found = in_process("to_channels_last", swapped)
     assert ids(found) == ["rows-reordered"]
     assert "row 0 of your result is row 1" in found[0].evidence
+
+
+# -- gap_head: V reshaped to (C, K) where it had to be transposed ----------------------------------------------------
+def test_v_reshaped_instead_of_transposed_is_transposed_weights(sessions):
+    """It runs on every size (unlike V used as it is), and used to get no name at all."""
+    result = graded(sessions, "gap_head", "transposed-weights--reshaped")
+    assert result.score < result.max_score
+    assert names(result) == {"transposed-weights"}, helpers.findings(result)
+    assert "reshaped to (C, K)" in result.diagnoses[0].evidence
+
+
+def test_v_reshaped_in_the_class_map_alone_is_named_for_the_class_map():
+    def cam_only(F, V, c):
+        return V @ F.mean(axis=(0, 1)) + c, F @ V.reshape(V.shape[1], V.shape[0]) + c
+    found = in_process("gap_head", cam_only)
+    assert ids(found) == ["transposed-weights"]
+    assert "class map" in found[0].evidence and "logits are" not in found[0].evidence
+
+
+# -- dense_scores: the window averaged over its k*k positions -------------------------------------------------------
+def test_a_window_averaged_over_its_positions_is_mean_not_sum(sessions):
+    """Divided by k*k rather than k*k*C: it had no name at all."""
+    result = graded(sessions, "dense_scores", "mean-not-sum--window-averaged")
+    assert result.score < result.max_score
+    assert names(result) == {"mean-not-sum"}, helpers.findings(result)
+    assert "divided by k*k," in result.diagnoses[0].evidence
+
+
+# -- to_channels_last: rows moved where no probe shows it; a port cast to integers -----------------------------------
+def test_rows_sorted_by_their_first_weight_is_rows_reordered_on_a_graded_case():
+    """The labelled probes' rows are already sorted, so only the graded cases show the move: the evidence names the
+    case and the rows, never a hidden value."""
+    found = in_process("to_channels_last", lambda w, C, H, W: _port(w, C, H, W)[np.argsort(w[:, 0])])
+    assert ids(found) == ["rows-reordered"]
+    assert "graded case" in found[0].evidence
+
+
+def test_a_port_cast_to_integers_is_not_left_unfilled():
+    """astype(int) cuts every weight below 1 in size to 0, which looked like entries never written; the generic
+    wrong-dtype finding is the true one."""
+    found = in_process("to_channels_last", lambda w, C, H, W: _port(w, C, H, W).astype(int))
+    assert "left-unfilled" not in ids(found), [(f.id, f.evidence) for f in found]

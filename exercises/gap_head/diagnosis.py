@@ -118,6 +118,8 @@ LOGITS = [
     ("channel-mean", "computed from an average over axes 0 and 2 (the rows and the channels)",
      lambda F, V, c: V @ F.mean(axis=(0, 2)) + c),
     ("transposed-weights", "computed with V used as if it were (C, K)", lambda F, V, c: _p(F) @ V + c),
+    ("transposed-weights", "computed with V reshaped to (C, K), which keeps its values in their stored order, "
+     "where it had to be transposed", lambda F, V, c: _p(F) @ V.reshape(V.shape[1], V.shape[0]) + c),
     ("channels-first-reshape", "computed from the map reshaped to (C, h*w) as if it were channels first, each "
      "'channel' then averaged", lambda F, V, c: V @ _channels_first(F).mean(axis=1) + c),
     ("partial-pooling", "computed from the map averaged over the rows (axis 0) only, one score vector per column",
@@ -149,6 +151,8 @@ MAPS = [
     ("class-map-layout", "laid out (w, h, K), rows and columns swapped",
      lambda F, V, c: _map(F, V, c).transpose(1, 0, 2)),
     ("transposed-weights", "computed with V used as if it were (C, K)", lambda F, V, c: F @ V + c),
+    ("transposed-weights", "computed with V reshaped to (C, K), which keeps its values in their stored order, "
+     "where it had to be transposed", lambda F, V, c: F @ V.reshape(V.shape[1], V.shape[0]) + c),
     ("channels-first-reshape", "computed on the map reshaped to (C, h*w) as if it were channels first",
      lambda F, V, c: (_channels_first(F).T @ V.T + c).reshape(F.shape[0], F.shape[1], -1)),
     ("activation-applied", "turned into probabilities by a softmax over the classes at each position",
