@@ -296,6 +296,10 @@ def _evidence(runs, spec: Spec, flag: str) -> str:
             if spec.weight == "mean":
                 parts.append(f"On {_where(ran)} your scores equal the layer's with the sum over the k*k*C products "
                              "of a window replaced by their mean: window @ weight.T divided by k*k*C, plus the bias")
+            elif spec.weight == "mean-positions":
+                parts.append(f"On {_where(ran)} your scores equal the layer's with the window's values divided by "
+                             "k*k, its number of positions (an average where the sum belongs): window @ weight.T "
+                             "divided by k*k, plus the bias")
             elif spec.weight == "reshaped":
                 out, p = ran.case.args[1].shape
                 parts.append(f"On {_where(ran)} your scores equal window @ weight.reshape({p}, {out}) (what "

@@ -21,7 +21,7 @@ class Spec:
     grid: str = "ok"  # ok | smaller | larger | fewer-rows | fewer-columns | unfilled... | same... | square...
     axes: str = "ok"  # ok | swapped | swapped-reads | swapped-allocation
     bias: str = "ok"  # ok | missing | twice
-    weight: str = "ok"  # ok | untransposed | reshaped | mean
+    weight: str = "ok"  # ok | untransposed | reshaped | mean | mean-positions
     layout: str = "ok"  # ok | scores-first
     activation: str = "ok"  # ok | relu | sigmoid | tanh | softmax
 
@@ -36,7 +36,7 @@ OPTIONS = {
              "unfilled-columns", "same", "same-late", "pad-end", "square-rows", "square-columns"),
     "axes": ("ok", "swapped", "swapped-reads", "swapped-allocation"),
     "bias": ("ok", "missing", "twice"),
-    "weight": ("ok", "untransposed", "reshaped", "mean"),
+    "weight": ("ok", "untransposed", "reshaped", "mean", "mean-positions"),
     "layout": ("ok", "scores-first"),
     "activation": ("ok", "relu", "sigmoid", "tanh", "softmax"),
 }
@@ -45,7 +45,7 @@ FLAGS = tuple(OPTIONS)
 FINDING = {"window": "window-channels-first", "transposed": "window-transposed", "flipped": "kernel-flipped",
            "flat-slice": "window-read-as-flat-slice", "chained": "chained-indexing",
            "stride": "non-overlapping-windows", "square-rows": "square-map-assumed",
-           "square-columns": "square-map-assumed", "mean": "mean-not-sum",
+           "square-columns": "square-map-assumed", "mean": "mean-not-sum", "mean-positions": "mean-not-sum",
            "grid": "grid-off-by-one", "same": "same-padding", "same-late": "same-padding",
            "pad-end": "same-padding", "axes": "grid-axes-swapped", "bias": "missing-bias",
            "twice": "bias-added-twice", "weight": "weight-not-transposed",
@@ -123,8 +123,8 @@ def _base(args, spec: Spec, einsum: bool) -> np.ndarray:
         y = np.einsum("hwp,po->hwo", flat, weight) if einsum else flat @ weight
     elif spec.weight == "reshaped":
         y = flat @ weight.reshape(weight.shape[1], weight.shape[0])
-    else:
-        y = flat @ weight.T / (weight.shape[1] if spec.weight == "mean" else 1)
+    else:  # mean: over the k*k*C products; mean-positions: over the k*k positions (the window averaged first)
+        y = flat @ weight.T / {"mean": weight.shape[1], "mean-positions": k * k}.get(spec.weight, 1)
     if spec.bias == "missing":
         return y
     return y + bias + bias if spec.bias == "twice" else y + bias
