@@ -175,6 +175,10 @@ def check_completes(runs: list[CaseRun], execution: Execution, facts: Facts) -> 
     if runs and all(r.outcome.status == "ok" and r.outcome.type_name == "NoneType" for r in runs):
         # the untouched starter runs to its end too, but earns nothing for it
         return Verdict(False, "Not assessed: the function is not written yet (it returned None on every case).")
+    if runs and all(r.outcome.status == "raised" and r.outcome.exception is not None
+                    and r.outcome.exception.type == "NotImplementedError" for r in runs):  # nbgrader's stub
+        return Verdict(False, "Not assessed: the function is not written yet (it raised NotImplementedError on "
+                              "every case).")
     if execution.cell_errors:  # raised, not stopped: a notebook goes on, as Jupyter does; the warnings say where
         raised = len(execution.cell_errors)
         return Verdict(True, f"No code ran out of time or crashed; {raised} "

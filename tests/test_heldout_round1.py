@@ -106,3 +106,12 @@ def test_a_submission_that_forks_once_and_never_ends_the_copy_is_graded_on_its_f
     source = FORK_ONCE if name.endswith(".py") else notebook(FORK_ONCE)
     result = grade_source(source, name)
     assert result.status == "graded" and result.score == result.max_score, (result.error, result.checks)
+
+
+def test_a_stub_that_raises_not_implemented_error_earns_nothing_for_completing(grade_source):
+    """nbgrader's stub (``raise NotImplementedError()``) kept the 'completes' point that the 'pass' stub does not
+    (helper-68's assignment notebooks: 1/18 against 0/18)."""
+    stub = "import numpy as np\n\ndef vgg_classifier(features, W1, b1, W2, b2, W3, b3):\n    raise NotImplementedError()\n"
+    result = grade_source(stub)
+    assert result.score == 0, [(c.id, c.points) for c in result.checks if c.points]
+    assert "raised NotImplementedError on every case" in check(result, "completes").message
