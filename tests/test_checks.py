@@ -101,13 +101,13 @@ def test_nan_is_reported(grade_source):
 
 def test_values_message_gives_counts_and_relative_size_only(grade_source):
     """No position and no absolute value: over repeated submissions they would rebuild the expected output."""
-    result = grade_source(returning("y + 1e-3 * (np.arange(y.size).reshape(y.shape) % 2)"))
+    result = grade_source(returning("y + 1.23e-3 * (np.arange(y.size).reshape(y.shape) % 2)"))
     message = check(result, "values-batch").message
     assert "values are wrong" in message and "of the output's largest magnitude" in message
     wrong, total = (int(n) for n in message.split(": ", 1)[1].split(" values")[0].split(" of "))
     assert (wrong, total) == (12, 24)  # the batch case's (4, 6) output, every other value off
     assert "output[" not in message and "at " not in message.split("largest error", 1)[1]
-    assert "0.001" not in message and "1e-03 of" not in message  # the absolute error is not given either
+    assert "0.00123" not in message and "1.23" not in message  # the absolute error is not given either
     verdict = message.split("): ", 1)[1]  # after the case's label: nothing but counts and an order of magnitude
     assert re.fullmatch(r"12 of 24 values are wrong; the largest error is about 1e-0\d of the output's largest "
                         r"magnitude \(the tolerance is 1e-09 relative\)\.", verdict), verdict
@@ -262,6 +262,23 @@ def test_hidden_cases_cover_the_promised_shapes(exercise):
         assert all(w[0] != w[1] for w in widths), "non-square weights"
         assert all(a.dtype == np.float64 for a in case.args)
     assert any(len({c.args[0].shape[1], c.args[0].shape[2], c.args[0].shape[3]}) == 3 for c in cases)
+
+
+def test_every_students_cases_show_a_relu_on_the_logits_and_a_missing_relu():
+    """The same code must score the same for every student: in every sample of every hidden case, each layer's
+    pre-activations and the logits have both signs, so a ReLU on the logits or a missing ReLU fails every values
+    check, whatever the student's draw (1 student in 128 had the 'single' case's logits all positive, and a ReLU
+    on the logits kept those 3 points)."""
+    from exercises.vgg_classifier import cases as vgg_cases
+
+    for seed in range(300):
+        for case in vgg_cases.hidden_cases(np.random.default_rng(seed)):
+            features, W1, b1, W2, b2, W3, b3 = case.args
+            z1 = features.reshape(len(features), -1) @ W1 + b1
+            z2 = np.maximum(z1, 0.0) @ W2 + b2
+            y = np.maximum(z2, 0.0) @ W3 + b3
+            for z in (z1, z2, y):
+                assert np.all(z.min(axis=1) < 0) and np.all(z.max(axis=1) > 0), (seed, case.name)
 
 
 def test_full_scale_case_gives_full_marks_and_a_trace(exercise, tmp_path):
