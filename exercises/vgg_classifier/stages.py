@@ -200,11 +200,12 @@ NEUTRAL = {
 }
 
 
-def describe(stage: str, values: np.ndarray, neutral: bool = False) -> str:
+def describe(stage: str, values: np.ndarray, neutral: bool = False, every: bool = False) -> str:
     """'your first activation maps -2, -0.5, 0.5, 2 to 0, 0, 1, 1; ReLU gives 0, 0, 0.5, 2', or with ``neutral``
-    what the probe showed, without saying which of the bias or the activation did it."""
+    what the probe showed, without saying which of the bias or the activation did it. ``every`` shows the whole
+    ramp, for a sentence that counts over all of it (a dropout mask's kept values may lie outside the usual few)."""
     expected = statement(stage)
-    idx = shown_points(values, expected)
+    idx = list(range(len(RAMP))) if every else shown_points(values, expected)
     got, _ = _formatted(values[idx], expected[idx])
     want = [_fmt(v, 8) for v in expected[idx]]  # short dyadic numbers: shown in full
     inputs = ", ".join(_fmt(RAMP[i], 8) for i in idx)

@@ -306,8 +306,10 @@ def fallback(values, by_name: dict, random: bool = False) -> list:
             live = S.RAMP > 0
             kept = int(np.count_nonzero(live & (reading.values != 0)))
             how = "unchanged" if factor == 1 else f"multiplied by {factor:g}"
-            findings.append(Finding("inference-dropout", f"On probe '{stage}-ramp', {reading.neutral}: {kept} of the "
-                                                         f"{int(live.sum())} positive values come out {how} and the "
+            shown = S.describe(stage, reading.values, neutral=True, every=True)  # the count is over every value
+            verb = "comes" if kept == 1 else "come"
+            findings.append(Finding("inference-dropout", f"On probe '{stage}-ramp', {shown}: {kept} of the "
+                                                         f"{int(live.sum())} positive values {verb} out {how} and the "
                                                          f"others are set to 0, as a dropout mask"
                                                          f"{'' if factor == 1 else ' with rescaling'} does."))
         elif bounds is not None:
