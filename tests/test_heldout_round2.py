@@ -5,6 +5,10 @@ its fix.
 - Dropout left on: the evidence counted over the whole 12-value ramp ("1 of the 6 positive values come out
   multiplied by 2") but listed only six of its values, all of them 0, so the sentence contradicted the numbers it
   showed. It now lists every value it counts over.
+- A right function whose notebook set ``np = None`` in a later cell (tidying the namespace) failed every call with
+  "'NoneType' object has no attribute 'maximum'"; the report named ``helper-result`` and told the student a helper
+  had no return statement, though it had no helper. An attribute that only the NumPy module has (not an array) read
+  on None now says the name of the module was rebound after the definition.
 """
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ import re
 import numpy as np
 
 import exercise_helpers as helpers
+from conftest import CORRECT, diagnosis_ids
 from grader.exercise import load
 
 EX = load("vgg_classifier")
@@ -51,3 +56,36 @@ def test_dropout_evidence_shows_every_value_it_counts():
     turned = sentence.split(" into ")[1].split(";")[0]
     assert _numbers(turned).count(2.0) == 1, sentence
     assert len(_numbers(turned)) == 12, sentence
+
+
+NP_REBOUND_LATER = CORRECT + "\nnp = None  # tidy up the namespace\n"
+
+HELPER_WITHOUT_RETURN = """import numpy as np
+
+def dense(x, W, b):
+    y = x @ W + b
+
+def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
+    x = features.reshape(features.shape[0], -1)
+    h = np.maximum(dense(x, W1, b1), 0)
+    h = np.maximum(dense(h, W2, b2), 0)
+    return dense(h, W3, b3).copy()
+"""
+
+
+def _evidence(result) -> str:
+    return " ".join(d.evidence for d in result.diagnoses)
+
+
+def test_numpy_rebound_to_none_later_is_not_called_a_helper_without_return(grade_source):
+    result = grade_source(NP_REBOUND_LATER)
+    assert result.status == "graded", result.error
+    assert "helper-result" not in diagnosis_ids(result), _evidence(result)
+    assert "raises-error" in diagnosis_ids(result)
+    assert "maximum()" in _evidence(result) and "np = None" in _evidence(result), _evidence(result)
+
+
+def test_a_helper_without_return_is_still_named_so(grade_source):
+    result = grade_source(HELPER_WITHOUT_RETURN)
+    assert diagnosis_ids(result) == {"helper-result"}, _evidence(result)
+    assert "np = None" not in _evidence(result)

@@ -77,6 +77,7 @@ class ErrorReading:
     otherwise: "ErrorReading | None" = None  # a window pooling's width can be a reshape's by chance: that reading
 
 
+MODULE_NONE = re.compile(r"'NoneType' object has no attribute '(\w+)'")
 MATMUL = re.compile(r"mismatch in its core dimension \d.*?\(size (\d+) is different from (\d+)\)")
 DOT = re.compile(r"shapes \(([\d, ]*)\) and \(([\d, ]*)\) not aligned")
 BROADCAST = re.compile(r"could not be broadcast together with shapes \(([\d, ]*)\) \(([\d, ]*)\)")
@@ -92,6 +93,12 @@ def read_error(run) -> ErrorReading | None:
     if run.outcome.status != "raised" or error is None:
         return None
     message = error.message
+    module = MODULE_NONE.search(message)
+    if module and hasattr(np, module.group(1)) and not hasattr(np.ndarray, module.group(1)):
+        return ErrorReading("module-none", "raises-error", "", f"the name the code calls {module.group(1)}() on is "
+                            f"None when the function runs, where NumPy (np) was meant: code that ran after the "
+                            f"function was defined, such as a later cell, assigned None to that name (np = None), "
+                            f"and the function looks the name up only when it is called")
     if "'NoneType'" in message:
         return ErrorReading("none", "helper-result", "", "a value the code uses there is None, which is what a helper "
                                                        "function returns when it ends without a return statement")
