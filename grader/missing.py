@@ -109,7 +109,7 @@ def definition_notes(submission: submission_mod.Submission, exercise: Exercise, 
     the function needs that only the student's kernel had are said by unbound_notes."""
     name = exercise.function
     if any(c.status == "ok" and c.type_name != "NoneType" for c in execution.calls):  # (a stub rebound later,
-        return unbound_notes(submission, execution)  # 'f = mine', answers); no parse on a normal submission's path
+        return _redefined(submission, name) + unbound_notes(submission, execution)  # 'f = mine', answers)
     found = _definitions(submission, name)
     if not found or not _is_stub(found[-1][1]):
         return unbound_notes(submission, execution)
@@ -129,6 +129,17 @@ def definition_notes(submission: submission_mod.Submission, exercise: Exercise, 
                      f", so it never runs; the {name}() graded is the starter's placeholder in {last.label}: move your "
                      "code into that code cell.")
     return notes
+
+
+def _redefined(submission: submission_mod.Submission, name: str) -> list[str]:
+    """Code cells defining the function with different code (a second attempt): the last is graded, which the
+    student may not expect. Parsed only when two code cells hold the text."""
+    needle = re.compile(rf"^[ \t]*def[ \t]+{re.escape(name)}\b", re.M)
+    found = _definitions(submission, name) if submission.is_notebook and sum(
+        bool(needle.search(c.source)) for c in submission.cells) > 1 else []
+    cells = list(dict.fromkeys(cell.label for cell, _ in found)) if len({ast.dump(d) for _, d in found}) > 1 else []
+    return [f"{name}() is defined in {' and in '.join(cells)}, with different code; the cells run from top to bottom, "
+            f"so the one graded is the last, in {cells[-1]}."] if len(cells) > 1 else []
 
 
 def _definitions(submission: submission_mod.Submission, name: str = "") -> list[tuple[submission_mod.Cell,

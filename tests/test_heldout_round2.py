@@ -9,6 +9,9 @@ its fix.
   "'NoneType' object has no attribute 'maximum'"; the report named ``helper-result`` and told the student a helper
   had no return statement, though it had no helper. An attribute that only the NumPy module has (not an array) read
   on None now says the name of the module was rebound after the definition.
+- A notebook whose solution cell was right, with a second attempt below it (channels first), was graded on the
+  second one, as Jupyter would, but nothing said which definition was graded: the student saw 'flatten-order' and a
+  right solution cell. A note now names both cells and says the last one is graded.
 """
 from __future__ import annotations
 
@@ -89,3 +92,27 @@ def test_a_helper_without_return_is_still_named_so(grade_source):
     result = grade_source(HELPER_WITHOUT_RETURN)
     assert diagnosis_ids(result) == {"helper-result"}, _evidence(result)
     assert "np = None" not in _evidence(result)
+
+
+NCHW = CORRECT.replace("features.reshape(", "features.transpose(0, 3, 1, 2).reshape(")
+
+
+def _notebook(*sources: str) -> dict:
+    cells = [{"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": src}
+             for src in sources]
+    return {"nbformat": 4, "nbformat_minor": 5, "cells": cells,
+            "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}}
+
+
+def test_a_second_definition_in_a_later_cell_is_said_to_be_the_one_graded(grade_source):
+    result = grade_source(_notebook(CORRECT, "# attempt 2, faster?\n" + NCHW), name="student.ipynb")
+    assert diagnosis_ids(result) == {"flatten-order"}
+    said = [w for w in result.warnings if "defined in code cell 1" in w]
+    assert said and "code cell 2" in said[0] and "the last, in code cell 2" in said[0], result.warnings
+
+
+def test_the_same_definition_twice_or_one_definition_gets_no_such_note(grade_source):
+    for notebook in (_notebook(CORRECT, CORRECT), _notebook(CORRECT, "print(1)")):
+        result = grade_source(notebook, name="student.ipynb")
+        assert result.score == result.max_score
+        assert not [w for w in result.warnings if "the one graded is the last" in w], result.warnings
