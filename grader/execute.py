@@ -249,7 +249,8 @@ class Run:
             "paths": [self.sandbox.numpy_path_in_child],
             "inputs_fd": self.memory_fd,
             "inputs_size": len(self.memory) if self.memory is not None else 0,
-            "soft_limits": {"cell_seconds": self.limits.cell_seconds, "call_seconds": self.limits.call_seconds},
+            "soft_limits": {"cell_seconds": self.limits.cell_seconds, "call_seconds": self.limits.call_seconds,
+                            "wait_most": waits.MOST, "grace": GRACE_SECONDS},  # the child's alarm grants as we do
             "confine": self.sandbox.confine_settings(readable_bytes, self._readable()),
         }
 

@@ -1,5 +1,6 @@
-"""Time limits count a run's own time: on a machine loaded from outside, a slow but correct call is not killed for
-the time it waited for a core, while a call that sleeps past its limit is still stopped on time."""
+"""Time limits count a run's own time: a slow but correct call is not killed for the time its main process waited
+for a core (an outside load, or here, as deterministic, busy processes of its own), while a call that sleeps past its
+limit is still stopped on time."""
 from __future__ import annotations
 
 import dataclasses
@@ -15,7 +16,7 @@ from grader.sandbox import Sandbox
 from grader.session import Session
 from grader.waits import Waits
 
-#: burns ``CPU`` seconds of its own CPU on the 'batch' case (B = 4) only, then answers correctly
+#: burns ``CPU`` seconds of its own CPU on the 'batch' cases (B = 4) only, then answers correctly
 SLOW = """
 import time
 import numpy as np
@@ -29,17 +30,17 @@ def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
     h = np.maximum(0.0, x @ W1 + b1)
     return np.maximum(0.0, h @ W2 + b2) @ W3 + b3
 """
-SLEEPER = SLOW.replace("while time.process_time() - start < {cpu}:\n            pass", "time.sleep(30)")
+SLEEPER = """
+import time
+import numpy as np
 
-
-@pytest.fixture
-def loaded():
-    """Busy processes, three per core: a run gets about a quarter of a core."""
-    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(3 * (os.cpu_count() or 1))]
-    yield
-    for process in busy:
-        process.kill()
-        process.wait()
+def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
+    if features.shape[0] == 4:
+        time.sleep(30)
+    x = features.reshape(features.shape[0], -1)
+    h = np.maximum(0.0, x @ W1 + b1)
+    return np.maximum(0.0, h @ W2 + b2) @ W3 + b3
+"""
 
 
 @pytest.fixture(scope="module")
@@ -49,16 +50,34 @@ def tight(exercise):
         yield session
 
 
-def test_a_slow_correct_call_on_a_loaded_machine_is_not_killed_for_its_wait(tmp_path, tight, loaded):
-    if tight.sandbox.mode not in ("fork", "landlock", "rlimits"):
-        pytest.skip("the run delay is read in the fork, landlock and rlimits sandboxes")
-    path = tmp_path / "slow.py"
-    path.write_text(SLOW.format(cpu=1.2))  # about 5 s of wall time at a quarter of a core: past 1.5 s + grace
-    result = grade.grade_file(path, tight)
+@pytest.fixture
+def loaded():
+    """Busy processes, six per core, each in a session of its own: the scheduler weighs each session (autogroup)
+    and the run's cgroup alike, so the run gets about a seventh of a core (in this process's session they would
+    weigh as one, and the run would keep most of a core)."""
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True)
+            for _ in range(6 * (os.cpu_count() or 1))]
+    yield
+    for process in busy:
+        process.kill()
+        process.wait()
+
+
+def test_a_slow_correct_call_on_a_loaded_machine_is_not_killed_for_its_wait(tmp_path, exercise, loaded):
+    if os.geteuid() != 0:
+        pytest.skip("the run's cgroup weighing as one session needs the cgroup layer (root)")
+    limits = dataclasses.replace(exercise.limits, call_seconds=0.3, cell_seconds=10.0, submission_seconds=60.0)
+    with Session(exercise, full_scale=False, sandbox=Sandbox(limits)) as session:
+        if session.sandbox.mode not in ("fork", "landlock", "rlimits"):
+            pytest.skip("the run delay is read in the fork, landlock and rlimits sandboxes")
+        path = tmp_path / "slow.py"
+        path.write_text(SLOW.replace("{cpu}", "0.1"))  # about 0.7 s of wall time at that share: past its 0.3 s
+        result = grade.grade_file(path, session)
     assert result.score == result.max_score, [(c.id, c.message) for c in result.checks if c.points < c.max_points]
 
 
-def test_a_call_that_sleeps_past_its_limit_is_still_stopped_on_time(tmp_path, tight, loaded):
+def test_a_call_that_sleeps_past_its_limit_is_still_stopped_on_time(tmp_path, tight):
+    """A sleeping process does not wait for a core: no grant moves its deadline."""
     path = tmp_path / "sleeper.py"
     path.write_text(SLEEPER)
     started = time.monotonic()

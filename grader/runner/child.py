@@ -56,16 +56,20 @@ class _Clock:
         except (OSError, ValueError, IndexError):  # closed or replaced by student code: no grant
             return -1
 
-    def arm(self, seconds: float) -> None:
-        self.start, self.granted, self.most = self.delay(), 0.0, 2.0 * seconds
+    def arm(self, seconds: float, most: float = 2.0, grace: float = 2.0) -> None:
+        """A new limit of ``seconds``: waits are granted up to what the parent grants its deadline (``most`` times
+        the limit and its grace), less that grace, so the alarm still answers before the parent's kill."""
+        self.start, self.granted, self.most = self.delay(), 0.0, most * (seconds + grace) - grace
+
+    def waited(self) -> float:
+        """Seconds spent waiting for a core since the limit was armed (0 where unknown)."""
+        now = self.delay()
+        return (now - self.start) / 1e9 if now >= 0 and self.start >= 0 else 0.0
 
     def more(self) -> float:
         """Seconds to grant now: the wait for a core since the limit was armed, not yet granted."""
-        now = self.delay()
-        if now < 0 or self.start < 0:
-            return 0.0
-        grant = min((now - self.start) / 1e9 - self.granted, self.most - self.granted)
-        if grant < 0.05:
+        grant = min(self.waited() - self.granted, self.most - self.granted)
+        if grant < 0.005:
             return 0.0
         self.granted += grant
         return grant
@@ -199,7 +203,8 @@ class Child:
         try:
             if seconds:
                 if _CLOCK is not None:
-                    _CLOCK.arm(float(seconds))
+                    _CLOCK.arm(float(seconds), float(self.limits.get("wait_most", 2.0)),
+                               float(self.limits.get("grace", 2.0)))
                 signal.setitimer(signal.ITIMER_REAL, float(seconds))
             try:
                 return False, None, action()
@@ -452,7 +457,8 @@ class Child:
         if not out_of_time:
             # Describing runs student code too (``__str__``, ``__array__``, properties): under what is left of the
             # call's own alarm, so a loop there is the call's timeout, not a silence until the parent's deadline.
-            left = max(seconds - (time.monotonic() - started), 0.01) if seconds else None
+            own = time.monotonic() - started - (_CLOCK.waited() if _CLOCK is not None else 0.0)
+            left = max(seconds - own, 0.01) if seconds else None
             max_bytes, outputs = int(command["max_bytes"]), int(command.get("outputs", 1))
             describe = (lambda: _describe(exc)) if exc is not None else \
                 (lambda: self.describe_result(value, reply, max_bytes, outputs))
