@@ -174,7 +174,8 @@ def check_completes(runs: list[CaseRun], execution: Execution, facts: Facts) -> 
         return Verdict(False, execution.cell_incidents[0][1])
     if runs and all(r.outcome.status == "ok" and r.outcome.type_name == "NoneType" for r in runs):
         # the untouched starter runs to its end too, but earns nothing for it
-        return Verdict(False, "Not assessed: the function is not written yet (it returned None on every case).")
+        return Verdict(False, "Not assessed: the function returned None on every case, as one not written yet, or "
+                              "with no return statement, does.")
     if runs and all(r.outcome.status == "raised" and r.outcome.exception is not None
                     and r.outcome.exception.type == "NotImplementedError" for r in runs):  # nbgrader's stub
         return Verdict(False, "Not assessed: the function is not written yet (it raised NotImplementedError on "

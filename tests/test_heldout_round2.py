@@ -12,6 +12,8 @@ its fix.
 - A notebook whose solution cell was right, with a second attempt below it (channels first), was graded on the
   second one, as Jupyter would, but nothing said which definition was graded: the student saw 'flatten-order' and a
   right solution cell. A note now names both cells and says the last one is graded.
+- A function with its whole body written but no ``return`` lost 'completes' with "the function is not written yet",
+  which the student had plainly written; the sentence now names the missing return statement as well.
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ import re
 import numpy as np
 
 import exercise_helpers as helpers
-from conftest import CORRECT, diagnosis_ids
+from conftest import CORRECT, check, diagnosis_ids
 from grader.exercise import load
 
 EX = load("vgg_classifier")
@@ -116,3 +118,14 @@ def test_the_same_definition_twice_or_one_definition_gets_no_such_note(grade_sou
         result = grade_source(notebook, name="student.ipynb")
         assert result.score == result.max_score
         assert not [w for w in result.warnings if "the one graded is the last" in w], result.warnings
+
+
+NO_RETURN = CORRECT.replace("    return h @ W3 + b3", "    logits = h @ W3 + b3")
+
+
+def test_a_written_function_without_return_is_not_only_called_unwritten(grade_source):
+    result = grade_source(NO_RETURN)
+    assert NO_RETURN != CORRECT
+    assert diagnosis_ids(result) == {"not-implemented"}
+    message = check(result, "completes").message
+    assert "no return statement" in message, message
