@@ -14,6 +14,9 @@ its fix.
   right solution cell. A note now names both cells and says the last one is graded.
 - A function with its whole body written but no ``return`` lost 'completes' with "the function is not written yet",
   which the student had plainly written; the sentence now names the missing return statement as well.
+- ReLU as ``np.vectorize(lambda v: max(v, 0))`` (Python's max gives the int 0 for a negative value, and vectorize
+  takes its dtype from its first result) truncates the hidden values to whole numbers wherever a layer's first value
+  is negative: the report said only 'wrong-stage'. It is now 'rounded-output', naming np.vectorize.
 """
 from __future__ import annotations
 
@@ -129,3 +132,24 @@ def test_a_written_function_without_return_is_not_only_called_unwritten(grade_so
     assert diagnosis_ids(result) == {"not-implemented"}
     message = check(result, "completes").message
     assert "no return statement" in message, message
+
+
+def _vectorized_relu(f, W1, b1, W2, b2, W3, b3):
+    relu = np.vectorize(lambda v: max(v, 0))
+    x = f.reshape(f.shape[0], -1)
+    return relu(relu(x @ W1 + b1) @ W2 + b2) @ W3 + b3
+
+
+def test_np_vectorize_of_python_max_is_named_as_truncation():
+    findings = D.diagnose(helpers.case_runs(EX, _vectorized_relu, CASES, EXPECTED), EX)
+    assert {f.id for f in findings} == {"rounded-output"}, [(f.id, f.evidence) for f in findings]
+    text = " ".join(f.evidence for f in findings)
+    assert "np.vectorize" in text and "whole number" in text, text
+
+
+def test_a_right_relu_through_np_vectorize_with_float_output_gets_no_finding():
+    def head(f, W1, b1, W2, b2, W3, b3):
+        relu = np.vectorize(lambda v: max(v, 0.0), otypes=[float])
+        x = f.reshape(f.shape[0], -1)
+        return relu(relu(x @ W1 + b1) @ W2 + b2) @ W3 + b3
+    assert not D.diagnose(helpers.case_runs(EX, head, CASES, EXPECTED), EX)

@@ -343,6 +343,12 @@ def fallback(values, by_name: dict, random: bool = False) -> list:
                 f"{sentence}")
             unread = [S.STAGE_NAMES[s] for s in S.STAGES[:S.STAGES.index(stage)]
                       if values.verdicts.get(s, ("",))[0] == "not read"]
+            if stage in ("act1", "act2") and _truncated(values.readings[stage].values):
+                return [Finding("rounded-output", f"{cap(text)}: each value is ReLU's cut to a whole number, as an "
+                                                  f"array of integers holds it. np.vectorize(lambda v: max(v, 0)) "
+                                                  f"does this when the first value it sees is negative: it takes "
+                                                  f"its dtype from that first result, the int 0. Use "
+                                                  f"np.maximum(z, 0), which keeps float64.")]
             named = _catalogued_final(values, by_name) if stage == "final" else None
             if named is not None:
                 return [named]
@@ -357,6 +363,14 @@ def fallback(values, by_name: dict, random: bool = False) -> list:
                              " Every stage before it computes what the statement says.")
             return [Finding("wrong-stage", f"{cap(text)}.{qualifier}{READ_THROUGH.get(stage, '')}")]
     return []
+
+
+def _truncated(reading) -> bool:
+    """A hidden activation's ramp reading that is ReLU cut toward 0 to whole numbers, and not ReLU itself."""
+    if reading is None or reading.shape != S.RAMP.shape:
+        return False
+    cut = np.trunc(np.maximum(S.RAMP, 0.0))
+    return bool(np.array_equal(reading, cut) and not np.array_equal(reading, np.maximum(S.RAMP, 0.0)))
 
 
 #: what a ramp reading passes through after its stage: the logits-ramp probe checked what follows FC3 with every
