@@ -297,3 +297,94 @@ def vgg_loses_points(fn, seed: int = 7) -> bool:
     """Whether ``fn`` departs from the reference on some hidden case of the VGG head."""
     ex = exercise_mod.load("vgg_classifier")
     return any(not np.allclose(fn(*c.args), ex.expected(c), rtol=1e-9, atol=1e-12) for c in ex.hidden_cases(seed))
+
+
+# -- the same code, many students -------------------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class SeedGrade:
+    """What one student (one seed) gets for a submission, in-process: the values checks it fails, their points,
+    and the mistakes the diagnosis names."""
+    seed: int
+    failed: tuple[str, ...]
+    points: float
+    named: tuple[str, ...]
+
+
+def student_seeds(exercise_id: str, count: int, start: int = 0) -> list[int]:
+    """The seeds ``grader grade`` gives students ``student-<start>`` ... under the default secret."""
+    from grader.session import DEFAULT_SECRET, student_seed
+
+    return [student_seed(DEFAULT_SECRET, exercise_id, f"student-{i}") for i in range(start, start + count)]
+
+
+def submission_source(path: Path) -> str:
+    """The code of a .py submission, or of a notebook's code cells (magics and shell lines left out)."""
+    if path.suffix != ".ipynb":
+        return path.read_text(encoding="utf-8")
+    nb = nbformat.reads(path.read_text(encoding="utf-8"), as_version=4)
+    return "\n".join("\n".join(line for line in c.source.splitlines() if not line.lstrip().startswith(("%", "!")))
+                     for c in nb.cells if c.cell_type == "code")
+
+
+def load_submission(path: Path, name: str) -> Callable | None:
+    """``name`` as a fresh run of the submission defines it (None: it defines none, or cannot run in-process)."""
+    namespace: dict = {"__name__": "student"}
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), np.errstate(all="ignore"):
+            exec(compile(submission_source(path), str(path), "exec"), namespace)
+    except BaseException:  # noqa: BLE001 - a submission that cannot run here is left out, not a test error
+        return None
+    fn = namespace.get(name)
+    return fn if callable(fn) else None
+
+
+def grade_seed(ex, fn: Callable, seed: int, probes: tuple[list, list] | None = None,
+               named: bool = True, hidden: tuple[list, list] | None = None) -> SeedGrade:
+    """``fn`` judged on the hidden cases of ``seed`` (and the probes: cases, expected) by the grader's own checks
+    (``checks.run_checks``) and diagnosis (``diagnose.diagnose``), as one sandboxed run would have it; only the
+    values checks are kept (no second call is made here, so determinism is not assessed). ``named``: run the
+    diagnosis too (it costs most of the time; without it, no mistake is named). ``hidden``: the seed's cases and
+    their expected outputs, when already built."""
+    from grader import checks, diagnose, facts
+    from grader.outcomes import Execution
+
+    cases, expected = hidden if hidden is not None else (ex.hidden_cases(seed), None)
+    expected = [ex.expected(c) for c in cases] if expected is None else expected
+    probe_cases, probe_expected = probes if probes is not None else (ex.probe_cases(), None)
+    if probe_expected is None:
+        probe_expected = [ex.expected(c) for c in probe_cases]
+    runs = case_runs(ex, fn, cases + list(probe_cases), expected + list(probe_expected))
+    execution = Execution(function_found=True, function_callable=True, calls=tuple(r.outcome for r in runs))
+    established = facts.establish(runs, execution, ex)
+    values = {s.id for s in ex.checks if s.kind == "values"}
+    results = [r for r in checks.run_checks(ex, runs, execution, established) if r.id in values]
+    found = diagnose.diagnose(runs, execution, ex, established)[0] if named else []
+    return SeedGrade(seed, tuple(r.id for r in results if r.status != "passed"),
+                     round(sum(r.points for r in results), 6), tuple(sorted(d.id for d in found)))
+
+
+def grades_over_seeds(ex, paths: Iterable[Path], seeds: Iterable[int], named: bool = True
+                      ) -> dict[Path, list[SeedGrade]]:
+    """Each submission graded in-process for every seed, loaded afresh per seed (as each student's run starts
+    afresh: a cache kept from another student's cases would be a difference the grader never sees)."""
+    probes = ex.probe_cases()
+    probe_expected = [ex.expected(c) for c in probes]
+    paths = list(paths)
+    grades: dict[Path, list[SeedGrade]] = {p: [] for p in paths}
+    for seed in seeds:
+        cases = ex.hidden_cases(seed)
+        hidden = (cases, [ex.expected(c) for c in cases])
+        for path in paths:
+            fn = load_submission(path, ex.function)
+            if fn is not None:
+                grades[path].append(grade_seed(ex, fn, seed, (probes, probe_expected), named, hidden))
+    return grades
+
+
+def differing(grades: list[SeedGrade]) -> dict[tuple, list[int]]:
+    """The distinct (failed values checks, points, named mistakes) among ``grades``, with the seeds of each:
+    one key when every student got the same."""
+    seen: dict[tuple, list[int]] = {}
+    for g in grades:
+        seen.setdefault((g.failed, g.points, g.named), []).append(g.seed)
+    return seen

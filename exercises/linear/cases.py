@@ -67,10 +67,17 @@ def make(rng: np.random.Generator, name, group, leading, in_features, out_featur
 
 def random_sizes(rng: np.random.Generator) -> tuple:
     """One more case whose shape is drawn per student: one to three leading axes, in != out, and no leading size
-    equal to in or out (so that no mistake's shapes happen to fit by chance)."""
-    in_features, out_features = (int(v) for v in rng.choice(np.arange(2, 10), size=2, replace=False))
-    sizes = [n for n in range(2, 7) if n not in (in_features, out_features)]
-    leading = tuple(int(v) for v in rng.choice(sizes, size=int(rng.integers(1, 4))))
+    equal to in or out (so that no mistake's shapes happen to fit by chance).
+
+    Drawn again until no fixed case has the same shapes: about 1 student in 170 drew 'batch' or 'leading-2' again,
+    and an answer kept by the shapes then lost the 'leading' points too, which it keeps for every other student."""
+    taken = {(leading, n_in, n_out) for _, _, leading, n_in, n_out, _ in HIDDEN_SIZES}
+    for _ in range(64):
+        in_features, out_features = (int(v) for v in rng.choice(np.arange(2, 10), size=2, replace=False))
+        sizes = [n for n in range(2, 7) if n not in (in_features, out_features)]
+        leading = tuple(int(v) for v in rng.choice(sizes, size=int(rng.integers(1, 4))))
+        if (leading, in_features, out_features) not in taken:
+            break
     return ("drawn", "leading", leading, in_features, out_features, GIVEN)
 
 
@@ -79,8 +86,26 @@ AGAIN = ("batch-again", "batch", (6,), 5, 3, GIVEN)
 
 
 def hidden_cases(rng: np.random.Generator) -> list[Case]:
-    cases = [make(rng, *sizes) for sizes in (*HIDDEN_SIZES, random_sizes(rng), AGAIN)]
+    cases = [_shows_each_mistake(rng, sizes) for sizes in (*HIDDEN_SIZES, random_sizes(rng), AGAIN)]
     return twin_first(cases)
+
+
+def _shows_each_mistake(rng: np.random.Generator, sizes: tuple) -> Case:
+    """A case drawn again (same sizes, other numbers) until x has a negative value and the output has both signs.
+
+    Students' cases are drawn apart, so a property that holds only on most draws makes the same code score
+    differently for two students: the 'vector' group's two small cases had all-positive outputs for about 1 student
+    in 100, and then a ReLU on the output (or ``y / (y > 0)``) kept those 2 points; with x all positive there too,
+    a ReLU applied in place to x did. A negative input and outputs of both signs in every case make them fail on
+    every case, for every student."""
+    for _ in range(64):
+        case = make(rng, *sizes)
+        x, weight = case.args[0], case.args[1]
+        bias = case.args[2] if len(case.args) > 2 and case.args[2] is not None else 0.0
+        y = x @ weight.T + bias
+        if x.min() < 0 and y.min() < 0 < y.max():
+            return case
+    return case  # never reached in practice (the smallest case, one input, takes about 3 draws)
 
 
 def twin_first(cases: list[Case]) -> list[Case]:
