@@ -132,3 +132,28 @@ def leftovers() -> list[str]:
         if tag in environ and state != "Z":
             found.append(f"{entry} uid={os.stat(f'/proc/{entry}').st_uid} {cmdline[:80]}")
     return found
+
+
+def run_cli(capsys, *args):
+    """``grader`` run in this process on ``args`` (made strings): its exit code, stdout and stderr."""
+    from grader import cli
+
+    code = cli.main(list(map(str, args)))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def csv_rows(text: str) -> list[list[str]]:
+    import csv
+    import io
+
+    return list(csv.reader(io.StringIO(text)))
+
+
+def grade_students(folder: Path, session, names: list[str]) -> dict:
+    """The results of the students ``names`` of class folder ``folder``, graded in one batch of two workers."""
+    from grader import batch
+
+    entries = [e for e in batch.discover([folder]).entries if e.student in names]
+    assert sorted(e.student for e in entries) == sorted(names)
+    return {o.result.student: o.result for o in batch.grade_all(entries, session, jobs=2)}

@@ -22,8 +22,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import SUBMISSIONS
-from grader import batch
+from conftest import SUBMISSIONS, grade_students
 from grader.grade import Session
 
 FOLDER = SUBMISSIONS / "correct-round3"
@@ -41,9 +40,7 @@ AT_SCALE = ["relu-frompyfunc", "relu-map-fromiter", "fsum-last-layer", "apply-al
 
 
 def _graded(session, names: list[str]) -> dict:
-    entries = [e for e in batch.discover([FOLDER]).entries if e.student in names]
-    assert sorted(e.student for e in entries) == sorted(names)
-    return {o.result.student: o.result for o in batch.grade_all(entries, session, jobs=2)}
+    return grade_students(FOLDER, session, names)
 
 
 @pytest.fixture(scope="module")

@@ -3,8 +3,6 @@
 readable on a phone, one sentence for an ungradable submission, and the grade files Canvas and Moodle import."""
 from __future__ import annotations
 
-import csv
-import io
 import json
 import re
 import shutil
@@ -14,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, SUBMISSIONS
+from conftest import ROOT, SUBMISSIONS, run_cli as run, csv_rows as _rows
 from grader import cli, gradebook, lms, signing
 from grader.grade import student_seed
 from grader.results import CheckResult, Diagnosis, ErrorInfo, GradeResult
@@ -23,12 +21,6 @@ from test_batch import make_class
 
 BASE = ["--exercise", "vgg_classifier", "--no-full-scale", "--jobs", "2"]
 CORRECT = SUBMISSIONS / "correct" / "matmul.py"
-
-
-def run(capsys, *args):
-    code = cli.main(list(map(str, args)))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 # -- --student --------------------------------------------------------------------------------------------------
@@ -197,10 +189,6 @@ def test_an_ungradable_submission_says_why_once():
 
 
 # -- the LMS grade files ----------------------------------------------------------------------------------------
-def _rows(text: str) -> list[list[str]]:
-    return list(csv.reader(io.StringIO(text)))
-
-
 def test_canvas_file():
     results = [_result("doejane_12345_67890_vgg_classifier", ("missing-bias",)),
                _result("roe_LATE_222_333_vgg"), _result("=cmd|' /C calc'!A0")]

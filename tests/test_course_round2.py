@@ -2,27 +2,14 @@
 and the commands of the README run as a course runs them (CI, Gradescope, shards, regrades)."""
 from __future__ import annotations
 
-import csv
 import datetime
-import io
 import shutil
-from pathlib import Path
 
-from grader import cli
 
 from test_batch import make_class
+from conftest import run_cli as run, csv_rows as _rows
 
 BASE = ["--exercise", "vgg_classifier", "--no-full-scale", "--jobs", "2", "-q"]
-
-
-def run(capsys, *args):
-    code = cli.main(list(map(str, args)))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def _rows(text: str) -> list[list[str]]:
-    return list(csv.reader(io.StringIO(text)))
 
 
 # -- one LMS user, one row of the grade file ---------------------------------------------------------------------

@@ -2,26 +2,14 @@
 of Canvas's anonymous grading and of Blackboard, and the edges of a class folder (links, odd ids, CI thresholds)."""
 from __future__ import annotations
 
-import csv
-import io
 import json
 from pathlib import Path
 
-from grader import cli
 
 from test_batch import make_class
+from conftest import run_cli as run, csv_rows as _rows
 
 BASE = ["--exercise", "vgg_classifier", "--no-full-scale", "--jobs", "2", "-q"]
-
-
-def run(capsys, *args):
-    code = cli.main(list(map(str, args)))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def _rows(text: str) -> list[list[str]]:
-    return list(csv.reader(io.StringIO(text)))
 
 
 def _student_files(out: Path) -> dict[str, str]:

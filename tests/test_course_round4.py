@@ -2,8 +2,6 @@
 the Gradescope bundle as Gradescope runs it, merges that must refuse, and the instructor's paths a student sees."""
 from __future__ import annotations
 
-import csv
-import io
 import json
 from pathlib import Path
 
@@ -12,15 +10,10 @@ import pytest
 from grader import cli
 
 from test_batch import make_class
+from conftest import run_cli as run
 
 BASE = ["--exercise", "vgg_classifier", "--no-full-scale", "--jobs", "2", "-q"]
 ATTEMPT = "Homework 1_{user}_attempt_2026-03-01-10-00-00_vgg_classifier"
-
-
-def run(capsys, *args):
-    code = cli.main(list(map(str, args)))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def _grade_center(path: Path, users: list[str], columns: list[str], encoding: str = "utf-16") -> Path:

@@ -21,8 +21,7 @@ import sys
 
 import pytest
 
-from conftest import SUBMISSIONS
-from grader import batch
+from conftest import SUBMISSIONS, grade_students
 from grader.grade import Session
 
 FOLDER = SUBMISSIONS / "runner-round4"
@@ -34,9 +33,7 @@ OLD_PYTHON = pytest.mark.skipif(sys.version_info >= (3, 12), reason="the grader'
 
 
 def _graded(session, names: list[str]) -> dict:
-    entries = [e for e in batch.discover([FOLDER]).entries if e.student in names]
-    assert sorted(e.student for e in entries) == sorted(names)
-    return {o.result.student: o.result for o in batch.grade_all(entries, session, jobs=2)}
+    return grade_students(FOLDER, session, names)
 
 
 @pytest.fixture(scope="module")
