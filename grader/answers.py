@@ -97,10 +97,13 @@ def call_error(error: object, submission: Submission) -> CallError:
     if reserved is not None and (not isinstance(reserved, int) or isinstance(reserved, bool)
                                  or not 0 <= reserved < 2**64):  # VmSize: a size the kernel can give
         raise ProtocolError("an error's reserved memory is not a number")
+    space = error.get("address_space")
+    if space is not None and (not isinstance(space, int) or isinstance(space, bool) or not -1 <= space < 2**64):
+        raise ProtocolError("an error's address-space limit is not a number")
     kind, message = _clean(text_field(error, "type"), 80) or "Exception", _clean(text_field(error, "message"), 400)
     hint = hints.error_hint(kind, message)
     return CallError(type=kind, message=f"{message}. {hint}" if hint else message, where=where or "", line=line,
-                     cell=cell, reserved=reserved)
+                     cell=cell, reserved=reserved, address_space=space)
 
 
 def returned(spec: object, body: bytes, used: int, max_bytes: int, expect: str) -> tuple[Returned, int]:

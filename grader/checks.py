@@ -33,7 +33,8 @@ def _failure_of_call(run: CaseRun, execution: Execution) -> str:
     error = outcome.exception
     if outcome.status == "raised":
         if error is not None and error.type == "MemoryError" and execution.memory is not None:
-            sentence = memory_error_sentence(error.message, execution.memory, error.reserved)
+            sentence = memory_error_sentence(error.message, execution.memory, error.reserved,
+                                             error.address_space)
             return f"On {_label(run)} the function {sentence}" + (f" ({error.where})." if error.where else ".")
         return f"On {_label(run)} the function raised {outcome.error}."
     if outcome.status == "not-run":

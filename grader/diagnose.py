@@ -13,6 +13,7 @@ import numpy as np
 
 from . import escape
 from .facts import Facts, establish, order
+from .memory import human_bytes, lowered_by_submission
 from .exercise import PROBE, Exercise, Finding
 from .outcomes import CallError, CaseRun, Declared, Execution
 from .results import Diagnosis
@@ -39,7 +40,7 @@ def generic_findings(facts: Facts, execution: Execution, exercise: Exercise) -> 
                or (r.outcome.exception is not None and r.outcome.exception.type == "MemoryError")]
     if starved and "out-of-memory" in exercise.catalog:  # the checks say "killed"; this says what to change
         what = starved[0].outcome.incident if starved[0].outcome.out_of_memory \
-            else f"raised {starved[0].outcome.error}"
+            else f"raised {starved[0].outcome.error}" + _own_limit(starved[0].outcome.exception, execution)
         findings.append(Finding("out-of-memory", f"The call on the '{starved[0].case.name}' case {what}."))
     raised = [r for r in graded if r.outcome.status == "raised"]
     refused = [r for r in raised if _signature_error(r.outcome.exception)]
@@ -169,6 +170,19 @@ def _stale_text(run: CaseRun, other: CaseRun, probes: int = 0) -> str:
 def _right(facts: Facts, run: CaseRun) -> bool:
     values = facts[run].values
     return values is not None and values[0]
+
+
+def _own_limit(error: CallError | None, execution: Execution) -> str:
+    """Why a MemoryError is the submission's own doing, when it is: its code lowered the address-space limit
+    (``resource.setrlimit``) below the grader's, and that limit refused the memory. Without this the finding
+    would send the student hunting for memory the grader never denied them."""
+    limits = execution.memory
+    if error is None or limits is None or not lowered_by_submission(limits, error.address_space):
+        return ""
+    return (f"; the submission's own code had lowered its address-space limit to "
+            f"{human_bytes(error.address_space, limits.address_space_bytes)} (resource.setrlimit(RLIMIT_AS, ...)), "
+            f"below the grader's {limits.address_space}: that limit, not the grader's, refused the memory, and "
+            "removing the setrlimit call lets the function have the grader's")
 
 
 def _signature_error(error: CallError | None) -> bool:

@@ -168,13 +168,40 @@ def requested_bytes(message: str) -> tuple[int, str] | None:
     return int(size * _UNITS[found["unit"]]), what
 
 
-def memory_error_sentence(message: str, limits: MemoryLimits, reserved_bytes: int | None = None) -> str:
+def lowered_by_submission(limits: MemoryLimits, own_limit: int | None) -> bool:
+    """Whether the address-space limit the child had when an allocation failed (``own_limit``, as it reported it;
+    -1 for none) is below the one the grader set: then the submission lowered it itself (``resource.setrlimit``),
+    and that limit, not the grader's, refused the memory."""
+    return own_limit is not None and 0 <= own_limit < limits.address_space_bytes
+
+
+def own_limit_sentence(message: str, limits: MemoryLimits, own_limit: int) -> str:
+    """The MemoryError sentence when the submission's own ``setrlimit`` stopped it: blaming the grader's limit (or
+    telling the student to use less memory than a limit they were never held to) would be false. Follows a
+    subject and has no final period, as ``memory_error_sentence``'s."""
+    asked = requested_bytes(message)
+    said = str(message or "").strip()
+    what = (f" asking for {human_bytes(asked[0])} for {asked[1]}" if asked
+            else f" ({said[:200]})" if said else "")
+    too_much = asked is not None and asked[0] > limits.address_space_bytes
+    whose = ("so its own limit refused the memory (the grader's would have refused that much too)" if too_much
+             else "so its own limit refused the memory, not the grader's")
+    return (f"raised MemoryError{what}: the submission had lowered its own address-space limit to "
+            f"{human_bytes(own_limit, limits.address_space_bytes)} (resource.setrlimit(RLIMIT_AS, ...)), below the "
+            f"grader's {limits.address_space}, {whose}")
+
+
+def memory_error_sentence(message: str, limits: MemoryLimits, reserved_bytes: int | None = None,
+                          own_limit: int | None = None) -> str:
     """What to say about a ``MemoryError`` with ``message`` raised in student code: the limit it hit, and by how much.
 
     ``reserved_bytes`` (optional): the child's address space (VmSize) when the allocation failed, if the child
-    reported it; it turns the address-space sentence into the exact total. The sentence follows a subject
+    reported it; it turns the address-space sentence into the exact total. ``own_limit`` (optional): the child's
+    address-space limit then, which the submission may have lowered itself. The sentence follows a subject
     ("The function ", "Cell 3 ") and has no final period.
     """
+    if lowered_by_submission(limits, own_limit):
+        return own_limit_sentence(message, limits, own_limit)
     asked = requested_bytes(message)
     memory, space = limits.memory, limits.address_space
     if asked is None:

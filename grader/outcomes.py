@@ -26,6 +26,7 @@ class CallError:
     line: int | None = None
     cell: int | None = None  # code-cell number the line is in
     reserved: int | None = None  # for a MemoryError: the address space the child had reserved, as it said
+    address_space: int | None = None  # for a MemoryError: the child's own RLIMIT_AS then (-1: none), as it said
 
     def __str__(self) -> str:
         text = f"{self.type}: {self.message}" if self.message else self.type

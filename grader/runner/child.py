@@ -824,6 +824,7 @@ def _describe(exc: BaseException) -> dict:
     described = {"type": kind[:100], "message": text[:500], **location}
     if isinstance(exc, MemoryError):
         described["reserved"] = _reserved()
+        described["address_space"] = _address_space()  # the student's code may have lowered it (setrlimit)
     return described
 
 
