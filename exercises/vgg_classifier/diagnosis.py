@@ -43,6 +43,7 @@ from . import verdicts as L
 from . import hidden as X
 from . import ranges as R
 from . import fixedbatch as F
+from . import shapeonly as O
 
 H, W, C = 2, 3, 2
 N = H * W * C  # every width of the square probes: d_in = D1 = D2 = K = 12
@@ -769,7 +770,7 @@ def analyse(runs, random: bool = False) -> Analysis:
         analysis = Analysis([predicted], [])
         _LAST.entry = (key, runs, analysis)
         return analysis
-    fixed = D.fixed_output(everything)
+    fixed = D.fixed_output(everything) or O.shape_only(everything)
     if fixed is not None:  # one answer whatever the inputs: no stage computed it, so none is blamed
         analysis = Analysis([fixed], [])
         _LAST.entry = (key, runs, analysis)
