@@ -1,0 +1,145 @@
+"""Fairness of the VGG diagnosis, seventh round: what a report blamed on the grader that the student's code did, a
+placeholder that got no finding at all, and readings that no input can tell apart, which the report named as if it
+could. Each test says what the report said before. Diagnosed in process (hidden cases of one student and the
+probes), except the memory test, whose evidence only a sandboxed run has.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import exercise_helpers as helpers
+from grader import diagnose as grader_diagnose
+from grader import exercise as exercise_mod
+from grader.memory import MemoryLimits, memory_error_sentence
+from grader.outcomes import CallError, Execution
+
+EX = exercise_mod.load("vgg_classifier")
+
+
+def _cases():
+    return EX.hidden_cases(7) + EX.diagnosis_module.probe_cases()
+
+
+def _findings(fn):
+    """Both halves of the diagnosis, after superseding, as a report lists them."""
+    runs = helpers.case_runs(EX, fn, _cases())
+    execution = Execution(function_found=True, function_callable=True, calls=tuple(r.outcome for r in runs))
+    diagnoses, _ = grader_diagnose.diagnose(runs, execution, EX)
+    helpers.assert_evidence_quotes_no_hidden_value(diagnoses, _cases())
+    return diagnoses
+
+
+def _relu(z):
+    return np.maximum(z, 0.0)
+
+
+# -- a MemoryError under a limit the submission set itself ------------------------------------------------------------
+LOWERED = '''
+import resource
+import numpy as np
+
+GRADERS = resource.getrlimit(resource.RLIMIT_AS)
+resource.setrlimit(resource.RLIMIT_AS, (GRADERS[0] // 2, GRADERS[1]))
+
+
+def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
+    scratch = np.empty(GRADERS[0] * 3 // 4 // 8)  # under the grader's limit, over the one set above
+    x = features.reshape(features.shape[0], -1)
+    return np.maximum(np.maximum(x @ W1 + b1, 0) @ W2 + b2, 0) @ W3 + b3
+'''
+
+
+def test_a_memory_error_under_the_submission_s_own_rlimit_is_said_to_be_its_own(grade_source):
+    """Before: 'already reserved close to 8.5 GiB of address space, the most a run may reserve', and the finding
+    told the student to use less memory, when the submission had lowered RLIMIT_AS itself (to 1.2 GiB in
+    /tmp/h75/rl.py). The child now reports its limit with the error, and the parent compares it with its own."""
+    result = grade_source(LOWERED)
+    completes = next(c for c in result.checks if c.id == "returns")
+    assert "lowered its own address-space limit" in completes.message, completes.message
+    assert "resource.setrlimit(RLIMIT_AS, ...)" in completes.message and "the most a run may" not in completes.message
+    memory = next(d for d in result.diagnoses if d.id == "out-of-memory")
+    assert "the submission's own code had lowered its address-space limit" in memory.evidence, memory.evidence
+
+
+def test_the_memory_sentence_blames_the_grader_only_when_its_limit_was_the_one_in_force():
+    limits = MemoryLimits.of(2048)
+    message = "Unable to allocate 1.00 GiB for an array with shape (134217728,) and data type float64"
+    own = memory_error_sentence(message, limits, None, 1200 * 2**20)
+    assert "lowered its own address-space limit to 1.2 GiB" in own and "not the grader's" in own, own
+    for untouched in (None, -1, limits.address_space_bytes):  # not reported, no limit, the grader's own
+        assert "lowered" not in memory_error_sentence(message, limits, None, untouched)
+    huge = memory_error_sentence(message.replace("1.00 GiB", "90.0 GiB"), limits, None, 1200 * 2**20)
+    assert "the grader's would have refused that much too" in huge, huge
+
+
+def test_an_error_without_the_child_s_limit_reads_as_before():
+    """An old child, or a forged message, that sends no limit: the generic finding says nothing of a setrlimit."""
+    case = _cases()[0]
+    from grader.outcomes import CallOutcome, CaseRun
+    error = CallError("MemoryError", "Unable to allocate 1.00 GiB for an array with shape (134217728,) and data "
+                                     "type float64")
+    run = CaseRun(case=case, expected=EX.expected(case),
+                  outcome=CallOutcome(case=case.name, status="raised", exception=error))
+    execution = Execution(function_found=True, function_callable=True, calls=(run.outcome,),
+                          memory=MemoryLimits.of(2048))
+    found = {d.id: d.evidence for d in grader_diagnose.diagnose([run], execution, EX)[0]}
+    assert "out-of-memory" in found and "setrlimit" not in found["out-of-memory"], found
+
+
+# -- random numbers from a fixed seed --------------------------------------------------------------------------------
+def seeded_rng(f, W1, b1, W2, b2, W3, b3):
+    return np.random.default_rng(0).standard_normal((f.shape[0], W3.shape[1]))
+
+
+def seeded_legacy(f, W1, b1, W2, b2, W3, b3):
+    np.random.seed(42)
+    return np.random.randn(f.shape[0], b3.shape[0])
+
+
+def seeded_per_size(f, W1, b1, W2, b2, W3, b3):
+    return np.random.default_rng(f.shape[0] * 100 + W3.shape[1]).uniform(size=(f.shape[0], W3.shape[1]))
+
+
+@pytest.mark.parametrize("fn", [seeded_rng, seeded_legacy, seeded_per_size], ids=lambda f: f.__name__)
+def test_a_placeholder_drawing_from_a_fixed_seed_is_named(fn):
+    """Before: no finding at all ('No known mistake matched your results'). The same draw comes back for every call
+    of one output size, whatever the features and weights: the result does not depend on the inputs."""
+    found = _findings(fn)
+    assert [f.id for f in found] == ["constant-output"], found
+    assert "follows only the size of the output" in found[0].evidence, found
+    one_stream = fn is not seeded_per_size  # a seed per size draws no common sequence, and is not said to
+    assert ("seeded with a fixed number" in found[0].evidence) == one_stream, found
+
+
+def test_a_function_that_reads_its_inputs_is_never_called_shape_only():
+    """The guard: an answer computed from the weights alone (features ignored) differs between calls of one size,
+    so it is not read as a seeded draw."""
+    def biases_only(f, W1, b1, W2, b2, W3, b3):
+        return np.tile(_relu(_relu(b1) @ W2 + b2) @ W3 + b3, (len(f), 1))
+    assert "follows only the size of the output" not in " ".join(f.evidence for f in _findings(biases_only))
+
+
+# -- a factor on h2 or on the logits, with b3 left out ---------------------------------------------------------------
+def _no_b3(h2_factor=1.0, logit_factor=1.0):
+    def fn(f, W1, b1, W2, b2, W3, b3):
+        h2 = _relu(_relu(f.reshape(len(f), -1) @ W1 + b1) @ W2 + b2) * h2_factor
+        return (h2 @ W3) * logit_factor
+    return fn
+
+
+@pytest.mark.parametrize("h2_factor, logit_factor, factor", [(0.5, 1.0, "0.5"), (1.0, 0.5, "0.5"), (2.0, 1.0, "2"),
+                                                              (1.0, 2.0, "2")])
+def test_a_factor_that_could_be_dropout_or_on_the_logits_is_not_guessed(h2_factor, logit_factor, factor):
+    """Before: h2 * 0.5 with b3 left out was 'the logits are divided by 2 (y / 2, a temperature of 2)', and h2 * 2
+    was inference-dropout even when the code doubled the logits. Without b3 the two are one function: the report
+    names the missing b3, says the factor, and says it cannot tell where it is applied."""
+    found = _findings(_no_b3(h2_factor, logit_factor))
+    assert sorted(f.id for f in found) == ["missing-bias", "wrong-stage"], found
+    text = next(f.evidence for f in found if f.id == "wrong-stage")
+    assert f"multiplied by {factor}" in text and "no input can tell" in text, text
+
+
+def test_with_b3_added_the_factor_keeps_its_name():
+    found = _findings(lambda f, W1, b1, W2, b2, W3, b3: _no_b3(0.5)(f, W1, b1, W2, b2, W3, b3) + b3)
+    assert [f.id for f in found] == ["inference-dropout"], found
