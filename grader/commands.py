@@ -9,7 +9,7 @@ import threading
 from pathlib import Path
 from typing import Callable, Sequence
 
-from . import (batch, escape, gradebook, gradescope_results, lms, merge, outfolder, regrade, report,
+from . import (batch, escape, forked, gradebook, gradescope_results, lms, merge, outfolder, regrade, report,
                similarity_report)
 from .errors import UsageError
 from .classfolder import Plan
@@ -87,6 +87,11 @@ def grade(args: argparse.Namespace,
     out = Path(args.out) if args.out else None
     if out is not None:
         merge.remove_manifest(out)  # written again at the end: a run killed before then leaves none
+    # read while the class is graded, in a copy of the grader forked now, before any thread starts (``forked``):
+    # its Python then never holds the lock the workers feed the runs with; used once all are in
+    similarity = forked.Task(similarity_report.plain_for_report, args, whole,
+                             exercise.exercises if isinstance(exercise, Assignment) else exercise) \
+        if out is not None and similarity_report.enabled(args) else None
     session = open_session(exercise, args, secret)
     graded = grading(session)
     with session:
@@ -104,7 +109,8 @@ def grade(args: argparse.Namespace,
         def finish(outcomes: list, complete: bool) -> list[str]:
             """The class files, the LMS file and the manifest (last) of what is graded; problems as lines."""
             # similarity read the whole class's files (never a shard's slice) while it was graded; used once all are in
-            similar, problems = similarity.result() if complete else (None, [])
+            similar, problems = similarity_report.from_plain(similarity.result()) if complete and similarity \
+                else (None, [])
             similar_line = similarity_report.summary(similar)
             problems += batch.write_class_files(plan, outcomes, out, graded.id, private=private, notes=notes,
                                                 similarity=similar_line)
@@ -129,14 +135,10 @@ def grade(args: argparse.Namespace,
                 problems.append(f"{merge.MANIFEST} could not be written ({escape.terminal(exc, 300)})")
             return problems
 
-        # read while the class is graded (the grader's threads mostly wait for the runs), from the first result on:
-        # before that, the grader's lock is what the first runs wait for; used once all are in
-        similarity = Background(similarity_report.prepare, args, whole, graded.exercises, run=False)
-
         def on_outcome(outcome) -> None:
             progress.advance(outcome.result, outcome.reused)
-            if out is not None:
-                similarity.start()
+            if similarity is not None:  # with no copy (``forked.can_fork``), a thread from the first result on:
+                similarity.start()  # before that, the grader's lock is what the first runs wait for
 
         try:
             try:
@@ -150,6 +152,8 @@ def grade(args: argparse.Namespace,
             finally:
                 progress.close()
         except batch.Interrupted as stopped:  # the class files of what finished, marked incomplete; then exit 130
+            if similarity is not None:
+                similarity.close()
             if out is not None:
                 for problem in finish(stopped.outcomes, complete=False):
                     print(f"grader: {problem}", file=sys.stderr)
@@ -188,40 +192,6 @@ def grade(args: argparse.Namespace,
                   + (f"; and {len(below) - 20} more" if len(below) > 20 else ""), file=sys.stderr)
             return 1
     return 0
-
-
-class Background:
-    """``function(*args)`` run in a daemon thread, at once (``run``) or from ``start()``, else by ``result()`` in the
-    caller's thread: its value, or its exception raised."""
-
-    def __init__(self, function: Callable, *args, run: bool = True) -> None:
-        self.function, self.args = function, args
-        self.value: object = None
-        self.error: BaseException | None = None
-        self.thread: threading.Thread | None = None
-        if run:
-            self.start()
-
-    def start(self) -> None:
-        """Run it in a daemon thread from now on (once; later calls do nothing)."""
-        if self.thread is None:
-            self.thread = threading.Thread(target=self._run, name="grader-background", daemon=True)
-            self.thread.start()
-
-    def _run(self) -> None:
-        try:
-            self.value = self.function(*self.args)
-        except BaseException as exc:  # noqa: BLE001  (raised again in the caller's thread)
-            self.error = exc
-
-    def result(self):
-        if self.thread is None:
-            self._run()
-        else:
-            self.thread.join()
-        if self.error is not None:
-            raise self.error
-        return self.value
 
 
 def _cache(args: argparse.Namespace):

@@ -34,8 +34,9 @@ def compile_source(source: str, filename: str = "<submission>", flags: int = 0) 
 
 #: a run of blanks, from its first (the only place ``tokenize`` starts reading one, when it reads it as a token)
 _BLANKS = re.compile(r"(?<![ \f\t])[ \f\t]{2,}")
-#: what ``tokenize`` matches wherever it looks for the next token: blanks, then a token
-_TOKEN = re.compile(getattr(tokenize, "PseudoToken", r"[ \f\t]*"))
+#: what ``tokenize`` matches wherever it looks for the next token: blanks, then a token; compiled with the flag
+#: ``tokenize`` gives it, so that both share ``re``'s cached pattern (a few ms to compile, once per grader)
+_TOKEN = re.compile(getattr(tokenize, "PseudoToken", r"[ \f\t]*"), re.UNICODE)
 #: ``tokenize`` is pure Python up to 3.11; from 3.12 it is the compiler's own tokenizer, without this cost
 _PURE_TOKENIZE = sys.version_info < (3, 12)
 

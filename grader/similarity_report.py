@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import io
 import os
 from pathlib import Path
@@ -96,6 +97,72 @@ def prepare(args: argparse.Namespace, plan: Plan, exercises: Exercise | tuple[Ex
         return analyse(sources(plan, against), given, settings), []
     except Exception as exc:  # noqa: BLE001  (the grades and the other class files do not depend on it)
         return None, [f"the similarity report could not be made ({type(exc).__name__}: {escape.terminal(exc, 300)})"]
+
+
+def for_report(args: argparse.Namespace, plan: Plan, exercises: Exercise | tuple[Exercise, ...]
+               ) -> tuple[Analysis | None, list[str]]:
+    """``prepare``, keeping the code and tokens of only the submissions the report shows (those of a listed
+    pair): what a batch's copy of the grader (``forked``) sends back is then about those, not the whole class."""
+    analysis, problems = prepare(args, plan, exercises)
+    if analysis is not None:
+        shown = {i for pair in (*analysis.pairs, *analysis.near) for i in (pair.a, pair.b)}
+        analysis.documents = [doc if n in shown else _bare(doc) for n, doc in enumerate(analysis.documents)]
+    return analysis, problems
+
+
+def _bare(doc: Document) -> Document:
+    return Document(doc.source, [], np.empty(0, np.uint64), np.empty((0, 3), np.int64), doc.cut)
+
+
+# -- as plain data: what a forked copy of the grader sends back (JSON, never a pickle) -------------------------
+_ARRAYS = {"ids": np.uint64, "where": np.int64, "hashes": np.uint64, "fp_hash": np.uint64, "fp_pos": np.int64,
+           "fp_set": np.uint64}
+
+
+def plain_for_report(args: argparse.Namespace, plan: Plan, exercises: Exercise | tuple[Exercise, ...]) -> dict:
+    """``for_report`` in JSON's types."""
+    analysis, problems = for_report(args, plan, exercises)
+    if analysis is None:
+        return {"analysis": None, "problems": problems}
+    documents = [{"student": d.source.student, "path": str(d.source.path), "folder": d.source.folder,
+                  "term": d.source.term, "cells": d.cells, "cut": d.cut, "size": d.size,
+                  **{name: getattr(d, name).tolist() for name in _ARRAYS}} for d in analysis.documents]
+    return {"analysis": {
+        "documents": documents, "pairs": [_plain_pair(p) for p in analysis.pairs],
+        "near": [_plain_pair(p) for p in analysis.near], "skipped": analysis.skipped,
+        "settings": dataclasses.asdict(analysis.settings), "common_limit": analysis.common_limit,
+        "base_runs": analysis.base_runs, "seconds": analysis.seconds, "terms": analysis.terms,
+    }, "problems": problems}
+
+
+def from_plain(data: dict) -> tuple[Analysis | None, list[str]]:
+    """The analysis ``plain_for_report`` described, and its problems."""
+    plain = data["analysis"]
+    if plain is None:
+        return None, list(data["problems"])
+    documents = []
+    for d in plain["documents"]:
+        doc = Document(Source(d["student"], Path(d["path"]), d["folder"], d["term"]), list(d["cells"]),
+                       np.array(d["ids"], np.uint64), np.array(d["where"], np.int64).reshape(-1, 3), d["cut"],
+                       size=d["size"])
+        for name, dtype in _ARRAYS.items():
+            if name not in ("ids", "where"):
+                setattr(doc, name, np.array(d[name], dtype))
+        for h, p in zip(d["fp_hash"], d["fp_pos"]):
+            doc.fp_map.setdefault(h, []).append(p)
+        documents.append(doc)
+    return Analysis(documents, [Pair(**_pair_fields(p)) for p in plain["pairs"]],
+                    [Pair(**_pair_fields(p)) for p in plain["near"]],
+                    [tuple(s) for s in plain["skipped"]], Settings(**plain["settings"]), plain["common_limit"],
+                    plain["base_runs"], plain["seconds"], list(plain["terms"])), list(data["problems"])
+
+
+def _plain_pair(pair: Pair) -> dict:
+    return dataclasses.asdict(pair)
+
+
+def _pair_fields(plain: dict) -> dict:
+    return {**plain, "matched": tuple(plain["matched"]), "share": tuple(plain["share"])}
 
 
 def summary(analysis: Analysis | None) -> dict | None:

@@ -11,7 +11,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "grader"
 #: Stages in the order data flows; a module may import only from its own rank or earlier ones.
 RANKS = {
-    "errors": 0, "results": 0, "outfolder": 0.5, "pysource": 0.5, "slots": 0, "processes": 0, "cgroups": 0, "runner": 0, "text": 0, "escape": 0, "version": 0,
+    "errors": 0, "results": 0, "outfolder": 0.5, "pysource": 0.5, "slots": 0, "processes": 0, "forked": 0, "cgroups": 0, "runner": 0, "text": 0, "escape": 0, "version": 0,
     "sandbox": 1, "memory": 1, "bwrap": 0, "template": 0, "handles": 0, "machine": 0.5,
     "largecase": 2.5, "cacheentry": 2.55, "cache": 2.6,
     "exercisepackage": 1.9, "exercise": 2, "submission": 2, "ipython": 1.5, "signing": 1,
