@@ -145,8 +145,14 @@ def test_features_scaled_beside_a_missing_bias_are_not_called_a_scaled_bias_or_d
     fn, bias = SCALED_PAIRS[name]
     assert _loses_points(fn)
     found = _findings(fn)
-    assert sorted(f.id for f in found) == ["features-changed", "missing-bias"], found
     text = " ".join(f.evidence for f in found)
+    if name == "halved-without-b1":
+        # round 7: with b1 left out, x / 2 and FC1's activations halved are one function, and h1 * 0.5 beside a
+        # missing b1 was then told 'the features are divided by 2': the report now says it cannot tell them apart
+        assert sorted(f.id for f in found) == ["missing-bias", "wrong-stage"], found
+        assert "the features (or W1) multiplied by 0.5" in text and bias in text, found
+        return
+    assert sorted(f.id for f in found) == ["features-changed", "missing-bias"], found
     assert "divided by 2 (x / 2)" in text and bias in text, found
     assert "dropout" not in text and "2 b1" not in text, found
 

@@ -143,3 +143,59 @@ def test_a_factor_that_could_be_dropout_or_on_the_logits_is_not_guessed(h2_facto
 def test_with_b3_added_the_factor_keeps_its_name():
     found = _findings(lambda f, W1, b1, W2, b2, W3, b3: _no_b3(0.5)(f, W1, b1, W2, b2, W3, b3) + b3)
     assert [f.id for f in found] == ["inference-dropout"], found
+
+
+# -- pairs of catalogued mistakes (all 306 pairs of 26 single mutations were graded; see the commit messages) ---------
+def _head(f, W1, b1, W2, b2, W3, b3, x_factor=1.0, h1_factor=1.0, act1=_relu, act2=_relu, out=lambda y: y,
+          biases=(True, True, True), relu_first=False):
+    b1, b2, b3 = (b if keep else 0 * b for b, keep in zip((b1, b2, b3), biases))
+    x = f.reshape(len(f), -1) * x_factor
+    h1 = (_relu(x @ W1) + b1 if relu_first else act1(x @ W1 + b1)) * h1_factor
+    return out(act2(h1 @ W2 + b2) @ W3 + b3)
+
+
+def _pair(**change):
+    return lambda *p: _head(*p, **change)
+
+
+NAMED_NOW = {  # what each got before -> what it gets now
+    "x2-no-relu1": (dict(x_factor=2.0, act1=lambda z: z), {"features-changed", "missing-relu"}),  # wrong-stage
+    "x2-no-relu2": (dict(x_factor=2.0, act2=lambda z: z), {"features-changed", "missing-relu"}),  # wrong-stage
+    "x2-relu-before-b1": (dict(x_factor=2.0, relu_first=True), {"features-changed", "relu-before-bias"}),  # ditto
+    "x2-no-b3": (dict(x_factor=2.0, biases=(True, True, False)), {"features-changed", "missing-bias"}),  # ditto
+    "h1-half-y-half": (dict(h1_factor=0.5, out=lambda y: y / 2), {"inference-dropout", "relu-after-fc3"}),  # b3 halved
+    "y-half-rounded": (dict(out=lambda y: np.round(y / 2, 2)), {"relu-after-fc3", "rounded-output"}),  # b2, b3 halved
+    "h1-half-no-b3": (dict(h1_factor=0.5, biases=(True, True, False)), {"inference-dropout", "missing-bias"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NAMED_NOW))
+def test_pairs_the_probes_can_tell_are_named_for_what_the_code_does(name):
+    """Before: a wrong-stage finding alone (the features' factor was dropped as 'explained' by a ramp that showed
+    no factor at all: a missing ReLU passes its positive values unchanged, a missing b3 gives zeros), or a reading
+    with more changes than the code has (y / 2 told as h2 halved and b3 halved)."""
+    change, expected = NAMED_NOW[name]
+    fn = _pair(**change)
+    assert helpers.vgg_loses_points(fn)
+    found = _findings(fn)
+    assert {f.id for f in found} == expected, found
+
+
+@pytest.mark.parametrize("change", [dict(h1_factor=0.5), dict(x_factor=0.5)], ids=["h1-halved", "x-halved"])
+def test_a_factor_beside_a_missing_b1_is_not_pinned_on_the_features(change):
+    """Before: 'the features are divided by 2 (x / 2)' for h1 * 0.5 beside a missing b1 too; the two are one
+    function once b1 is left out."""
+    found = _findings(_pair(biases=(False, True, True), **change))
+    assert sorted(f.id for f in found) == ["missing-bias", "wrong-stage"], found
+    text = next(f.evidence for f in found if f.id == "wrong-stage")
+    assert "no input can tell" in text and "multiplied by 0.5" in text, text
+
+
+def test_dropout_on_h1_beside_a_subtracted_b2_is_not_called_a_change_of_the_features():
+    """Before: bias-sign-or-scale ('b1 halved' and 'b2 subtracted') and features-changed ('x / 2'): three changes
+    for two, and two of them not in the code."""
+    found = _findings(lambda f, W1, b1, W2, b2, W3, b3: _head(f, W1, b1, W2, -b2, W3, b3, h1_factor=0.5))
+    ids = [f.id for f in found]
+    assert "bias-sign-or-scale" in ids and "features-changed" not in ids, found
+    text = next(f.evidence for f in found if f.id == "bias-sign-or-scale")
+    assert "b2 subtracted" in text and "b1" not in text, found

@@ -44,6 +44,7 @@ from . import hidden as X
 from . import ranges as R
 from . import fixedbatch as F
 from . import shapeonly as O
+from . import equivalents as Eq
 
 H, W, C = 2, 3, 2
 N = H * W * C  # every width of the square probes: d_in = D1 = D2 = K = 12
@@ -462,15 +463,21 @@ def _scaled_ramp(readings) -> bool:
     """A ramp reading that is its statement times a factor (dropout left on, a temperature, 2 * y): a scale there
     explains the flatten-order probe's factor too, and the features need not be scaled."""
     for stage, reading in readings.items():
-        if stage == "final" and reading.departs:
-            return True
         values = reading.values
+        if stage == "final" and reading.departs:
+            # logits all 0 where b3 should come out is b3 left out, not a factor: that explains no factor elsewhere
+            if values is not None and np.isfinite(values).all() and not values.any():
+                continue
+            return True
         if not reading.departs or values is None or not np.isfinite(values).all():
             continue
         expected = S.statement(stage)
         live = expected > 0
         ratio = values[live] / expected[live]
-        if ratio[0] > 0 and np.allclose(ratio, ratio[0], rtol=1e-9, atol=0):
+        # a ratio of 1 is no factor: the positive values pass unchanged, and the departure is elsewhere (a missing
+        # ReLU passes the negative ones too), so the flatten-order probe's factor must still be the features'
+        if ratio.size and ratio[0] > 0 and abs(ratio[0] - 1.0) > 1e-9 and np.allclose(ratio, ratio[0], rtol=1e-9,
+                                                                                      atol=0):
             return True
     return False
 
@@ -515,6 +522,7 @@ class _Probes:
             finals = finals + [f for f in V.RARE_FINALS if f not in finals]  # see ``V.RARE_FINALS``
         self.loose, exact = _precision(square, arrays)
         spec, complete = Q.search(stack, actual, mask, starts, extra_acts, finals, self.loose, exact)
+        spec = Eq.simplest(spec) if complete else spec
         changes = _input_changes(by_name.get("flatten-order")) if not complete or len(Q.describe(spec)) > 1 else []
         if changes and changes[0].startswith("scale:") and _scaled_ramp(self.readings):
             changes = []  # a ramp scaled by a factor explains the factor on 'flatten-order' as well
@@ -525,7 +533,7 @@ class _Probes:
             other, found = Q.search(stack, actual, mask, from_changed, extra_acts, finals, self.loose, exact)
             departures = len(Q.describe(other)) if found else 0
             if departures > 1 and (not complete or departures <= len(Q.describe(spec))):
-                spec, complete = other, True
+                spec, complete = Eq.simplest(other), True
                 break
         if complete:
             self.spec = spec

@@ -12,6 +12,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from . import equivalents as Eq
 from . import variants as V
 
 MATCH_RTOL = 1e-4  # loose enough for float32 arithmetic, far tighter than any two variants differ
@@ -131,11 +132,17 @@ def describe(spec) -> list[tuple[str, str, object]]:
             if s != 1.0:
                 undone = replace(spec, scale=tuple(1.0 if j == i else x for j, x in enumerate(spec.scale)))
                 if i == 1 and s > 0 and not spec.bias[2] and spec.final == "none":
-                    items.append(_unplaced_factor(s, undone))
+                    items.append(Eq.unplaced_logits(s, undone))
+                    continue
+                if i == 0 and s > 0 and Eq.features_or_h1(spec) and spec.input_act == "none":
+                    items.append(Eq.unplaced_features(s, undone))
                     continue
                 items.append(("inference-dropout", f"{LAYER[i]}'s activations are multiplied by {s:g} (or, what "
                                                    f"comes to the same, W{i + 2} is)", undone))
-    if spec.input_act.startswith("scale:"):
+    factor = Eq.features_factor(spec)
+    if factor is not None and factor > 0 and Eq.features_or_h1(spec) and spec.scale[0] == 1.0:
+        items.append(Eq.unplaced_features(factor, replace(spec, input_act="none")))
+    elif spec.input_act.startswith("scale:"):
         factor = float(spec.input_act.split(":", 1)[1])
         how = (f"divided by {1 / factor:.6g} (x / {1 / factor:.6g})" if 0 < factor < 1
                else f"multiplied by {factor:.6g} (x * {factor:.6g})")
@@ -153,7 +160,7 @@ def describe(spec) -> list[tuple[str, str, object]]:
     for k, final in enumerate(finals):
         factor = _factor(final)
         if factor is not None and factor > 0 and not spec.bias[2] and len(finals) == 1:
-            items.append(_unplaced_factor(factor, replace(spec, final="none")))
+            items.append(Eq.unplaced_logits(factor, replace(spec, final="none")))
             continue
         found = _final_item(final)
         if found is not None and not spec.bias[2] and final in ("double", "half", "negated") + tuple(
@@ -175,19 +182,6 @@ def _factor(final: str) -> float | None:
         except ValueError:
             return None
     return None
-
-
-def _unplaced_factor(factor: float, undone) -> tuple[str, str, object]:
-    """The item for logits multiplied by a positive ``factor`` when b3 is left out. Then h2 times the factor (the
-    rescaling dropout does if it is left on at inference), W3 times it, and the logits times it after FC3 are one
-    and the same function: no input tells them apart, so naming either (inference-dropout, or a change after FC3)
-    would be a guess that is wrong for half of the students it is said to. The sentence says what is certain."""
-    after = {2.0: "multiplied by 2 after FC3 (2 * y)", 0.5: "divided by 2 after FC3 (y / 2)"}.get(
-        factor, f"multiplied by {factor:g} after FC3")
-    return ("wrong-stage", f"the logits come out multiplied by {factor:g}; with b3 left out, FC2's activations (or "
-                           f"W3) multiplied by {factor:g}, as dropout's rescaling does when it is left on at "
-                           f"inference, and the logits {after} are the same function, so no input can tell which "
-                           "of the two the code does, and the grader does not guess", undone)
 
 
 #: hidden activations that are a ReLU and then something more: (finding, what is done, with {h} the values)
