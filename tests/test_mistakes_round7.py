@@ -199,3 +199,28 @@ def test_dropout_on_h1_beside_a_subtracted_b2_is_not_called_a_change_of_the_feat
     assert "bias-sign-or-scale" in ids and "features-changed" not in ids, found
     text = next(f.evidence for f in found if f.id == "bias-sign-or-scale")
     assert "b2 subtracted" in text and "b1" not in text, found
+
+
+ARGMAX_PAIRS = {
+    "no-b1": lambda f, W1, b1, W2, b2, W3, b3: np.argmax(_head(f, W1, 0 * b1, W2, b2, W3, b3), axis=1),
+    "no-relu1": lambda *p: np.argmax(_head(*p, act1=lambda z: z), axis=1),
+    "one-hot-sigmoid": lambda *p: np.eye(p[5].shape[1])[np.argmax(_head(*p, act1=lambda z: 1 / (1 + np.exp(-z))),
+                                                                  axis=1)],
+}
+
+
+@pytest.mark.parametrize("name", sorted(ARGMAX_PAIRS))
+def test_class_indices_of_wrong_logits_are_still_called_class_predictions(name):
+    """Before: wrong-dtype and wrong-shape (true, but the cause unnamed): class-predictions asked every index to be
+    the right class, which a second mistake in the logits breaks for some samples."""
+    found = _findings(ARGMAX_PAIRS[name])
+    assert [f.id for f in found] == ["class-predictions"], found
+    assert "the logits computed before the argmax are wrong too" in found[0].evidence, found
+
+
+@pytest.mark.parametrize("fn", [
+    lambda f, W1, b1, W2, b2, W3, b3: np.zeros(len(f), dtype=np.int64),
+    lambda f, W1, b1, W2, b2, W3, b3: np.random.default_rng(len(f)).integers(0, W3.shape[1], len(f)),
+], ids=["zeros", "random-indices"])
+def test_whole_numbers_that_are_no_argmax_are_not_called_class_predictions(fn):
+    assert "class-predictions" not in {f.id for f in _findings(fn)}
