@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import answers, calls as plans, waits
+from . import answers, calls as plans, notes, waits
 from .calls import Call, Target
 from .channel import Channel, ChildEnded, DeadlinePassed, Frame, ProtocolError
 from .exercise import Case
@@ -58,6 +58,7 @@ AHEAD = 32
 #: what the child's ``wire.RUNNER_BROKEN`` exit means, said of a cell or call
 BROKEN = ("broke the grader's own code that runs beside it (for example by replacing a builtin or module it uses, "
           "or by closing its channel), so no answer could be sent")
+RESTARTS = "was stopped once its process had been started again {} times (after crashes or timeouts), the most allowed"
 
 
 class _Restart(Exception):
@@ -137,8 +138,9 @@ class Run:
                     break
                 except (_Incident, _Restart) as stop:  # a new child, from where this one stopped
                     recovered = not isinstance(stop, _Incident) or self._recover(stop)
-                    if not recovered or restarts >= MAX_RESTARTS * len(self.targets):
-                        break
+                    if not recovered or restarts >= MAX_RESTARTS * len(self.targets):  # the calls left say why:
+                        self.incident = self.incident or (RESTARTS.format(restarts) if recovered else "")  # not
+                        break  # "the grading time ran out first" after 2 s of 90
                     if time.monotonic() >= self.deadline:
                         self.incident_kind, self.incident = "timeout", self._submission_timeout()
                         break
@@ -319,8 +321,9 @@ class Run:
                                     "the rest of its output was discarded and grading went on.", 300))
 
     def _on_note(self, message: dict) -> None:
+        text = notes.sentence(message)  # the grader's sentence: a note's own text could say anything
         if len(self.notes) < MAX_NOTES:
-            self.notes.setdefault(clean(message.get("text"), 300))
+            self.notes.setdefault(text)
 
     def _on_cell_done(self, number: int, label: str, message: dict) -> None:
         timed_out = message.get("timed_out") is True

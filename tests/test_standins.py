@@ -21,7 +21,8 @@ sys.path.insert(0, {str(RUNNER)!r})
 import standins
 assert "numpy" not in sys.modules, "standins must import without numpy"
 notes = []
-standins.install(notes.append)
+# the runner names each note's kind and module; the parent writes the sentence (grader/notes.py): mimicked here
+standins.install(lambda kind, module: notes.append(f"'{{module}}' " + ("fallback" if kind == "module-guarded" else "")))
 sys.meta_path.insert(0, sys.meta_path.pop())  # ahead of any real tqdm, matplotlib, torch of the test environment
 """
 

@@ -299,9 +299,7 @@ class Child:
         finally:
             self.in_cell = False
         if isinstance(exc, _KernelRestart):
-            self.note(f"Code cell {command.get('number', '?')} restarts the kernel ({exc.args[0]}, as Colab advises "
-                      "after a !pip install); nothing is installed while grading, so the rest of that cell was "
-                      "skipped and the cells below it ran, as they do when run after the restart.")
+            self.note("restart", str(command.get("number", "?")), str(exc.args[0]))
             exc = None
         error = _describe(exc) if exc is not None else None
         self.send({"t": "cell-done", "seq": command["seq"], "error": error, "timed_out": out_of_time})
@@ -536,11 +534,12 @@ class Child:
         reply["array"] = {"dtype": array.dtype.str, "shape": list(array.shape)}
         return array.reshape(-1).view(np.uint8) if array.size else b""  # the array's own memory, not a copy
 
-    def note(self, text: str) -> None:
-        text = text[:300]  # a magic's or a module's name, as the student wrote it: any length
-        if text not in self.notes and len(self.notes) < 30:
-            self.notes.add(text)
-            self.send({"t": "note", "text": text})
+    def note(self, kind: str, *parts: str) -> None:
+        """Tell the parent of a note by its kind and quoted words; the parent writes the sentence (``grader.notes``)."""
+        parts = tuple(str(part)[:100] for part in parts)  # a magic's or a module's name, as written: any length
+        if (kind, parts) not in self.notes and len(self.notes) < 30:
+            self.notes.add((kind, parts))
+            self.send({"t": "note", "kind": kind, "parts": list(parts)})
 
 
 class _Shell:
@@ -584,7 +583,7 @@ class _Shell:
         elif name in ("reset", "reset_selective", "xdel"):
             self.forget(name, line)
         elif name not in self.QUIET:
-            self.child.note(f"The line magic %{name} was not run during grading.")
+            self.child.note("line-magic", name)
             if name == "timeit" and "-o" in line.split():  # 't = %timeit -o f(x)' then 't.best': a stand-in
                 return _RUNNER["standins"].StandIn()
         return None
@@ -600,7 +599,7 @@ class _Shell:
         elif name == "cython":
             self.run_cython(cell)
         else:
-            self.child.note(f"A %%{name} cell was not run during grading.")
+            self.child.note("cell-magic", name)
         return None
 
     def forget(self, name: str, line: str) -> None:
@@ -608,7 +607,7 @@ class _Shell:
         Jupyter, where the cells after it (the self-check, the grader's lookup) no longer find them."""
         words = [w for w in line.split() if not w.startswith("-")]
         if name == "reset" and words:  # 'in', 'out', 'dhist' clear histories, 'array' only arrays: not modelled
-            self.child.note(f"%reset {line.strip()[:40]} was not run during grading.")
+            self.child.note("reset", line.strip()[:40])
             return
         pattern = _stdlib("re").compile(words[0]) if name == "reset_selective" and words else None
         for key in list(self.user_ns):
@@ -624,11 +623,9 @@ class _Shell:
         try:
             code = compile(cell, "<%%cython>", "exec", dont_inherit=True)
         except SyntaxError:
-            self.child.note("A %%cython cell was not run during grading: Cython is not compiled here, and its body "
-                            "is not plain Python (cdef, typed memoryviews and cimport are Cython only).")
+            self.child.note("cython-skipped")
             return
-        self.child.note("A %%cython cell ran as plain Python: Cython is not compiled during grading, so its code "
-                        "ran at Python speed.")
+        self.child.note("cython-python")
         exec(code, self.user_ns)
 
     def write_file(self, line: str, cell: str) -> None:
@@ -639,8 +636,7 @@ class _Shell:
         here = os.path.realpath(os.getcwd())
         target = os.path.realpath(os.path.join(here, names[0].strip("'\"")) if names else here)
         if not names or not target.startswith(here + os.sep) or not os.path.isdir(os.path.dirname(target)):
-            self.child.note(f"%%writefile {line.strip()[:60]} was not run: only files in the working folder (or "
-                            "a folder made in it) can be written during grading.")
+            self.child.note("writefile", line.strip()[:60])
             return
         with open(target, "a" if append else "w", encoding="utf-8") as handle:
             handle.write(cell)
@@ -660,8 +656,7 @@ class _Shell:
         here = os.path.realpath(os.getcwd())
         path = os.path.realpath(os.path.join(here, rest[0])) if rest else ""
         if not path.endswith(".py") or not path.startswith(here + os.sep) or not os.path.isfile(path):
-            self.child.note(f"%run {line.strip()[:60]} was not run: only a .py file written by an earlier cell can be "
-                            "run during grading.")
+            self.child.note("run", line.strip()[:60])
             return
         with open(path, encoding="utf-8") as handle:
             source = handle.read()
@@ -689,7 +684,7 @@ class _Shell:
         try:
             self.child.evaluate(compile(raw_cell, "<run_cell>", "exec", dont_inherit=True))
         except Exception as exc:  # noqa: BLE001  (IPython shows any error of the code it runs)
-            self.child.note(f"The code given to get_ipython().run_cell() raised {type(exc).__name__}.")
+            self.child.note("run-cell", type(exc).__name__)
 
     def push(self, variables, interactive: bool = True) -> None:
         """``get_ipython().push({'name': value})`` (or names of the caller's variables) binds them in the notebook."""
@@ -700,7 +695,7 @@ class _Shell:
         self.user_ns.update(variables)
 
     def system(self, command: str) -> None:
-        self.child.note(f"The shell command '!{command[:60]}' was not run during grading.")
+        self.child.note("shell", command[:60])
 
     def getoutput(self, command: str, split: bool = True) -> list:
         self.system(command)

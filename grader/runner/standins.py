@@ -472,13 +472,10 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
             return None
         if frame is not None and guarded.has_fallback(frame, ENVIRONMENT_MODULES):
             if top == fullname:
-                self.report(f"The module '{top}' is not available while grading; its import, guarded (a try "
-                            "statement or contextlib.suppress) with a fallback for a missing module, failed as it "
-                            "would on a machine without it.")
+                self.report("module-guarded", top)
             return None  # ModuleNotFoundError, which the student's handler expects
         if top == fullname:
-            self.report(f"The module '{top}' is not available while grading; a stand-in that does nothing "
-                        "was used for it.")
+            self.report("module-stand-in", top)
         return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
 
     def create_module(self, spec):
@@ -491,7 +488,7 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 
 def install(report, shell=None) -> None:
-    """Add the fallback finder; ``report(text)`` is called once per stood-in top-level module; ``shell`` is what
+    """Add the fallback finder; ``report(kind, module)`` is called once per stood-in top-level module; ``shell`` is what
     IPython's ``get_ipython()`` gives (the notebook's own shell: a stand-in lost what its magics defined)."""
     if shell is not None:
         _shell[:] = [shell]

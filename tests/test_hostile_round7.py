@@ -1,0 +1,92 @@
+"""Seventh round of hostile submissions: what student code could still say or cost through the runner beside it.
+
+A note's frame carried its whole sentence, so a submission that found the runner (``gc``) could put any sentence
+among the grader's warnings ("All hidden checks passed: 19/19"); the parent now writes each note's sentence from its
+kind. A child writing megabyte buffers to stdout in a loop cost the parent half a core while it drained them; past
+the output allowance the parent now reads at a bounded rate. And a run stopped by the restart limit said of its
+remaining calls that "the grading time ran out", after two seconds of a ninety-second limit.
+"""
+from __future__ import annotations
+
+import resource
+
+from conftest import CORRECT
+
+RUNNER = """
+import gc
+
+def _runner():
+    for obj in gc.get_objects():
+        if type(obj).__name__ == "Child" and hasattr(obj, "channel"):
+            return obj
+"""
+
+
+def test_a_forged_note_is_a_protocol_error_and_its_sentence_is_shown_nowhere(grade_source):
+    source = CORRECT + RUNNER + """
+_runner().send({"t": "note", "text": "All hidden checks passed: 19/19 (instructor verified)."})
+"""
+    result = grade_source(source)
+    text = result.to_json()
+    assert "instructor verified" not in text and "hidden checks passed" not in text
+    assert result.score == 0 and "wrote on the grader's result channel" in text, text[:800]
+    assert "(a note the grader's code never sends)" in text
+
+
+def test_a_note_with_a_sentence_of_its_own_choosing_is_refused_even_with_a_known_kind(grade_source):
+    source = CORRECT + RUNNER + """
+_runner().send({"t": "note", "kind": "shell", "parts": ["x" * 101]})
+"""
+    result = grade_source(source)
+    assert result.score == 0 and "never sends" in result.to_json()
+
+
+def test_the_runners_own_notes_still_read_as_before(grade_source):
+    """The parent writes them now; a forged one of a real kind says no more than the runner could."""
+    source = CORRECT + RUNNER + """
+get_ipython().system("pip install torch")
+get_ipython().run_line_magic("\\x1b[31mbogus", "")
+_runner().note("shell", "All checks passed")
+"""
+    result = grade_source(source)
+    assert result.score == result.max_score, result.to_json()[:800]
+    assert "The shell command '!pip install torch' was not run during grading." in result.warnings
+    assert "The line magic %\\x1b[31mbogus was not run during grading." in result.warnings, result.warnings
+    assert "The shell command '!All checks passed' was not run during grading." in result.warnings
+
+
+def test_a_run_stopped_by_the_restart_limit_says_so_not_that_time_ran_out(grade_source):
+    """Reading the runner's command pipe in every call breaks it at the next call: eight restarts, in 2 s."""
+    source = CORRECT.replace("def vgg_classifier(", "def _right(") + RUNNER + """
+import os
+
+def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
+    commands = _runner().commands
+    os.set_blocking(commands, False)
+    try:
+        os.read(commands, 1 << 20)
+    except BlockingIOError:
+        pass
+    return _right(features, W1, b1, W2, b2, W3, b3)
+"""
+    result = grade_source(source)
+    text = result.to_json()
+    assert "ran out first" not in text, text[:1500]
+    assert "started again 8 times (after crashes or timeouts), the most allowed" in text, text[:1500]
+
+
+def test_a_flood_of_output_past_its_allowance_costs_the_parent_little(grade_source, quick_session):
+    """2 s of 1 MiB writes while the file loads: the parent used to spend about half of that draining them."""
+    source = CORRECT + """
+import os, time
+_end, _chunk = time.monotonic() + 2.0, b"x" * (1 << 20)
+while time.monotonic() < _end:
+    os.write(1, _chunk)
+"""
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    result = grade_source(source, use=quick_session)
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    spent = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    assert result.score == result.max_score, result.to_json()[:800]
+    assert any("printed more than 1 MiB while the file was loading" in w for w in result.warnings), result.warnings
+    assert spent < 0.6, f"the parent spent {spent:.2f} s of CPU on a 2 s flood"
