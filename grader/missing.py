@@ -14,7 +14,7 @@ import difflib
 import re
 import textwrap
 
-from . import pysource
+from . import nesteddef, pysource
 from . import submission as submission_mod
 from .errors import MissingFunction, SubmissionError, SyntaxProblem
 from .exercise import Exercise
@@ -54,7 +54,8 @@ def missing_function_error(
     defined = _definitions(submission, name)
     if defined and not execution.cell_errors:
         return MissingFunction(_removed(submission, name, defined[-1][0]))
-    elsewhere = _magic_definition(submission, name) or _outside_file(submission, execution, name)
+    elsewhere = (_magic_definition(submission, name) or _outside_file(submission, execution, name)
+                 or nesteddef.nested_definition(submission, name))
     if elsewhere:
         return MissingFunction(elsewhere)
     close = difflib.get_close_matches(name, execution.candidates, n=3, cutoff=0.6)

@@ -1,0 +1,53 @@
+"""What a third blind held-out class (helper-72's, in /tmp/h72/class: 29 correct styles, 33 mistakes, 13 broken or
+odd submissions, .py files and Jupyter and Colab notebooks) showed the reports getting wrong; each test failed
+before its fix.
+
+- A right function written under ``if __name__ == "__main__":`` (or indented one level too deep, inside a helper)
+  was "No function named 'vgg_classifier' is defined", with advice about spelling: the student wrote the function
+  under its right name. The sentence now names the block that kept the ``def`` from running and says to move it to
+  the top level. A notebook runs as ``__main__``, so the same cell there is graded as usual.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import CORRECT, grade_students, notebook
+
+_BODY = CORRECT.split("\n", 2)[2]  # the solution's 'def', without its import
+_INDENTED = "".join("    " + line if line else line for line in _BODY.splitlines(True))
+
+#: student -> (file name, text): the graded submissions of this round, graded in one batch
+SUBMISSIONS = {
+    "main-guard": ("main-guard.py", "import numpy as np\n\nif __name__ == '__main__':\n" + _INDENTED),
+    "inside-helper": ("inside-helper.py", "import numpy as np\n\ndef relu(z):\n    return np.maximum(z, 0)\n\n"
+                                          + _INDENTED),
+    "main-guard-notebook": ("main-guard-notebook.ipynb", json.dumps(notebook(
+        "import numpy as np\n\nif __name__ == '__main__':\n" + _INDENTED))),
+}
+
+
+@pytest.fixture(scope="module")
+def results(session, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("round3")
+    for file, text in SUBMISSIONS.values():
+        (folder / file).write_text(text, encoding="utf-8")
+    return grade_students(folder, session, list(SUBMISSIONS))
+
+
+def test_a_def_under_the_main_guard_is_said_to_be_there_not_misspelt(results):
+    result = results["main-guard"]
+    assert result.status == "error" and result.error.kind == "missing-function"
+    assert "if __name__ == \"__main__\":" in result.error.message and "line 3" in result.error.message
+    assert "top level" in result.error.message and "No function named" not in result.error.message
+
+
+def test_a_def_indented_inside_a_helper_names_the_helper(results):
+    message = results["inside-helper"].error.message
+    assert "inside the function relu() (line 3)" in message and "top level" in message
+
+
+def test_a_notebook_runs_its_main_guard_as_jupyter_does(results):
+    result = results["main-guard-notebook"]
+    assert result.status == "graded" and result.score == result.max_score
