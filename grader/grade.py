@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from . import checks, diagnose, execute, facts
+from . import checks, deletednames, diagnose, execute, facts
 from . import submission as submission_mod
 from .errors import ExerciseError, GraderError, SyntaxProblem
 from .exercise import PROBE, Case, Exercise
@@ -158,6 +158,7 @@ def judge(session: Session, path: Path, student: str, submission: submission_mod
     if whole_run:
         warnings += compile_warnings
     warnings += definition_notes(submission, exercise, execution)  # code the run did not see as the student did
+    warnings += deletednames.deleted_notes(submission, execution)  # a name the run removed after the def
     cases, expected, full = prepared.cases, prepared.expected, prepared.full
     by_case = {c.name: (c, e) for c, e in zip(cases, expected)}
     runs = [CaseRun(by_case[o.case][0], by_case[o.case][1], o) for o in execution.calls if not o.repeat]

@@ -6,6 +6,8 @@ before its fix.
   was "No function named 'vgg_classifier' is defined", with advice about spelling: the student wrote the function
   under its right name. The sentence now names the block that kept the ``def`` from running and says to move it to
   the top level. A notebook runs as ``__main__``, so the same cell there is graded as usual.
+- A right function followed by ``del np`` (tidying the namespace) raised "NameError: name 'np' is not defined" on
+  every call beside the file's own ``import numpy as np``, and nothing said why; a warning now names the ``del``.
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ SUBMISSIONS = {
     "main-guard": ("main-guard.py", "import numpy as np\n\nif __name__ == '__main__':\n" + _INDENTED),
     "inside-helper": ("inside-helper.py", "import numpy as np\n\ndef relu(z):\n    return np.maximum(z, 0)\n\n"
                                           + _INDENTED),
+    "del-np": ("del-np.py", CORRECT + "\ndel np  # keep the namespace clean\n"),
     "main-guard-notebook": ("main-guard-notebook.ipynb", json.dumps(notebook(
         "import numpy as np\n\nif __name__ == '__main__':\n" + _INDENTED))),
 }
@@ -51,3 +54,13 @@ def test_a_def_indented_inside_a_helper_names_the_helper(results):
 def test_a_notebook_runs_its_main_guard_as_jupyter_does(results):
     result = results["main-guard-notebook"]
     assert result.status == "graded" and result.score == result.max_score
+
+
+def test_a_name_deleted_after_the_definition_is_named_with_its_del(results):
+    result = results["del-np"]
+    assert result.status == "graded" and "raises-error" in {d.id for d in result.diagnoses}
+    assert any("'del np' at line 9" in w for w in result.warnings), result.warnings
+
+
+def test_a_name_error_without_a_del_gets_no_such_warning(results):
+    assert not any("'del " in w for r in results.values() for w in r.warnings if r.student != "del-np")

@@ -1,0 +1,49 @@
+"""Why a name the function needs is 'not defined' though the submission plainly binds it: a later ``del``.
+
+A student who tidies the namespace at the end of a file or a notebook (``del np``, ``del W, b``) after the ``def``
+leaves a function that looks up a name the run has since removed: NameError on every call, in Jupyter too once that
+line has run. "name 'np' is not defined" next to ``import numpy as np`` reads as the grader's fault, so the note
+names the ``del`` that removed it and where it is.
+"""
+from __future__ import annotations
+
+import ast
+import re
+
+from . import pysource
+from . import submission as submission_mod
+from .outcomes import Execution
+
+_UNDEFINED = re.compile(r"name '([A-Za-z_][A-Za-z0-9_]*)' is not defined")
+
+
+def deleted_notes(submission: submission_mod.Submission, execution: Execution) -> list[str]:
+    """One sentence per name that made the function raise NameError and that a top-level ``del`` of a code cell
+    removes (the first such ``del`` of each name). Cells are parsed only when their text holds ``del`` and that
+    name, within the compile check's budget (this runs in the grader's process, on the student's text)."""
+    missing: list[str] = []
+    for call in execution.calls:
+        error = call.exception
+        found = _UNDEFINED.search(error.message) if error is not None and error.type == "NameError" else None
+        if found and found[1] not in missing:
+            missing.append(found[1])
+    notes: list[str] = []
+    budget = submission_mod.MAX_CHECKED_TOTAL
+    for name in missing[:3]:
+        for cell in submission.cells:
+            if cell.syntax_error or len(cell.source) > budget or not re.search(
+                    rf"^[ \t]*del\b[^\n]*\b{re.escape(name)}\b", cell.source, re.M):
+                continue
+            budget -= len(cell.source)
+            try:
+                tree = pysource.parse(cell.source)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                continue
+            line = next((node.lineno for node in tree.body if isinstance(node, ast.Delete) and any(
+                isinstance(target, ast.Name) and target.id == name for target in node.targets)), None)
+            if line is not None:
+                notes.append(f"Your function needs '{name}', but 'del {name}' at {cell.where(line)} removes that name, "
+                             "so every call of the function finds it gone (in Jupyter too, once that line has run): "
+                             "delete that line.")
+                break
+    return notes
