@@ -115,8 +115,7 @@ class Run:
         self.incident = self.incident_kind = self.protocol_error = ""
         self.cut: dict[int, str] = {}  # target -> why its remaining calls were not made
         self.streak, self.flood_noted = ("", 0), False  # calls of one target ending alike in a row; output flood
-        self.seq = 0
-        self.deadline = 0.0
+        self.seq, self.deadline, self.latest = 0, 0.0, 0.0  # latest: where waits for a core may move the deadline
         self.handlers = {"note": self._on_note}
 
     # -- planning ---------------------------------------------------------------------------------------------
@@ -129,7 +128,8 @@ class Run:
     # -- the run ----------------------------------------------------------------------------------------------
     def execute(self) -> list[Execution]:
         started = time.monotonic()
-        self.deadline = started + self.limits.submission_seconds
+        limit = self.limits.submission_seconds
+        self.deadline, self.latest = started + limit, started + (1 + waits.MOST) * limit
         restarts = 0
         try:
             while True:
@@ -278,7 +278,7 @@ class Run:
             try:
                 frame = channel.receive(deadline, max_payload)
             except DeadlinePassed:
-                more = self.waits.grant(allowance, given)  # the time it waited for a core is not its own (``waits``)
+                more = self.waits.grant(allowance, given, self.latest - self.deadline)  # its waits for a core
                 if more:
                     deadline, given, self.deadline = deadline + more, given + more, self.deadline + more
                     continue

@@ -34,10 +34,14 @@ class Waits:
             self.main = next(iter(processes.children(self.pid)), 0)
         return processes.run_delay(self.main) if self.main else 0.0
 
-    def grant(self, allowance: float, step_granted: float) -> float:
+    def grant(self, allowance: float, step_granted: float, left: float = float("inf")) -> float:
         """Seconds to add to a deadline that has just passed, for a step whose allowance was ``allowance`` and that
-        was already given ``step_granted``; 0 when the run has not waited for a core since the last grant."""
-        more = min(self.waited() - self.granted, MOST * allowance - step_granted)
+        was already given ``step_granted``; 0 when the run has not waited for a core since the last grant.
+
+        ``left`` is what the whole submission may still be given: twice its own limit in all. With each step alone
+        bounded, a run that starved itself with busy processes could stretch every call to three times the call's
+        allowance, so twenty calls of 12 s could hold a worker twelve minutes on a 90 s limit."""
+        more = min(self.waited() - self.granted, MOST * allowance - step_granted, left)
         if more < LEAST:
             return 0.0
         self.granted += more

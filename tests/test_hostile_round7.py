@@ -9,6 +9,9 @@ remaining calls that "the grading time ran out", after two seconds of a ninety-s
 from __future__ import annotations
 
 import resource
+import shutil
+import tempfile
+from pathlib import Path
 
 from conftest import CORRECT
 
@@ -90,3 +93,38 @@ while time.monotonic() < _end:
     assert result.score == result.max_score, result.to_json()[:800]
     assert any("printed more than 1 MiB while the file was loading" in w for w in result.warnings), result.warnings
     assert spent < 0.6, f"the parent spent {spent:.2f} s of CPU on a 2 s flood"
+
+
+def test_waits_for_a_core_move_the_whole_submissions_deadline_by_at_most_twice_its_limit(exercise, monkeypatch):
+    """A run that starves itself with busy processes waits for a core all the time (faked here, and the grace cut
+    to 0.1 s, so the test is quick). Each call that outlived its deadline had it moved by its waits, and the
+    submission's with it, so a run whose calls each took longer than their deadline went on for good (all 19
+    calls, 8.5 s on a 0.6 s limit); the submission's deadline now moves by twice its limit at most, and then its
+    calls are held to their own deadlines."""
+    import dataclasses
+    import time
+
+    from grader import execute, waits
+    from grader.grade import grade_file
+    from grader.sandbox import Sandbox
+    from grader.session import Session
+
+    started = time.monotonic()
+    monkeypatch.setattr(waits.Waits, "waited", lambda self: time.monotonic() - started)
+    monkeypatch.setattr(execute, "GRACE_SECONDS", 0.1)
+    limits = dataclasses.replace(exercise.limits, call_seconds=0.2, cell_seconds=3.0, submission_seconds=0.6)
+    source = CORRECT.replace("def vgg_classifier(", "def _right(") + """
+import signal, time
+
+def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})  # its own alarm would stop it: as if starved
+    time.sleep(0.4)
+    return _right(features, W1, b1, W2, b2, W3, b3)
+"""
+    path = Path(tempfile.mkdtemp()) / "starved.py"
+    path.write_text(source)
+    with Session(exercise, full_scale=False, sandbox=Sandbox(limits)) as session:
+        result = grade_file(path, session)
+    shutil.rmtree(path.parent)
+    assert result.timing["run"] < 3.0, result.timing
+    assert "the call was killed after 0.2 s, its time limit" in result.to_json()  # waits no longer granted
