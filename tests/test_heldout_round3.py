@@ -8,14 +8,20 @@ before its fix.
   the top level. A notebook runs as ``__main__``, so the same cell there is graded as usual.
 - A right function followed by ``del np`` (tidying the namespace) raised "NameError: name 'np' is not defined" on
   every call beside the file's own ``import numpy as np``, and nothing said why; a warning now names the ``del``.
+- ReLU written as ``z + abs(z)`` (the halving forgotten) doubles every hidden activation, which is what inverted
+  dropout left on at inference does too: the report named dropout alone, which that code has none of. The evidence
+  now says that z + |z| gives the same numbers (a factor of 0.5 stays dropout alone).
 """
 from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
+import exercise_helpers as helpers
 from conftest import CORRECT, grade_students, notebook
+from grader.exercise import load
 
 _BODY = CORRECT.split("\n", 2)[2]  # the solution's 'def', without its import
 _INDENTED = "".join("    " + line if line else line for line in _BODY.splitlines(True))
@@ -64,3 +70,22 @@ def test_a_name_deleted_after_the_definition_is_named_with_its_del(results):
 
 def test_a_name_error_without_a_del_gets_no_such_warning(results):
     assert not any("'del " in w for r in results.values() for w in r.warnings if r.student != "del-np")
+
+
+def _head_with(act):
+    def head(f, W1, b1, W2, b2, W3, b3):
+        h = act(f.reshape(f.shape[0], -1) @ W1 + b1)
+        return act(h @ W2 + b2) @ W3 + b3
+    return head
+
+
+@pytest.mark.parametrize("act, said", [(lambda z: z + np.abs(z), True),
+                                       (lambda z: np.maximum(z, 0) * 0.5, False)])
+def test_doubled_activations_say_that_a_relu_without_its_halving_gives_them(act, said):
+    ex = load("vgg_classifier")
+    cases = ex.hidden_cases(11) + ex.diagnosis_module.probe_cases()
+    runs = helpers.case_runs(ex, _head_with(act), cases, [ex.expected(c) for c in cases])
+    findings = ex.diagnosis_module.diagnose(runs, ex)
+    evidence = " ".join(f.evidence for f in findings if f.id == "inference-dropout")
+    assert evidence, [(f.id, f.evidence) for f in findings]
+    assert ("z + |z|" in evidence) is said, evidence
