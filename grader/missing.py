@@ -48,14 +48,13 @@ def missing_function_error(
     stopped = _stopped_definition(submission, execution, name)
     if stopped:
         return SubmissionError.with_kind("definition-failed", stopped)
-    skipped = _skipped_definition(submission, name)
+    skipped = _skipped_definition(submission, name) or nesteddef.nested_definition(submission, name)
     if skipped:
         return MissingFunction(skipped)
     defined = _definitions(submission, name)
     if defined and not execution.cell_errors:
         return MissingFunction(_removed(submission, name, defined[-1][0]))
-    elsewhere = (_magic_definition(submission, name) or _outside_file(submission, execution, name)
-                 or nesteddef.nested_definition(submission, name))
+    elsewhere = _magic_definition(submission, name) or _outside_file(submission, execution, name)
     if elsewhere:
         return MissingFunction(elsewhere)
     close = difflib.get_close_matches(name, execution.candidates, n=3, cutoff=0.6)

@@ -27,6 +27,7 @@ RANKS = {
     "checks": 5,
     "diagnose": 6,
     "session": 6.5, "missing": 6.5,  # what a class shares (the large case); why a function cannot be called
+    "nesteddef": 6.5, "deletednames": 6.5,  # why a def never ran; why a name it needs is gone
     "assignment": 2.2,  # which exercises are graded together (the course file)
     "grade": 7, "grade_assignment": 7.5,
     "report": 8, "templatecache": 0,
