@@ -295,8 +295,11 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
         raise SubmissionError.with_kind("missing-function", f"Every code cell of {name} is tagged 'skip-execution', "
                                         "so none runs (nbclient, nbconvert and nbgrader skip such cells): remove the "
                                         "tag from the cells with your code and submit again.")
-    if not sources:
-        raise NotANotebook(f"{name} is a notebook without any code cell: there is nothing to grade.")
+    if not sources:  # code written in a raw cell (never run, never shown as code): say which cell to turn into code
+        pasted = [n for n, text in prose if n in raw_numbers and re.search(r"^(?:def|import|from) \w", text, re.M)]
+        raise NotANotebook(f"{name} is a notebook without any code cell: there is nothing to grade."
+                           + (f" Cell {pasted[0]} holds Python code, but it is a raw cell, which never runs: change "
+                              "its type to Code (in Jupyter, select it and press Y) and submit again." if pasted else ""))
     cells, notes = _Loader(sources).cells()
     cells = [replace(c, syntax_error=c.syntax_error + JOINED_LINES) if c.syntax_error and c.code_number in joined
              else c for c in cells]

@@ -11,6 +11,8 @@ before its fix.
 - ReLU written as ``z + abs(z)`` (the halving forgotten) doubles every hidden activation, which is what inverted
   dropout left on at inference does too: the report named dropout alone, which that code has none of. The evidence
   now says that z + |z| gives the same numbers (a factor of 0.5 stays dropout alone).
+- A notebook whose only cell is a raw cell holding the whole solution was "a notebook without any code cell", true
+  but no help: the sentence now names the raw cell and says to change its type to Code.
 """
 from __future__ import annotations
 
@@ -32,6 +34,9 @@ SUBMISSIONS = {
     "inside-helper": ("inside-helper.py", "import numpy as np\n\ndef relu(z):\n    return np.maximum(z, 0)\n\n"
                                           + _INDENTED),
     "del-np": ("del-np.py", CORRECT + "\ndel np  # keep the namespace clean\n"),
+    "raw-only": ("raw-only.ipynb", json.dumps({**notebook(), "cells": [
+        {"cell_type": "raw", "id": "r0", "metadata": {}, "source": CORRECT}]})),
+    "markdown-only": ("markdown-only.ipynb", json.dumps(notebook("# MDI ran out of time."))),
     "main-guard-notebook": ("main-guard-notebook.ipynb", json.dumps(notebook(
         "import numpy as np\n\nif __name__ == '__main__':\n" + _INDENTED))),
 }
@@ -89,3 +94,10 @@ def test_doubled_activations_say_that_a_relu_without_its_halving_gives_them(act,
     evidence = " ".join(f.evidence for f in findings if f.id == "inference-dropout")
     assert evidence, [(f.id, f.evidence) for f in findings]
     assert ("z + |z|" in evidence) is said, evidence
+
+
+def test_a_solution_in_a_raw_cell_alone_is_told_to_become_code(results):
+    assert results["raw-only"].status == "error"
+    assert "Cell 1 holds Python code, but it is a raw cell" in results["raw-only"].error.message
+    assert "without any code cell" in results["markdown-only"].error.message
+    assert "raw cell" not in results["markdown-only"].error.message
