@@ -139,10 +139,9 @@ def describe(spec) -> list[tuple[str, str, object]]:
                     continue
                 # twice ReLU is also max(z, 0) written as z + |z| without its halving: said, since no dropout is
                 # in that code, and the numbers cannot tell the two apart
-                doubled = (f" (a ReLU written as z + |z|, without the division by 2, gives the same numbers)"
-                           if s == 2.0 else "")
+                doubled = "; so does a ReLU written as z + |z|, without the division by 2" if s == 2.0 else ""
                 items.append(("inference-dropout", f"{LAYER[i]}'s activations are multiplied by {s:g} (or, what "
-                                                   f"comes to the same, W{i + 2} is){doubled}", undone))
+                                                   f"comes to the same, W{i + 2} is{doubled})", undone))
     factor = Eq.features_factor(spec)
     if factor is not None and factor > 0 and Eq.features_or_h1(spec) and spec.scale[0] == 1.0:
         items.append(Eq.unplaced_features(factor, replace(spec, input_act="none")))
