@@ -166,6 +166,7 @@ NAMED_NOW = {  # what each got before -> what it gets now
     "h1-half-y-half": (dict(h1_factor=0.5, out=lambda y: y / 2), {"inference-dropout", "relu-after-fc3"}),  # b3 halved
     "y-half-rounded": (dict(out=lambda y: np.round(y / 2, 2)), {"relu-after-fc3", "rounded-output"}),  # b2, b3 halved
     "h1-half-no-b3": (dict(h1_factor=0.5, biases=(True, True, False)), {"inference-dropout", "missing-bias"}),
+    "x2-relu-logits": (dict(x_factor=2.0, out=_relu), {"features-changed", "relu-after-fc3"}),  # relu-after-fc3
 }
 
 

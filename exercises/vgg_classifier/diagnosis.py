@@ -465,9 +465,12 @@ def _scaled_ramp(readings) -> bool:
     for stage, reading in readings.items():
         values = reading.values
         if stage == "final" and reading.departs:
-            # logits all 0 where b3 should come out is b3 left out, not a factor: that explains no factor elsewhere
-            if values is not None and np.isfinite(values).all() and not values.any():
-                continue
+            # logits all 0 where b3 should come out (b3 left out), or the positive ones unchanged (a ReLU, a clip
+            # or rounding the ramp does not reach): no factor there to explain the one elsewhere
+            if values is not None and np.isfinite(values).all():
+                live = S.statement(stage) > 0
+                if not values.any() or np.allclose(values[live], S.statement(stage)[live], rtol=1e-9, atol=0):
+                    continue
             return True
         if not reading.departs or values is None or not np.isfinite(values).all():
             continue
