@@ -11,6 +11,9 @@ before its fix.
 - ReLU written as ``z + abs(z)`` (the halving forgotten) doubles every hidden activation, which is what inverted
   dropout left on at inference does too: the report named dropout alone, which that code has none of. The evidence
   now says that z + |z| gives the same numbers (a factor of 0.5 stays dropout alone).
+- Logits "stabilised" on the wrong axis, ``y - y.max(axis=0)``, got a bare wrong-stage ('with every weight zero,
+  your logits are 0, 0, 0, ...'): each class's largest over the batch subtracted is now a variant, named
+  samples-mixed with what was done, as the batch mean subtracted already was.
 - A notebook whose only cell is a raw cell holding the whole solution was "a notebook without any code cell", true
   but no help: the sentence now names the raw cell and says to change its type to Code.
 """
@@ -84,13 +87,26 @@ def _head_with(act):
     return head
 
 
+def _diagnosed(function) -> list:
+    ex = load("vgg_classifier")
+    cases = ex.hidden_cases(11) + ex.diagnosis_module.probe_cases()
+    runs = helpers.case_runs(ex, function, cases, [ex.expected(c) for c in cases])
+    return ex.diagnosis_module.diagnose(runs, ex)
+
+
+def test_logits_shifted_by_their_largest_over_the_batch_are_samples_mixed():
+    def head(f, W1, b1, W2, b2, W3, b3):
+        y = _head_with(lambda z: np.maximum(z, 0))(f, W1, b1, W2, b2, W3, b3)
+        return y - y.max(axis=0)  # numerical stability, on the wrong axis
+    findings = _diagnosed(head)
+    assert [f.id for f in findings] == ["samples-mixed"], [(f.id, f.evidence) for f in findings]
+    assert "y - y.max(axis=0)" in findings[0].evidence
+
+
 @pytest.mark.parametrize("act, said", [(lambda z: z + np.abs(z), True),
                                        (lambda z: np.maximum(z, 0) * 0.5, False)])
 def test_doubled_activations_say_that_a_relu_without_its_halving_gives_them(act, said):
-    ex = load("vgg_classifier")
-    cases = ex.hidden_cases(11) + ex.diagnosis_module.probe_cases()
-    runs = helpers.case_runs(ex, _head_with(act), cases, [ex.expected(c) for c in cases])
-    findings = ex.diagnosis_module.diagnose(runs, ex)
+    findings = _diagnosed(_head_with(act))
     evidence = " ".join(f.evidence for f in findings if f.id == "inference-dropout")
     assert evidence, [(f.id, f.evidence) for f in findings]
     assert ("z + |z|" in evidence) is said, evidence

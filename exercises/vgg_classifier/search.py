@@ -229,6 +229,11 @@ def _final_item(final: str) -> tuple[str, str] | None:
         return ("samples-mixed", "after FC3 the mean of the logits over the batch (axis 0) is subtracted from "
                                  "each sample's logits, y - y.mean(axis=0), so each sample's logits depend on "
                                  "the other samples of its batch (a single sample's are all 0)")
+    if final == "max-batch":
+        return ("samples-mixed", "after FC3 each class's largest logit over the batch (axis 0) is subtracted, "
+                                 "y - y.max(axis=0) (the shift that keeps a softmax stable, on the batch axis instead "
+                                 "of the classes'), so each sample's logits depend on the other samples of its batch "
+                                 "(a single sample's are all 0)")
     if final.startswith("round:") or final == "trunc":
         return ("rounded-output", f"{V.final_name(final)} is applied to the output of FC3")
     if final in V.CHANGED_FINALS or final.startswith(("shift:", "times:")):

@@ -179,7 +179,7 @@ FINALS = ("none", "relu", "softmax", "sigmoid", "tanh", "log-softmax", "softmax-
 #: tried only when the logits ramp shows something after FC3 (``diagnosis.py``), so that they cost the search of
 #: every other submission nothing: each neighbour is one evaluation of the search's budget, at every step
 RARE_FINALS = ("relu+softmax", "softmax-all", "standardised", "minus-min", "abs-max", "negated", "classes-rolled",
-               "classes-rolled-back", "class-cumsum", "classes-sorted", "classes-sorted-down")
+               "classes-rolled-back", "class-cumsum", "classes-sorted", "classes-sorted-down", "max-batch")
 
 
 def activation(name: str) -> Callable[[np.ndarray], np.ndarray]:
@@ -438,6 +438,7 @@ FINAL_NAMES = {
     "softmax-all": "a softmax over the whole batch at once, np.exp(y) / np.sum(np.exp(y)) with no axis (or "
                    "keepdims=True alone),",
     "centre-batch": "the mean over the batch (axis 0) subtracted from each sample's logits, y - y.mean(axis=0),",
+    "max-batch": "each class's largest logit over the batch (axis 0) subtracted, y - y.max(axis=0),",
 }
 
 
@@ -480,6 +481,9 @@ def _final(name: str, z: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
         valid = np.ones(z.shape[:-1] + (1,), bool) if rows is None else rows
         mean = np.where(valid, z, 0.0).sum(axis=-2, keepdims=True) / valid.sum(axis=-2, keepdims=True)
         return np.where(valid, z - mean, z)
+    if name == "max-batch":  # the softmax's stabilising shift on the wrong axis: each class's largest over the batch
+        valid = np.ones(z.shape[:-1] + (1,), bool) if rows is None else rows
+        return np.where(valid, z - np.where(valid, z, -np.inf).max(axis=-2, keepdims=True), z)
     fn = FINAL_ACTIVATIONS.get(name)
     if fn is not None:
         return fn(z)
