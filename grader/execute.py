@@ -321,8 +321,7 @@ class Run:
                                     "the rest of its output was discarded and grading went on.", 300))
 
     def _on_note(self, message: dict) -> None:
-        text = notes.sentence(message)  # the grader's sentence: a note's own text could say anything
-        if len(self.notes) < MAX_NOTES:
+        if (text := notes.sentence(message)) and len(self.notes) < MAX_NOTES:  # the grader's sentence, never the note's
             self.notes.setdefault(text)
 
     def _on_cell_done(self, number: int, label: str, message: dict) -> None:
@@ -342,12 +341,13 @@ class Run:
         outputs = self.targets[call.target].outputs
         status = message.get("status")
         mutated = plans.mutated(self.memory, call, self.targets[call.target].parameters, message.get("reshaped"))
-        if status == "timeout":
+        early = answers.early_alarm(seconds, call.seconds) if status == "timeout" else None
+        if status == "timeout" and early is None:
             return CallOutcome(case=case, status="timeout", repeat=call.repeat, seconds=seconds, mutated=mutated,
                                incident=_limit_text(("call",), call.seconds))
-        if status == "raised":
+        if status in ("raised", "timeout"):
             return CallOutcome(case=case, status="raised", repeat=call.repeat, seconds=seconds, mutated=mutated,
-                               exception=answers.call_error(message.get("error"), self.submission))
+                               exception=early or answers.call_error(message.get("error"), self.submission))
         if status != "ok":
             raise ProtocolError("a result with an unknown status")
         specs = message.get("parts")

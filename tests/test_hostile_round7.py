@@ -13,7 +13,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from conftest import CORRECT
+from conftest import CORRECT, check, diagnosis_ids
 
 RUNNER = """
 import gc
@@ -128,3 +128,22 @@ def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
     shutil.rmtree(path.parent)
     assert result.timing["run"] < 3.0, result.timing
     assert "the call was killed after 0.2 s, its time limit" in result.to_json()  # waits no longer granted
+
+
+def test_a_timeout_set_off_early_by_the_submissions_own_timer_is_not_called_its_time_limit(grade_source):
+    """A timer of the submission's own fires the runner's alarm: the call was reported 'killed after 10 s, its time
+    limit' and named too slow after a millisecond."""
+    source = CORRECT.replace("def vgg_classifier(", "def _right(") + """
+import signal, time
+
+def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
+    if features.shape[0] == 1:
+        signal.setitimer(signal.ITIMER_REAL, 0.001)
+        time.sleep(0.2)
+    return _right(features, W1, b1, W2, b2, W3, b3)
+"""
+    result = grade_source(source)
+    message = check(result, "returns").message
+    assert "raised SIGALRM: the call was stopped after" in message, message
+    assert "by an alarm the submission's own code set off" in message and "its time limit" not in message
+    assert "too-slow" not in diagnosis_ids(result)
