@@ -4,7 +4,9 @@ A note's frame carried its whole sentence, so a submission that found the runner
 among the grader's warnings ("All hidden checks passed: 19/19"); the parent now writes each note's sentence from its
 kind. A child writing megabyte buffers to stdout in a loop cost the parent half a core while it drained them; past
 the output allowance the parent now reads at a bounded rate. And a run stopped by the restart limit said of its
-remaining calls that "the grading time ran out", after two seconds of a ninety-second limit.
+remaining calls that "the grading time ran out", after two seconds of a ninety-second limit. A run that starved
+itself of cores had each step's deadline moved by its waits with no bound for the whole submission. And a timer of
+the submission's own that set off the runner's alarm after a millisecond was reported as the call's 10 s limit.
 """
 from __future__ import annotations
 
