@@ -225,3 +225,31 @@ def test_class_indices_of_wrong_logits_are_still_called_class_predictions(name):
 ], ids=["zeros", "random-indices"])
 def test_whole_numbers_that_are_no_argmax_are_not_called_class_predictions(fn):
     assert "class-predictions" not in {f.id for f in _findings(fn)}
+
+
+def _centred(change):
+    def fn(f, W1, b1, W2, b2, W3, b3):
+        x = f.reshape(len(f), -1)
+        return _head((x - x.mean(axis=0)).reshape(f.shape), W1, b1, W2, b2, W3, b3, **change)
+    return fn
+
+
+CENTRED_PAIRS = {  # each got a wrong-stage finding alone before
+    "no-b1": (dict(biases=(False, True, True)), "missing-bias"),
+    "no-b3": (dict(biases=(True, True, False)), "missing-bias"),
+    "no-relu1": (dict(act1=lambda z: z), "missing-relu"),
+    "relu-before-b1": (dict(relu_first=True), "relu-before-bias"),
+    "h1-halved": (dict(h1_factor=0.5), "inference-dropout"),
+    "y-halved": (dict(out=lambda y: y / 2), "relu-after-fc3"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CENTRED_PAIRS))
+def test_features_centred_over_the_batch_are_named_beside_another_mistake(name):
+    """x - x.mean(axis=0) alone is named by the flatten stage's reading, which needs every later stage right; beside
+    a mistake of a later stage the report said only that a stage departs. Probe 'flatten-order' shows the centring
+    (times the factor a ramp explains), and the search now models it."""
+    change, other = CENTRED_PAIRS[name]
+    found = _findings(_centred(change))
+    assert {f.id for f in found} == {"features-changed", other}, found
+    assert "x - x.mean(axis=0)" in next(f.evidence for f in found if f.id == "features-changed"), found

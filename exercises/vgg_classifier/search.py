@@ -156,6 +156,11 @@ def describe(spec) -> list[tuple[str, str, object]]:
         bounds = f"[{lo}, {hi}]" if lo != "None" else f"at most {hi}"
         items.append(("features-changed", f"the features are clipped to {bounds} before FC1 (np.clip(features, "
                                           f"{lo}, {hi}))", replace(spec, input_act="none")))
+    elif spec.input_act == V.CENTRED:
+        items.append(("features-changed", "the mean over the samples of the batch is subtracted from the features "
+                                          "before FC1 (x - x.mean(axis=0)), so each sample's logits depend on the "
+                                          "rest of its batch, and a sample alone gets features of 0",
+                      replace(spec, input_act="none")))
     elif spec.input_act != "none":
         items.append(("extra-activation", f"{V.INPUT_ACT_NAMES[spec.input_act]} is applied to the features before FC1",
                       replace(spec, input_act="none")))

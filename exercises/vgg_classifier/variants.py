@@ -158,6 +158,9 @@ FITTED_NAMES = {
     "silu": "a SiLU (swish), z * sigmoid(z),",
 }
 
+#: the features centred over the batch before FC1 (x - x.mean(axis=0)): fitted from probe 'flatten-order' only, as
+#: ``scale:S`` is, and computed by ``Stack`` (it needs each case's real rows), never a neighbour of every search
+CENTRED = "centre-batch"
 INPUT_ACTS = {"none": lambda x: x, "relu": lambda x: np.maximum(x, 0.0), "abs": np.abs}
 INPUT_ACT_NAMES = {"relu": "a ReLU", "abs": "the absolute value, np.abs,"}
 
@@ -542,10 +545,16 @@ class Stack:
         h = self._first.get(key)
         if h is None:  # the first layer's output is shared by most variants a search tries: keep it
             x = self.flat(spec.flatten)
-            h = self._first[key] = self._layer(input_function(spec.input_act)(x), spec, w, b, role)
+            x = self._centred(x) if spec.input_act == CENTRED else input_function(spec.input_act)(x)
+            h = self._first[key] = self._layer(x, spec, w, b, role)
         for w, b, role in steps[1:]:
             h = self._layer(h, spec, w, b, role)
         return h
+
+    def _centred(self, x: np.ndarray) -> np.ndarray:
+        """The features minus their mean over each stacked case's real rows (x - x.mean(axis=0) per case)."""
+        count = self.rows.sum(axis=-2, keepdims=True)
+        return np.where(self.rows, x - np.where(self.rows, x, 0.0).sum(axis=-2, keepdims=True) / count, x)
 
     def _layer(self, h: np.ndarray, spec: Spec, w: int, b: int, role: int) -> np.ndarray:
         use_bias = spec.bias[b - 1]
