@@ -463,7 +463,7 @@ class Run:
         if not submission.has_cells:
             return f"The file raised {error} while it was being loaded; the code after that line did not run."
         if submission.is_notebook:
-            return f"{label[0].upper()}{label[1:]} raised {error}; the later cells were still run, as in Jupyter."
+            return f"{label[0].upper()}{label[1:]} raised {error}; the later cells were still run (Run All would stop)."
         return f"{label[0].upper()}{label[1:]} raised {error}; the later cells were still run, as in the notebook."
 
 

@@ -18,6 +18,7 @@ def nested_definition(submission: submission_mod.Submission, name: str) -> str:
     """The sentence for ``def name`` found only inside a top-level block of a code cell, or ''. Parsed only for cells
     whose text holds the ``def``, within the compile check's budget (this runs in the grader's process)."""
     budget = submission_mod.MAX_CHECKED_TOTAL
+    found = ""
     for cell in submission.cells:
         if cell.syntax_error or len(cell.source) > budget or f"def {name}" not in cell.source:
             continue
@@ -27,10 +28,12 @@ def nested_definition(submission: submission_mod.Submission, name: str) -> str:
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
         for block in tree.body:
-            if any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name
-                   for node in ast.walk(block)):
-                return _sentence(submission, cell, block, name)
-    return ""
+            if isinstance(block, (ast.FunctionDef, ast.AsyncFunctionDef)) and block.name == name:
+                return ""  # defined at the top level too: what removed it is another story (del, %reset)
+            if not found and any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name
+                                 for node in ast.walk(block)):
+                found = _sentence(submission, cell, block, name)
+    return found
 
 
 def _sentence(submission: submission_mod.Submission, cell: submission_mod.Cell, block: ast.stmt, name: str) -> str:
