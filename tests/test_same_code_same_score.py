@@ -11,6 +11,8 @@ How the students were chosen: the ids ``student-0`` ... ``student-<n-1>`` under 
 ``grader grade`` seeds a class of that size, with n large enough that, with the cases as they were before each fix,
 several students in it got a different grade (the first of them is named beside each file). The rates were measured
 over 1,000 students with the same harness.
+Where a class of a size this file can afford would hold none (a few students in 5,000), the students it varied
+for are graded beside a few others (``PICKED``).
 """
 from __future__ import annotations
 
@@ -39,7 +41,28 @@ VARIED = {
         # 23 students in 1,000 (student-58, -76, -90, ...)
         "wrong-divisor--fixed-49.py": "both square maps 7 x 7",
     }),
+    "dense_scores": (60, {
+        # k read as the count of windows per side ran on a drawn map 2k-1 high alone and kept the type, dtype,
+        # finite and unmodified points there (5 of 19, against 1): 94 students in 500 (student-9, -10, -23, ...)
+        "raises-error--k-as-window-count.py": "a drawn grid k positions long",
+    }),
 }
+
+#: exercise -> {submission: (why it varied before, the students it varied for)}: rarer than a class shows, so the
+#: students it varied for are graded beside the first ``PICKED_WITH`` of the class
+PICKED = {
+    "dense_scores": {
+        # a cache keyed by the shapes answered the drawn case with 'one-channel''s or 'tall''s scores and lost the
+        # 'shapes' points too: 9 students in 5,000
+        "stale-result.py": ("the drawn case shaped like a fixed one", (1139, 1325, 1465, 1476, 1786)),
+    },
+    "gap_head": {
+        # a sum divided by C is the mean where C == h*w, and kept the 'square' logits points where both square maps
+        # had it (2 x 2 x 4 or 3 x 3 x 9, and 4 x 4 x 16): 4 students in 8,000 (student-142, -3546, -6927, -7479)
+        "wrong-divisor--channels.py": ("C == h*w in both square maps", (142, 3546)),
+    },
+}
+PICKED_WITH = 4
 
 
 @pytest.mark.parametrize("exercise_id", sorted(VARIED))
@@ -53,3 +76,17 @@ def test_one_grade_for_every_student(exercise_id):
         assert len(grades[path]) == students, f"{path.name} did not load in-process"
         outcomes = differing(grades[path])
         assert len(outcomes) == 1, (path.name, reason, {k: len(v) for k, v in outcomes.items()})
+
+
+@pytest.mark.parametrize("exercise_id", sorted(PICKED))
+def test_one_grade_for_the_students_it_varied_for(exercise_id):
+    """The students for whom a submission scored otherwise, before their cases were drawn again, now get the grade
+    the rest of the class gets."""
+    ex = exercise_mod.load(exercise_id)
+    for name, (reason, picked) in PICKED[exercise_id].items():
+        path = SUBMISSIONS / exercise_id / "buggy" / name
+        seeds = student_seeds(exercise_id, PICKED_WITH) + [student_seeds(exercise_id, 1, i)[0] for i in picked]
+        grades = grades_over_seeds(ex, [path], seeds, named=False)[path]
+        assert len(grades) == len(seeds), f"{name} did not load in-process"
+        outcomes = differing(grades)
+        assert len(outcomes) == 1, (name, reason, {k: len(v) for k, v in outcomes.items()})

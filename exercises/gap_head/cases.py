@@ -16,10 +16,13 @@ group, so none can be written into the code:
   called right after the first case) is wrong there.
 
 Feature values are uniform in [0, 1), non-negative and positive almost surely, like the output of a ReLU; V and c
-are drawn as ``nn.Linear`` draws them, U(-1/sqrt(C), 1/sqrt(C)), so logits have both signs. Nothing here is large
-enough for a shared case.
+are drawn as ``nn.Linear`` draws them, U(-1/sqrt(C), 1/sqrt(C)), so logits have both signs. No case has as many
+channels as positions (C != h*w), so a sum divided by C is never the mean. Nothing here is large enough for a shared
+case.
 """
 from __future__ import annotations
+
+from typing import Callable
 
 import numpy as np
 
@@ -40,25 +43,30 @@ def _distinct(rng, count: int, low: int, high: int) -> list[int]:
 
 
 def hidden_cases(rng: np.random.Generator) -> list[Case]:
-    side, C, K = _distinct(rng, 3, 2, 9)
-    while side == 7:
-        # Drawn again: when 'square' and 'square-wide' were both 7 x 7 (23 students in 1,000), a sum divided by
-        # GoogLeNet's 49 kept the 'square' points that it loses for every other student. 'square-wide' may still be
-        # 7 x 7; 'square' (and its twin) never is, so the same code scores the same for every student.
+    def square() -> tuple:
         side, C, K = _distinct(rng, 3, 2, 9)
-    cases = [_case(rng, "square", "square", side, side, C, K)]
-    side, C, K = int(rng.integers(3, 10)), int(rng.integers(10, 21)), int(rng.integers(21, 41))
-    cases.append(_case(rng, "square-wide", "square", side, side, C, K))
-    h, w, C, K = _distinct(rng, 4, 2, 9)
-    cases.append(_case(rng, "non-square", "non-square", h, w, C, K))
-    a, b, C, K = _distinct(rng, 4, 2, 12)
-    cases.append(_case(rng, "non-square-tall", "non-square", max(a, b), min(a, b), C, K))
+        return side, side, C, K
+
+    def square_wide() -> tuple:
+        side = int(rng.integers(3, 10))
+        return side, side, int(rng.integers(10, 21)), int(rng.integers(21, 41))
+
+    def tall() -> tuple:
+        a, b, C, K = _distinct(rng, 4, 2, 12)
+        return max(a, b), min(a, b), C, K
+
+    # 'square' is never GoogLeNet's 7 x 7: when it and 'square-wide' both were (23 students in 1,000), a sum
+    # divided by a fixed 49 kept the 'square' points that it loses for every other student
+    cases = [_case(rng, "square", "square", *_sizes(square, lambda h, w, C, K: h != 7))]
+    cases.append(_case(rng, "square-wide", "square", *_sizes(square_wide)))
+    non_square = _sizes(lambda: tuple(_distinct(rng, 4, 2, 9)))
+    cases.append(_case(rng, "non-square", "non-square", *non_square))
+    cases.append(_case(rng, "non-square-tall", "non-square", *_sizes(tall, lambda *sizes: sizes != non_square)))
     C, K = _distinct(rng, 2, 2, 12)
     cases.append(_case(rng, "one-position", "edge", 1, 1, C, K))
     h, w, K = _distinct(rng, 3, 2, 7)
     cases.append(_case(rng, "one-channel", "edge", h, w, 1, K))
-    h, w, C = _distinct(rng, 3, 2, 7)
-    cases.append(_case(rng, "one-class", "edge", h, w, C, 1))
+    cases.append(_case(rng, "one-class", "edge", *_sizes(lambda: (*_distinct(rng, 3, 2, 7), 1))))
     w, C, K = _distinct(rng, 3, 2, 9)
     cases.append(_case(rng, "one-row", "edge", 1, w, C, K))
     h, C, K = _distinct(rng, 3, 2, 9)
@@ -68,6 +76,21 @@ def hidden_cases(rng: np.random.Generator) -> list[Case]:
     cases.append(_case(rng, "square-again", "square", h, w, C, cases[0].args[1].shape[0]))
     # called right after its twin, so that a cache of the last call alone answers it with the twin's output
     return [cases[0], cases[-1], *cases[1:-1]]
+
+
+def _sizes(draw: Callable[[], tuple], also: Callable[..., bool] = lambda *sizes: True) -> tuple[int, int, int, int]:
+    """``draw()``'s (h, w, C, K), drawn again while C equals the h*w positions (or ``also`` says no).
+
+    Students' cases are drawn apart, so a size that matches only on some draws makes the same code score
+    differently: a sum divided by C rather than h*w is the mean where C == h*w, and kept the 'square' logits points
+    for 4 students in 8,000 ('square' 2 x 2 x 4 or 3 x 3 x 9 and 'square-wide' 4 x 4 x 16). ``also``: what a case
+    needs besides (not GoogLeNet's 7 x 7; not the shapes of the case before, which a cache keyed by the shapes
+    would answer with that case's output, about 1 student in 8,000 for 'non-square-tall')."""
+    for _ in range(64):
+        h, w, C, K = draw()
+        if C != h * w and also(h, w, C, K):
+            break
+    return h, w, C, K
 
 
 def public_cases() -> list[Case]:
