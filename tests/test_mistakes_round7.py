@@ -253,3 +253,24 @@ def test_features_centred_over_the_batch_are_named_beside_another_mistake(name):
     found = _findings(_centred(change))
     assert {f.id for f in found} == {"features-changed", other}, found
     assert "x - x.mean(axis=0)" in next(f.evidence for f in found if f.id == "features-changed"), found
+
+
+def _sigmoid(z):
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+THROUGH = {  # each got a wrong-stage finding alone before
+    "x2-sigmoid1": (lambda *p: _head(*p, x_factor=2.0, act1=_sigmoid), "multiplied by 2 (x * 2)"),
+    "x2-tanh2": (lambda *p: _head(*p, x_factor=2.0, act2=np.tanh), "multiplied by 2 (x * 2)"),
+    "centred-sigmoid1": (_centred(dict(act1=_sigmoid)), "x - x.mean(axis=0)"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(THROUGH))
+def test_a_change_of_the_features_is_read_through_a_sigmoid_or_tanh(name):
+    """Probe 'flatten-order' returns the features after both activations: with a sigmoid or tanh there, the factor
+    (or the centring) shows only once they are undone."""
+    fn, words = THROUGH[name]
+    found = _findings(fn)
+    assert {f.id for f in found} == {"features-changed", "wrong-activation"}, found
+    assert words in next(f.evidence for f in found if f.id == "features-changed"), found

@@ -45,6 +45,7 @@ from . import ranges as R
 from . import fixedbatch as F
 from . import shapeonly as O
 from . import equivalents as Eq
+from . import inputscale as I
 
 H, W, C = 2, 3, 2
 N = H * W * C  # every width of the square probes: d_in = D1 = D2 = K = 12
@@ -535,6 +536,8 @@ class _Probes:
         spec, complete = Q.search(stack, actual, mask, starts, extra_acts, finals, self.loose, exact)
         spec = Eq.simplest(spec) if complete else spec
         changes = _input_changes(by_name.get("flatten-order")) if not complete or len(Q.describe(spec)) > 1 else []
+        if not complete and not changes:  # read through a sigmoid or tanh
+            changes = I.through_activations(by_name.get("flatten-order"))
         if changes and changes[0].startswith("scale:") and _scaled_ramp(self.readings):
             changes = []  # a ramp scaled by a factor explains the factor on 'flatten-order' as well
         for change in changes:  # features scaled or clipped beside another mistake: no variant without the change,
