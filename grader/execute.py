@@ -29,13 +29,14 @@ from pathlib import Path
 
 import numpy as np
 
-from . import answers, calls as plans, notes, waits
+from . import answers, calls as plans, incidents, notes, waits
 from .calls import Call, Target
 from .channel import Channel, ChildEnded, DeadlinePassed, Frame, ProtocolError
 from .exercise import Case
 from .filememory import FileMemory
+from .incidents import Incident
 from .largecase import SharedArrays
-from .outcomes import CallError, CallOutcome, Execution, Returned
+from .outcomes import CallOutcome, Execution, Returned
 from .runner import wire
 from .sandbox import MIB, Launched, Sandbox
 from .submission import Submission
@@ -55,23 +56,10 @@ MAX_NOTES = 30
 HISTORY_NAME = re.compile(r"(?<![\w.])(?:_{1,3}|_i{1,3}|_i?\d+|In|Out)(?!\w)")
 #: calls of one function sent ahead of their answers, at most
 AHEAD = 32
-#: what the child's ``wire.RUNNER_BROKEN`` exit means, said of a cell or call
-BROKEN = ("broke the grader's own code that runs beside it (for example by replacing a builtin or module it uses, "
-          "or by closing its channel), so no answer could be sent")
-RESTARTS = "was stopped once its process had been started again {} times (after crashes or timeouts), the most allowed"
 
 
 class _Restart(Exception):
     """A function's calls were cut short while later ones waited in the child's queue: only a new child drops them."""
-
-
-class _Incident(Exception):
-    """Why a child was stopped, and where: ``where`` is ("cell", number, label), ("call", index, case) or None."""
-
-    def __init__(self, kind: str, message: str, where: tuple | None = None, seconds: float = 0.0,
-                 memory: bool = False) -> None:
-        super().__init__(message)
-        self.kind, self.message, self.where, self.seconds, self.memory = kind, message, where, seconds, memory
 
 
 def run(submission: Submission, function: str, parameters: tuple[str, ...], cases: list[Case], sandbox: Sandbox,
@@ -136,11 +124,12 @@ class Run:
                 try:
                     self._attempt()
                     break
-                except (_Incident, _Restart) as stop:  # a new child, from where this one stopped
-                    recovered = not isinstance(stop, _Incident) or self._recover(stop)
+                except (Incident, _Restart) as stop:  # a new child, from where this one stopped
+                    recovered = not isinstance(stop, Incident) or self._recover(stop)
                     if not recovered or restarts >= MAX_RESTARTS * len(self.targets):  # the calls left say why:
-                        self.incident = self.incident or (RESTARTS.format(restarts) if recovered else "")  # not
-                        break  # "the grading time ran out first" after 2 s of 90
+                        restarted = incidents.RESTARTS.format(restarts) if recovered else ""
+                        self.incident = self.incident or restarted  # not "the grading time ran out first" after 2 s
+                        break
                     if time.monotonic() >= self.deadline:
                         self.incident_kind, self.incident = "timeout", self._submission_timeout()
                         break
@@ -162,6 +151,9 @@ class Run:
 
     def _readable_bytes(self) -> int:
         return sum(shared.nbytes for shared in self.shared_files)
+
+    def _submission_timeout(self) -> str:
+        return incidents.submission_timeout(self.limits.submission_seconds)
 
     def _attempt(self) -> None:
         inherit = (self.memory_fd,) if self.memory is not None else ()
@@ -284,9 +276,9 @@ class Run:
                     continue
                 self._check_flood(channel, where)
                 if deadline >= self.deadline:
-                    raise _Incident("timeout", self._submission_timeout(), where, time.monotonic() - sent) from None
-                text = _limit_text(where, seconds)
-                raise _Incident("timeout", text, where, time.monotonic() - sent) from None
+                    raise Incident("timeout", self._submission_timeout(), where, time.monotonic() - sent) from None
+                text = incidents.limit_text(where, seconds)
+                raise Incident("timeout", text, where, time.monotonic() - sent) from None
             except ChildEnded:
                 self._check_flood(channel, where)
                 try:  # bounded: a child that closed its channel and lives on would otherwise hold this for good
@@ -294,10 +286,10 @@ class Run:
                 except subprocess.TimeoutExpired:
                     raise ProtocolError("it closed the channel and went on running") from None
                 if code == wire.RUNNER_BROKEN:
-                    raise _Incident("crashed", BROKEN, where, time.monotonic() - sent) from None
+                    raise Incident("crashed", incidents.BROKEN, where, time.monotonic() - sent) from None
                 report = self.sandbox.exit_report(launched, code)  # before the kill: it reads the run's cgroup
-                raise _Incident("crashed", report.sentence, where, time.monotonic() - sent,
-                                memory=report.kind == "out-of-memory") from None
+                raise Incident("crashed", report.sentence, where, time.monotonic() - sent,
+                               memory=report.kind == "out-of-memory") from None
             self._check_flood(channel, where)
             got = frame.message.get("t")
             if got in self.handlers:
@@ -314,11 +306,7 @@ class Run:
         if not channel.flooded or self.flood_noted:
             return
         self.flood_noted = True
-        place = ("while the file was loading" if where and where[0] == "cell" and where[2] == "the file" else
-                 f"in {where[2]}" if where and where[0] == "cell" else
-                 f"in the call on the '{where[2]}' case" if where else "")
-        self.notes.setdefault(clean(f"The submission printed more than {self.limits.output_mib} MiB {place}; "
-                                    "the rest of its output was discarded and grading went on.", 300))
+        self.notes.setdefault(incidents.flood(where, self.limits.output_mib))
 
     def _on_note(self, message: dict) -> None:
         if (text := notes.sentence(message)) and len(self.notes) < MAX_NOTES:  # the grader's sentence, never the note's
@@ -329,7 +317,7 @@ class Run:
         error = answers.call_error(message.get("error"), self.submission) if message.get("error") is not None else None
         if number in self.cell_errors or not (timed_out or error):
             return
-        sentence = self._cell_error(label, error, timed_out)
+        sentence = incidents.cell_error(self.submission, label, error, timed_out, self.limits.cell_seconds)
         self.cell_errors[number] = sentence
         if timed_out:
             self.cell_incidents.append(("timeout", sentence))
@@ -344,7 +332,7 @@ class Run:
         early = answers.early_alarm(seconds, call.seconds) if status == "timeout" else None
         if status == "timeout" and early is None:
             return CallOutcome(case=case, status="timeout", repeat=call.repeat, seconds=seconds, mutated=mutated,
-                               incident=_limit_text(("call",), call.seconds))
+                               incident=incidents.limit_text(("call",), call.seconds))
         if status in ("raised", "timeout"):
             return CallOutcome(case=case, status="raised", repeat=call.repeat, seconds=seconds, mutated=mutated,
                                exception=early or answers.call_error(message.get("error"), self.submission))
@@ -390,7 +378,7 @@ class Run:
                 return False
         return True
 
-    def _recover(self, incident: _Incident) -> bool:
+    def _recover(self, incident: Incident) -> bool:
         """Record the incident where it happened; return whether a restart can make progress."""
         where = incident.where
         if where is None:
@@ -399,11 +387,7 @@ class Run:
         if where[0] == "cell":
             _, number, label = where
             self.skip_cells.add(number)
-            if label == "the file":
-                sentence = f"While the file was being loaded, it {incident.message}."
-            else:
-                sentence = (f"{label[0].upper()}{label[1:]} {incident.message}; the other cells were then run again "
-                            "without it.")  # the run restarts without that cell: it did run, until it was stopped
+            sentence = incidents.cell_stopped(label, incident.message)
             self.cell_errors.setdefault(number, sentence)
             self.cell_incidents.append((incident.kind, sentence))
             return True
@@ -447,32 +431,6 @@ class Run:
                 isolation_warnings=tuple(self.sandbox.warnings),
             ))
         return executions
-
-    # -- sentences --------------------------------------------------------------------------------------------
-    def _submission_timeout(self) -> str:
-        return f"was killed after {self.limits.submission_seconds:g} s, the time limit for the whole submission"
-
-    def _cell_error(self, label: str, error: CallError | None, timed_out: bool) -> str:
-        submission, limits = self.submission, self.limits
-        if timed_out:
-            if not submission.has_cells:
-                return (f"While the file was being loaded, it was stopped after {limits.cell_seconds:g} s, its "
-                        "time limit; what it had defined before that point was kept and graded.")
-            return (f"{label[0].upper()}{label[1:]} was stopped after {limits.cell_seconds:g} s, its time limit; "
-                    "the later cells were still run.")
-        if not submission.has_cells:
-            return f"The file raised {error} while it was being loaded; the code after that line did not run."
-        if submission.is_notebook:
-            return f"{label[0].upper()}{label[1:]} raised {error}; the later cells were still run (Run All would stop)."
-        return f"{label[0].upper()}{label[1:]} raised {error}; the later cells were still run, as in the notebook."
-
-
-def _limit_text(where: tuple | None, seconds: float) -> str:
-    if where and where[0] == "cell":
-        return f"was stopped after {seconds:g} s, its time limit"
-    if where and where[0] == "call":
-        return f"was killed after {seconds:g} s, its time limit"
-    return f"did not answer within {seconds:g} s"
 
 
 def _blank(source: str) -> bool:

@@ -21,6 +21,7 @@ RANKS = {
     "authoring": 3.1,  # what an exercise folder imports: the cases (exercise) and what a call did (outcomes)
     "calls": 3.9,  # the run's calls planned: inputs laid out, commands encoded
     "waits": 3.95,  # a deadline moved by the time the run waited for a core
+    "incidents": 3.95,  # what stopped a cell, a call or the run, and the sentence said of it
     "filememory": 3.9,  # the inputs' memory where no sealed memfd can be had (read and written, never mapped)
     "execute": 4,
     "facts": 4.5,  # what the outcomes are, established once for the checks and the diagnosis

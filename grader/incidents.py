@@ -1,0 +1,76 @@
+"""What stopped a cell, a call or a whole run, and the sentence the student reads about it.
+
+``execute`` drives the child and decides when a step is over; this module only words what happened, so the
+sentences about limits, crashes and failing cells live in one place and read alike wherever they are shown (a
+warning, the 'completes' check, the reason a function was never defined). Every part that came from the child is
+already cleaned (``answers``) before it reaches a sentence here.
+"""
+from __future__ import annotations
+
+from .outcomes import CallError
+from .submission import Submission
+from .text import clean
+
+#: what the child's ``wire.RUNNER_BROKEN`` exit means, said of a cell or call
+BROKEN = ("broke the grader's own code that runs beside it (for example by replacing a builtin or module it uses, "
+          "or by closing its channel), so no answer could be sent")
+RESTARTS = "was stopped once its process had been started again {} times (after crashes or timeouts), the most allowed"
+
+
+class Incident(Exception):
+    """Why a child was stopped, and where: ``where`` is ("cell", number, label), ("call", index, case) or None."""
+
+    def __init__(self, kind: str, message: str, where: tuple | None = None, seconds: float = 0.0,
+                 memory: bool = False) -> None:
+        super().__init__(message)
+        self.kind, self.message, self.where, self.seconds, self.memory = kind, message, where, seconds, memory
+
+
+def limit_text(where: tuple | None, seconds: float) -> str:
+    """A step that ran to its own limit: a cell is stopped (the run goes on), a call killed (a new child)."""
+    if where and where[0] == "cell":
+        return f"was stopped after {seconds:g} s, its time limit"
+    if where and where[0] == "call":
+        return f"was killed after {seconds:g} s, its time limit"
+    return f"did not answer within {seconds:g} s"
+
+
+def submission_timeout(seconds: float) -> str:
+    return f"was killed after {seconds:g} s, the time limit for the whole submission"
+
+
+def _capital(label: str) -> str:
+    return f"{label[0].upper()}{label[1:]}"
+
+
+def cell_error(submission: Submission, label: str, error: CallError | None, timed_out: bool, limit: float) -> str:
+    """A cell (or a .py file's code) that the child's own alarm stopped at ``limit``, or that raised ``error``.
+
+    A notebook's later cells still run, as when they are run one by one; a file's code stops at that line."""
+    if timed_out:
+        if not submission.has_cells:
+            return (f"While the file was being loaded, it was stopped after {limit:g} s, its time limit; what it had "
+                    "defined before that point was kept and graded.")
+        return f"{_capital(label)} was stopped after {limit:g} s, its time limit; the later cells were still run."
+    if not submission.has_cells:
+        return f"The file raised {error} while it was being loaded; the code after that line did not run."
+    if submission.is_notebook:
+        return f"{_capital(label)} raised {error}; the later cells were still run (Run All would stop)."
+    return f"{_capital(label)} raised {error}; the later cells were still run, as in the notebook."
+
+
+def cell_stopped(label: str, message: str) -> str:
+    """A cell whose child the parent had to kill (a hard deadline, a crash): the run restarted without it."""
+    if label == "the file":
+        return f"While the file was being loaded, it {message}."
+    # the run restarts without that cell: it did run, until it was stopped
+    return f"{_capital(label)} {message}; the other cells were then run again without it."
+
+
+def flood(where: tuple | None, mib: int) -> str:
+    """Said once: the output went past its allowance, naming the first cell or case that did it."""
+    place = ("while the file was loading" if where and where[0] == "cell" and where[2] == "the file" else
+             f"in {where[2]}" if where and where[0] == "cell" else
+             f"in the call on the '{where[2]}' case" if where else "")
+    return clean(f"The submission printed more than {mib} MiB {place}; the rest of its output was discarded and "
+                 "grading went on.", 300)
