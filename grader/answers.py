@@ -106,14 +106,15 @@ def call_error(error: object, submission: Submission) -> CallError:
                      cell=cell, reserved=reserved, address_space=space)
 
 
-def early_alarm(seconds: float, limit: float) -> CallError | None:
-    """A call the child says ran out of time after less than 90 % of its limit, by the parent's clock: the runner's
-    alarm cannot go off before the limit (its clock counts the call's own time, never more than its wall time), so
-    the submission's own code set it off: a timer of its own (``signal.setitimer``, ``signal.alarm``) or a raise of
-    the runner's exception. Reported as "killed after 10 s, its time limit" and named too slow, it was neither."""
+def early_alarm(seconds: float, limit: float, what: str = "the call") -> CallError | None:
+    """A call (or cell: ``what``) the child says ran out of time after less than 90 % of its limit, by the parent's
+    clock: the runner's alarm cannot go off before the limit (its clock counts the step's own time, never more than
+    its wall time), so the submission's own code set it off: a timer of its own (``signal.setitimer``,
+    ``signal.alarm``) or a raise of the runner's exception. Reported as "killed after 10 s, its time limit" and
+    named too slow, it was neither."""
     if seconds >= 0.9 * limit:
         return None
-    return CallError(type="SIGALRM", message=f"the call was stopped after {seconds:.2g} s by an alarm the submission's "
+    return CallError(type="SIGALRM", message=f"{what} was stopped after {seconds:.2g} s by an alarm the submission's "
                      f"own code set off (a timer of its own, with signal.setitimer or signal.alarm), not by its "
                      f"{limit:g} s limit")
 

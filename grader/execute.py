@@ -179,10 +179,11 @@ class Run:
                 continue
             where = ("cell", cell.code_number, cell.label)
             number = cell.code_number
+            sent = time.monotonic()
             reply = self._step(channel, launched, "cell-done", where, self.limits.cell_seconds,
                                f'{{"t":"cell","number":{number},"filename":"<cell {number}>",'
                                f'"source":{json.dumps(cell.source)}}}')
-            self._on_cell_done(cell.code_number, cell.label, reply.message)
+            self._on_cell_done(cell.code_number, cell.label, reply.message, time.monotonic() - sent)
         for t, target in enumerate(self.targets):
             reply = self._step(channel, launched, "function", None, STARTUP_SECONDS,
                                f'{{"t":"lookup","name":{json.dumps(target.function)}}}')
@@ -312,9 +313,14 @@ class Run:
         if (text := notes.sentence(message)) and len(self.notes) < MAX_NOTES:  # the grader's sentence, never the note's
             self.notes.setdefault(text)
 
-    def _on_cell_done(self, number: int, label: str, message: dict) -> None:
+    def _on_cell_done(self, number: int, label: str, message: dict, seconds: float) -> None:
+        """A cell that raised, or that its alarm stopped: told as the call's are, and one stopped long before its
+        limit (the submission's own timer set the alarm off) as an error it raised, not as a time limit."""
         timed_out = message.get("timed_out") is True
         error = answers.call_error(message.get("error"), self.submission) if message.get("error") is not None else None
+        if timed_out and (early := answers.early_alarm(seconds, self.limits.cell_seconds,
+                                                       "the cell" if self.submission.has_cells else "its code")):
+            timed_out, error = False, early
         if number in self.cell_errors or not (timed_out or error):
             return
         sentence = incidents.cell_error(self.submission, label, error, timed_out, self.limits.cell_seconds)

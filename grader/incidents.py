@@ -53,7 +53,7 @@ def cell_error(submission: Submission, label: str, error: CallError | None, time
                     "defined before that point was kept and graded.")
         return f"{_capital(label)} was stopped after {limit:g} s, its time limit; the later cells were still run."
     if not submission.has_cells:
-        return f"The file raised {error} while it was being loaded; the code after that line did not run."
+        return f"While the file was being loaded, it raised {error}; the code after that line did not run."
     if submission.is_notebook:
         return f"{_capital(label)} raised {error}; the later cells were still run (Run All would stop)."
     return f"{_capital(label)} raised {error}; the later cells were still run, as in the notebook."

@@ -6,7 +6,8 @@ kind. A child writing megabyte buffers to stdout in a loop cost the parent half 
 the output allowance the parent now reads at a bounded rate. And a run stopped by the restart limit said of its
 remaining calls that "the grading time ran out", after two seconds of a ninety-second limit. A run that starved
 itself of cores had each step's deadline moved by its waits with no bound for the whole submission. And a timer of
-the submission's own that set off the runner's alarm after a millisecond was reported as the call's 10 s limit.
+the submission's own that set off the runner's alarm after a millisecond was reported as the call's 10 s limit, and
+one armed at the top level of a cell as the cell's 30 s limit.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from conftest import CORRECT, check, diagnosis_ids
+from conftest import CORRECT, check, diagnosis_ids, notebook
 
 RUNNER = """
 import gc
@@ -149,3 +150,22 @@ def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
     assert "raised SIGALRM: the call was stopped after" in message, message
     assert "by an alarm the submission's own code set off" in message and "its time limit" not in message
     assert "too-slow" not in diagnosis_ids(result)
+
+
+def test_a_cell_stopped_early_by_the_submissions_own_timer_is_not_called_its_time_limit(grade_source):
+    """The same timer armed at the top level of a notebook's cell, or of a .py file before its def: the cell was
+    reported 'stopped after 30 s, its time limit' (and cost the 'completes' point, or the whole grade as a timeout)
+    a millisecond after it started."""
+    timer = "import signal, time\nsignal.setitimer(signal.ITIMER_REAL, 0.0005, 0.0005)\ntime.sleep(0.2)\n"
+    result = grade_source(notebook(CORRECT, timer), name="timer.ipynb")
+    assert result.score == result.max_score, result.to_json()[:800]
+    assert len(result.warnings) == 1 and "its time limit" not in result.warnings[0], result.warnings
+    assert result.warnings[0].startswith("Code cell 2 (cell 2 of the notebook) raised SIGALRM: the cell was stopped "
+                                         "after "), result.warnings
+    assert "by an alarm the submission's own code set off" in result.warnings[0]
+    assert "not by its 30 s limit; the later cells were still run" in result.warnings[0]
+
+    result = grade_source(timer + CORRECT, name="timer.py")
+    assert result.error is not None and result.error.kind == "definition-failed", result.error
+    assert "While the file was being loaded, it raised SIGALRM: its code was stopped after" in result.error.message
+    assert "its time limit" not in result.error.message
