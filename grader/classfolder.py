@@ -39,7 +39,7 @@ IGNORED_NAMES = {"__pycache__", "__MACOSX"}
 LAYOUTS = ("auto", "plain", "nbgrader")
 #: What an nbgrader course folder holds besides ``submitted/``.
 NBGRADER_COURSE = {"source", "release", "autograded", "feedback", "exchange", "gradebook.db", "nbgrader_config.py"}
-ID_CHARS = 120  # an id longer than this is shown cut (and so gets a hash)
+ID_CHARS = 120  # an id longer than this is shown cut (and so gets a hash of the whole id)
 HIDDEN = "hidden (a name starting with '.', __pycache__ or __MACOSX)"
 NOT_A_SUBMISSION = "not a .py or .ipynb file"
 A_LINK = "a symbolic link, never followed"
@@ -415,12 +415,16 @@ def _entries(found: list[_Found], empty: list[tuple[str, Path, Problem, Path | N
 
 
 def display_ids(raws: list[str]) -> dict[str, str]:
-    """Each raw id as shown: printable, at most ``ID_CHARS`` long, and unique even to the eye.
+    """Each raw id as shown: printable, at most ``ID_CHARS`` long (and its hash), and unique even to the eye.
 
-    Undecodable bytes show as U+FFFD and hidden characters as escapes; two ids that would still read the same
-    (``caf\\xe9`` and ``caf\\xe8`` both give ``caf\ufffd``; NFKC-equal ids) each get a hash of the raw id.
+    Undecodable bytes show as U+FFFD, hidden characters as escapes and a long id cut short: each such id, whose
+    shown text is not the id itself, gets a short hash of the raw id, whoever else is in the batch. The shown id
+    is the student's row in gradebook.csv and the LMS files and their hidden cases' seed, so it must tell
+    ``caf\\xe9`` from ``caf\\xe8`` (both ``caf\ufffd``) in an LMS import, and stay the same when a later batch
+    adds or drops the other one. Ids that would still read the same (NFKC-equal ids, a hash prefix shared) get a
+    longer hash.
     """
-    level = {raw: 0 for raw in raws}
+    level = {raw: 0 if _display(raw, 0) == raw else 1 for raw in raws}
     for _ in range(3):
         shown = {raw: _display(raw, level[raw]) for raw in raws}
         groups: dict[str, list[str]] = {}

@@ -169,3 +169,32 @@ def test_a_cell_stopped_early_by_the_submissions_own_timer_is_not_called_its_tim
     assert result.error is not None and result.error.kind == "definition-failed", result.error
     assert "While the file was being loaded, it raised SIGALRM: its code was stopped after" in result.error.message
     assert "its time limit" not in result.error.message
+
+
+def test_ids_shown_otherwise_than_given_are_told_apart_in_the_gradebook_and_every_lms_file(tmp_path, session):
+    """Two file names whose undecodable bytes both show as 'bad\ufffd\ufffdname', and an id cut at 120 characters:
+    each row's id carries a short hash of the id given, the same whoever else is in the batch, so an LMS import
+    tells the rows apart (the undecodable pair got a hash only because they met in one batch; the long id none)."""
+    import os
+
+    from grader import batch, classfolder, gradebook, lms
+    from conftest import csv_rows
+
+    raws = [b"bad\xe9\xe9name", b"bad\xe8\xe8name", b"M" * 130]
+    for raw in raws:
+        with open(os.fsencode(tmp_path) + b"/" + raw + b".py", "wb") as handle:
+            handle.write(CORRECT.encode())
+    entries = batch.discover([tmp_path]).entries
+    results = [o.result for o in batch.grade_all(entries, session, jobs=2)]
+    alone = {classfolder.display_ids([os.fsdecode(raw)])[os.fsdecode(raw)] for raw in raws}  # each on its own
+    assert {r.student for r in results} == alone and len(alone) == 3
+    assert all(r.status == "graded" and r.score == r.max_score for r in results)
+    rows = csv_rows(gradebook.render_csv(results))[1:]
+    assert len({row[0] for row in rows}) == 3 and {row[0] for row in rows} == alone, rows
+    assert all(row[0][-10:-8] == " #" and int(row[0][-8:], 16) >= 0 for row in rows)
+    assert any(row[0].startswith("M" * 120 + "\u2026 #") for row in rows)
+    for fmt, column, skip in (("canvas", 3, 2), ("moodle", 0, 1)):
+        ids = [row[column] for row in csv_rows(lms.render(fmt, results, "hw"))[skip:]]
+        assert sorted(ids) == sorted(alone), (fmt, ids)
+    usernames = [line.split("\t")[0] for line in lms.render("blackboard", results, "hw").splitlines()[1:]]
+    assert sorted(usernames) == sorted(alone), usernames
