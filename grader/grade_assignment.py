@@ -131,10 +131,12 @@ def grade_assignment(path: Path, grading: AssignmentSession, student: str | None
     sections = []
     for session, prep, execution, warning, weight in zip(grading.sessions, prepared, executions, shared_warnings,
                                                          grading.weights):
-        said = [w for w in (warning, defined_again(submission, session.exercise.function)) if w]
-        execution = own_candidates(execution, grading, session.exercise.function)
-        section = judge(session, path, student, submission, prep, execution, started, {}, said, whole_run=False)
-        sections.append(weighted(section, weight))
+        function = session.exercise.function
+        execution = own_candidates(execution, grading, function)
+        section = judge(session, path, student, submission, prep, execution, started, {}, [warning] if warning else [],
+                        whole_run=False)
+        sections.append(weighted(said_once(section, function, bool(warning), defined_again(submission, function)),
+                                         weight))
     first = executions[0]
     warnings = run_warnings(submission, first)
     warnings += [f"Code that could not be compiled: {e}." for e in submission.syntax_errors()]
@@ -166,6 +168,17 @@ def defined_again(submission: submission_mod.Submission, name: str) -> str:
              else "in " + ", ".join(labels[:-1]) + f" and {labels[-1]}")
     return (f"`{name}` is defined {where}; the cells run in order and each definition replaces the one before it, "
             f"so the last one, in {places[-1].label}, is the one graded.")
+
+
+def said_once(section: GradeResult, name: str, shared: bool, again: str) -> GradeResult:
+    """The section with ``defined_again``'s sentence after the run's shared warning, unless the judge already said
+    where the function is defined: its notes (``missing.definition_notes``, each opening "name() is defined") are
+    the more precise ones, a starter's stub that replaced the student's code or a second attempt with other code.
+    Both were given before, so a student with a draft kept below the solution read the same fact twice in a row."""
+    if not again or any(w.startswith(f"{name}() is defined") for w in section.warnings):
+        return section
+    at = 1 if shared else 0
+    return replace(section, warnings=(*section.warnings[:at], again, *section.warnings[at:]))
 
 
 def weighted(section: GradeResult, weight: float) -> GradeResult:
