@@ -64,10 +64,11 @@ RETURNS_CHECK = "returns"
 
 def unexplained(part: object) -> str:
     """What to say when points were lost and no known mistake matched. A call that ended the process itself
-    (``os._exit``, a segfault, a kill) is named by no mistake, and "compare your function with the equations"
+    (``os._exit``, a segfault, a kill) is named by no mistake, and "compare your function with the computation"
     would send a student whose every value was right to the arithmetic: the failed check says how the call ended."""
     failed = next((c for c in getattr(part, "checks", ()) if c.id == RETURNS_CHECK and c.status != "passed"), None)
-    advice = "compare your function with the equations in the statement, one layer at a time."
+    # worded for any exercise: "one layer at a time" fitted one network head alone, not a reordering of columns
+    advice = "compare your function with the computation in the statement, one step at a time."
     if failed is None:
         return f"No known mistake matched your results. {advice[0].upper()}{advice[1:]}"
     return (f"No known mistake matched your results, but at least one call did not return a result: the check "
