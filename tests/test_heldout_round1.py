@@ -66,7 +66,7 @@ def test_points_lost_to_values_alone_still_point_at_the_equations():
     values = CheckResult(id="batch", title="Correct logits for a batch", status="failed", points=0, max_points=3,
                          message="values differ")
     sentence = unexplained(SimpleNamespace(checks=[returned, values]))
-    assert "Compare your function with the equations" in sentence
+    assert "Compare your function with the computation in the statement" in sentence
     assert "did not return" not in sentence
 
 
