@@ -66,7 +66,11 @@ def generic_findings(facts: Facts, execution: Execution, exercise: Exercise) -> 
         findings.append(Finding("wrong-dtype", f"The result's dtype is {wrong_dtype[0].outcome.array.dtype}, "
                                                f"not {wrong_dtype[0].expected.dtype}."))
     else:  # an ndarray of strings or Python objects is not sent, only its dtype: no check compared it at all
-        held = next((r for r in returned if r.outcome.array is None and r.outcome.note.startswith("holds ")), None)
+        # only a value that is an array or a sequence of them: a dict or a generator reads as a 0-d array of one
+        # object, and "an array that holds object values" beside not-an-array (or a pair's not-a-pair) is untrue
+        held = next((r for r in returned if r.outcome.array is None and r.outcome.note.startswith("holds ")
+                     and (r.outcome.exact_ndarray or r.outcome.subclass or r.outcome.type_name in ("list", "tuple"))),
+                    None)
         if held is not None and "wrong-dtype" in exercise.catalog:
             wrong_dtype = [held]
             want = f"{held.expected.dtype} " if isinstance(held.expected, np.ndarray) else ""

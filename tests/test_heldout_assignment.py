@@ -11,8 +11,10 @@ What it found, each pinned here on a small notebook built from the generated one
   so the generic stale-result test did not see it. It is named stale-result, saying which array was kept.
 * When no known mistake matched, the report told a student whose linear layer or column reordering was wrong to
   compare it with the statement "one layer at a time", words for the VGG head's three layers.
+* A gap_head returning a dict (or a generator) was told it returned "one dict of shape ()" and, beside that, that
+  "the result is an array that holds object values", which it is not. It is told it returned one dict, alone.
 
-The three notebooks are graded in one module-scoped session without the large case; the report's sentence is
+The four notebooks are graded in one module-scoped session without the large case; the report's sentence is
 checked in process.
 """
 from __future__ import annotations
@@ -41,6 +43,12 @@ DENSE_DRAFT = '''
 
 def dense_scores(fmap, weight, bias, k):   # an older attempt, pasted again
     return fmap[:fmap.shape[0] - k + 1, :fmap.shape[1] - k + 1] @ weight[:, :fmap.shape[2]].T + bias
+'''
+AS_DICT = '''import numpy as np
+
+
+def gap_head(fmap, V, c):
+    return {"logits": V @ fmap.mean(axis=(0, 1)) + c, "class_map": fmap @ V.T + c}
 '''
 CACHED_WEIGHT = '''import numpy as np
 
@@ -79,6 +87,7 @@ def graded(tmp_path_factory) -> dict:
         "linear-twice": notebook(tmp, "linear-twice", dense_scores=solution("dense_scores") + LINEAR_DRAFT),
         "dense-twice": notebook(tmp, "dense-twice", gap_head=solution("gap_head") + DENSE_DRAFT),
         "cached-weight": notebook(tmp, "cached-weight", linear=CACHED_WEIGHT),
+        "as-dict": notebook(tmp, "as-dict", gap_head=AS_DICT),
     }
     fc = assignment_mod.load_assignment(assignment_mod.read_course()[NAME])
     with AssignmentSession(fc, full_scale=False) as grading:
@@ -114,3 +123,10 @@ def test_a_weight_kept_from_an_earlier_call_is_named(graded):
 def test_the_advice_without_a_finding_fits_every_exercise():
     said = report.unexplained(object())
     assert "layer at a time" not in said and said.startswith("No known mistake matched your results.")
+
+
+def test_a_dict_returned_is_not_called_an_array(graded):
+    part = section(graded["as-dict"], "gap_head")
+    found = {d.id: d.evidence for d in part.diagnoses}
+    assert set(found) == {"not-a-pair"}, found
+    assert "returned one dict on probe" in found["not-a-pair"], found

@@ -292,7 +292,9 @@ def _not_a_pair(runs) -> Finding | None:
         if out.status != "ok" or out.type_name == "NoneType":
             continue
         if out.count != 2 or (out.parts and any(p.type_name == "nothing" for p in out.parts)):
-            what = (f"one {out.type_name}" + (f" of shape {tuple(out.shape)}" if out.shape is not None else "")
+            shaped = out.shape is not None and (out.exact_ndarray or out.subclass)  # a dict or a generator reads
+            # as a 0-d array of one object: "one dict of shape ()" told the student of a shape their value has not
+            what = (f"one {out.type_name}" + (f" of shape {tuple(out.shape)}" if shaped else "")
                     if out.count == 1 else f"{out.count} values")
             where = (f"on probe '{run.case.name}' ({run.case.description})" if run.case.group == PROBE
                      else f"on the '{run.case.name}' case")
