@@ -27,23 +27,16 @@ def deleted_notes(submission: submission_mod.Submission, execution: Execution) -
         found = _UNDEFINED.search(error.message) if error is not None and error.type == "NameError" else None
         if found and found[1] not in missing:
             missing.append(found[1])
-    notes: list[str] = []
-    budget = submission_mod.MAX_CHECKED_TOTAL
-    for name in missing[:3]:
-        for cell in submission.cells:
-            if cell.syntax_error or len(cell.source) > budget or not re.search(
-                    rf"^[ \t]*del\b[^\n]*\b{re.escape(name)}\b", cell.source, re.M):
-                continue
-            budget -= len(cell.source)
-            try:
-                tree = pysource.parse(cell.source)
-            except (SyntaxError, ValueError, RecursionError, MemoryError):
-                continue
-            line = next((node.lineno for node in tree.body if isinstance(node, ast.Delete) and any(
-                isinstance(target, ast.Name) and target.id == name for target in node.targets)), None)
-            if line is not None:
-                notes.append(f"Your function needs '{name}', but 'del {name}' at {cell.where(line)} removes that name, "
-                             "so every call of the function finds it gone (in Jupyter too, once that line has run): "
-                             "delete that line.")
-                break
-    return notes
+    notes: dict[str, str] = {}
+    names = missing[:3]
+    mentions = re.compile(rf"^[ \t]*del\b[^\n]*\b(?:{'|'.join(map(re.escape, names))})\b", re.M)
+    for cell, tree in pysource.parsed_cells(submission.cells if names else (), mentions.search,
+                                            submission_mod.MAX_CHECKED_TOTAL):
+        for node in tree.body:
+            for target in node.targets if isinstance(node, ast.Delete) else ():
+                name = target.id if isinstance(target, ast.Name) else None
+                if name in names and name not in notes:
+                    notes[name] = (f"Your function needs '{name}', but 'del {name}' at {cell.where(node.lineno)} "
+                                   "removes that name, so every call of the function finds it gone (in Jupyter too, "
+                                   "once that line has run): delete that line.")
+    return [notes[name] for name in names if name in notes]

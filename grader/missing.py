@@ -149,16 +149,8 @@ def _definitions(submission: submission_mod.Submission, name: str = "") -> list[
     compile check, and under pysource's lock (two threads building ASTs at once can fail on CPython 3.11); cells
     that do not compile are left out, their error is reported on its own."""
     found: list[tuple[submission_mod.Cell, ast.FunctionDef]] = []
-    budget = submission_mod.MAX_CHECKED_TOTAL
     needle = re.compile(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{re.escape(name) if name else ''}", re.M)
-    for cell in submission.cells:
-        if cell.syntax_error or len(cell.source) > budget or not needle.search(cell.source):
-            continue
-        budget -= len(cell.source)
-        try:
-            tree = pysource.parse(cell.source)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            continue
+    for cell, tree in pysource.parsed_cells(submission.cells, needle.search, submission_mod.MAX_CHECKED_TOTAL):
         found += [(cell, node) for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
                   and (not name or node.name == name)]
     return found

@@ -17,16 +17,10 @@ from . import submission as submission_mod
 def nested_definition(submission: submission_mod.Submission, name: str) -> str:
     """The sentence for ``def name`` found only inside a top-level block of a code cell, or ''. Parsed only for cells
     whose text holds the ``def``, within the compile check's budget (this runs in the grader's process)."""
-    budget = submission_mod.MAX_CHECKED_TOTAL
     found = ""
-    for cell in submission.cells:
-        if cell.syntax_error or len(cell.source) > budget or f"def {name}" not in cell.source:
-            continue
-        budget -= len(cell.source)
-        try:
-            tree = pysource.parse(cell.source)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            continue
+    cells = pysource.parsed_cells(submission.cells, lambda source: f"def {name}" in source,
+                                  submission_mod.MAX_CHECKED_TOTAL)
+    for cell, tree in cells:
         for block in tree.body:
             if isinstance(block, (ast.FunctionDef, ast.AsyncFunctionDef)) and block.name == name:
                 return ""  # defined at the top level too: what removed it is another story (del, %reset)

@@ -16,6 +16,7 @@ import sys
 import threading
 import tokenize
 import types
+from typing import Callable, Iterable, Iterator
 
 _LOCK = threading.Lock()
 
@@ -24,6 +25,20 @@ def parse(source: str, filename: str = "<submission>") -> ast.Module:
     """``ast.parse`` under the lock."""
     with _LOCK:
         return ast.parse(source, filename)
+
+
+def parsed_cells(cells: Iterable, wanted: Callable[[str], object], budget: int) -> Iterator[tuple[object, ast.Module]]:
+    """Each cell that compiled and whose text ``wanted`` accepts, with its tree, until the cells parsed reach
+    ``budget`` characters: these parses of student text run in the grader's process, so they are bounded."""
+    for cell in cells:
+        if cell.syntax_error or len(cell.source) > budget or not wanted(cell.source):
+            continue
+        budget -= len(cell.source)
+        try:
+            tree = parse(cell.source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        yield cell, tree
 
 
 def compile_source(source: str, filename: str = "<submission>", flags: int = 0) -> types.CodeType | ast.AST:
