@@ -950,7 +950,7 @@ PROBED = [
     # a mask without rescaling: how many values were kept, not "1/1 of the units"
     (t_mask_no_rescale, "inference-dropout", ["of the 6 positive values come out unchanged", "dropout mask does"]),
     # only the ramp after FC3 departs: the logits halved are named with the stage and the factor (round four)
-    (t_temperature, "relu-after-fc3", ["After FC3 the logits are divided by 2", "-8, -2, -0.5, 0.5, 2, 8 into -4, -1"]),
+    (t_temperature, "logits-changed", ["After FC3 the logits are divided by 2", "-8, -2, -0.5, 0.5, 2, 8 into -4, -1"]),
     (t_exp_logits, "relu-after-fc3", ["exponential", "logits-ramp"]),
     (t_softmax_temperature, "softmax-output", ["logits divided by 2", "probabilities"]),
     # right whenever B = 1, wrong in batches

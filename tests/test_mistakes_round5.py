@@ -68,12 +68,12 @@ LOGITS = {
     "softmax-sum-without-axis": (lambda y: np.exp(y) / np.sum(np.exp(y), keepdims=True), {"softmax-output"},
                                  "over the whole batch"),
     "relu-then-softmax": (lambda y: _softmax(_relu(y)), {"relu-after-fc3", "softmax-output"}, "A ReLU"),
-    "standardised": (lambda y: (y - y.mean(1, keepdims=True)) / y.std(1, keepdims=True), {"relu-after-fc3"},
+    "standardised": (lambda y: (y - y.mean(1, keepdims=True)) / y.std(1, keepdims=True), {"logits-changed"},
                      "standardised per sample"),
-    "minus-min": (lambda y: y - y.min(1, keepdims=True), {"relu-after-fc3"}, "smallest logit"),
-    "divided-by-abs-max": (lambda y: y / np.abs(y).max(1, keepdims=True), {"relu-after-fc3"},
+    "minus-min": (lambda y: y - y.min(1, keepdims=True), {"logits-changed"}, "smallest logit"),
+    "divided-by-abs-max": (lambda y: y / np.abs(y).max(1, keepdims=True), {"logits-changed"},
                            "largest absolute logit"),
-    "stray-epsilon": (lambda y: y + 1e-8, {"relu-after-fc3"}, "constant 1e-08"),
+    "stray-epsilon": (lambda y: y + 1e-8, {"logits-changed"}, "constant 1e-08"),
 }
 
 

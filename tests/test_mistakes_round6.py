@@ -126,7 +126,7 @@ def test_logits_moved_summed_or_negated_after_fc3_are_named(name):
     fn = lambda *p: _head(*p, out=change)  # noqa: E731
     assert _loses_points(fn)
     found = _findings(fn)
-    assert [f.id for f in found] == ["relu-after-fc3"], found
+    assert [f.id for f in found] == ["logits-changed"], found
     assert words in found[0].evidence, found
 
 
@@ -195,7 +195,7 @@ def test_logits_times_a_factor_are_named_with_it():
     """Before: wrong-stage, 'your logits are -24, -6, ...' (only 2 * y and y / 2 were modelled)."""
     fn = lambda *p: _head(*p, out=lambda y: 3 * y)  # noqa: E731
     found = _findings(fn)
-    assert [f.id for f in found] == ["relu-after-fc3"], found
+    assert [f.id for f in found] == ["logits-changed"], found
     assert "multiplied by 3 (3 * y)" in found[0].evidence, found
 
 
@@ -288,7 +288,7 @@ def test_logits_reordered_within_each_sample_are_named_after_fc3(change, words):
     sorted already, so what follows FC3 looked as stated), and largest first was a bare wrong-stage."""
     fn = lambda *p: _head(*p, out=change)  # noqa: E731
     found = _findings(fn)
-    assert [f.id for f in found] == ["relu-after-fc3"], found
+    assert [f.id for f in found] == ["logits-changed"], found
     assert words in found[0].evidence, found
 
 

@@ -163,8 +163,8 @@ NAMED_NOW = {  # what each got before -> what it gets now
     "x2-no-relu2": (dict(x_factor=2.0, act2=lambda z: z), {"features-changed", "missing-relu"}),  # wrong-stage
     "x2-relu-before-b1": (dict(x_factor=2.0, relu_first=True), {"features-changed", "relu-before-bias"}),  # ditto
     "x2-no-b3": (dict(x_factor=2.0, biases=(True, True, False)), {"features-changed", "missing-bias"}),  # ditto
-    "h1-half-y-half": (dict(h1_factor=0.5, out=lambda y: y / 2), {"inference-dropout", "relu-after-fc3"}),  # b3 halved
-    "y-half-rounded": (dict(out=lambda y: np.round(y / 2, 2)), {"relu-after-fc3", "rounded-output"}),  # b2, b3 halved
+    "h1-half-y-half": (dict(h1_factor=0.5, out=lambda y: y / 2), {"inference-dropout", "logits-changed"}),  # b3 halved
+    "y-half-rounded": (dict(out=lambda y: np.round(y / 2, 2)), {"logits-changed", "rounded-output"}),  # b2, b3 halved
     "h1-half-no-b3": (dict(h1_factor=0.5, biases=(True, True, False)), {"inference-dropout", "missing-bias"}),
     "x2-relu-logits": (dict(x_factor=2.0, out=_relu), {"features-changed", "relu-after-fc3"}),  # relu-after-fc3
 }
@@ -240,7 +240,7 @@ CENTRED_PAIRS = {  # each got a wrong-stage finding alone before
     "no-relu1": (dict(act1=lambda z: z), "missing-relu"),
     "relu-before-b1": (dict(relu_first=True), "relu-before-bias"),
     "h1-halved": (dict(h1_factor=0.5), "inference-dropout"),
-    "y-halved": (dict(out=lambda y: y / 2), "relu-after-fc3"),
+    "y-halved": (dict(out=lambda y: y / 2), "logits-changed"),
 }
 
 

@@ -368,7 +368,8 @@ def _unflattened(small: list, pointwise) -> Finding | None:
 
 # -- value findings ---------------------------------------------------------------------------------------------
 SQUARE = ("flatten-order", "weights", "fc1", "fc2", "fc3", "mixed", "mixed-single", *S.RAMP_NAMES)
-RAMP_FINDINGS = {"wrong-activation", "missing-relu", "inference-dropout", "relu-after-fc3", "softmax-output"}
+FINAL_FINDINGS = ("relu-after-fc3", "logits-changed", "softmax-output")  # what is done after FC3
+RAMP_FINDINGS = {"wrong-activation", "missing-relu", "inference-dropout", *FINAL_FINDINGS}
 
 
 @dataclass
@@ -389,9 +390,9 @@ def _ramp_sentence(readings, finding_id, spec) -> str:
         reading = readings.get(stage)
         if reading is None or not reading.departs or stage not in stages:
             continue
-        if finding_id in ("relu-after-fc3", "softmax-output") and stage != "final":
+        if finding_id in FINAL_FINDINGS and stage != "final":
             continue
-        if finding_id not in ("relu-after-fc3", "softmax-output") and stage == "final":
+        if finding_id not in FINAL_FINDINGS and stage == "final":
             continue
         if not _reading_shows(reading, stage, spec):
             continue

@@ -241,8 +241,8 @@ def _final_item(final: str) -> tuple[str, str] | None:
                                  "(a single sample's are all 0)")
     if final.startswith("round:") or final == "trunc":
         return ("rounded-output", f"{V.final_name(final)} is applied to the output of FC3")
-    if final in V.CHANGED_FINALS or final.startswith(("shift:", "times:")):
-        return ("relu-after-fc3", f"after FC3 the logits are {V.final_name(final)}")
+    if final in V.CHANGED_FINALS or final.startswith(("shift:", "times:", "affine:")):  # no activation: a factor, a reorder...
+        return ("logits-changed", f"after FC3 the logits are {V.final_name(final)}")
     if final != "none":
         return ("relu-after-fc3", f"{V.final_name(final)} is applied to the logits after FC3")
     return None

@@ -281,6 +281,11 @@ def fit_final(values: np.ndarray) -> list[str]:
     ratio = float(values[0] / RAMP[0])  # one factor on every logit (3 * y, -y / 2; a tiny 1e-310 is no temperature)
     if ratio not in (1.0, 2.0, 0.5, -1.0) and 1e-6 <= abs(ratio) <= 1e6 and exact(values, RAMP * ratio).all():
         return [f"times:{ratio!r}"]
+    slope = float((values[-1] - values[0]) / (RAMP[-1] - RAMP[0]))  # a factor and a shift both (2 * y + 1)
+    offset = float(values[0] - slope * RAMP[0])
+    if slope not in (0.0, 1.0) and 1e-6 <= abs(slope) <= 1e6 and 1e-12 < abs(offset) <= 1e6 \
+            and exact(values, RAMP * slope + offset).all():
+        return [f"affine:{slope!r}:{offset!r}"]
     if lo > 0 and abs(float(values.sum()) - 1.0) < 1e-9:  # probabilities: a softmax of the logits times 1/T?
         logs = np.log(values)
         inverse = float((logs[-1] - logs[0]) / (RAMP[-1] - RAMP[0]))

@@ -462,6 +462,10 @@ def final_name(name: str) -> str:
         return f"shifted by the constant {params[0]} (y + {params[0]})"
     if kind == "times":
         return f"multiplied by {float(params[0]):.6g} ({float(params[0]):.6g} * y)"
+    if kind == "affine":
+        slope, offset = float(params[0]), float(params[1])
+        return (f"multiplied by {slope:.6g} and shifted by {offset:.6g} ({slope:.6g} * y {'-' if offset < 0 else '+'} "
+                f"{abs(offset):.6g})")
     return f"clip(y, {params[0]}, {params[1]})" if kind == "clip" else name
 
 
@@ -503,6 +507,8 @@ def _final(name: str, z: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
         return z + float(params[0])
     if kind == "times":  # one factor on every logit, 3 * y (fitted from the logits ramp)
         return z * float(params[0])
+    if kind == "affine":  # a factor and a constant, 2 * y + 1 (fitted from the logits ramp)
+        return z * float(params[0]) + float(params[1])
     raise KeyError(name)
 
 
