@@ -364,9 +364,9 @@ def _bias_scales(spec: Spec) -> list[tuple[float, float, float]]:
     """One bias subtracted, halved or doubled (added twice), or every bias subtracted: the sign or factor slips."""
     out = []
     for i in range(3):
-        if i < 2 and spec.scale[i] != 1.0:  # a scaled layer with a rescaled bias is its input (or W) scaled
-            continue
         for s in (1.0, *BIAS_SCALES):
+            if i < 2 and s != 1.0 and s * spec.scale[i] == 1.0:  # h1 * 2 with b1 / 2 is the input (or W) doubled
+                continue
             scaled = tuple(s if j == i else x for j, x in enumerate(spec.bias_scale))
             if spec.bias[i] and scaled != spec.bias_scale:
                 out.append(scaled)
