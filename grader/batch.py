@@ -1,7 +1,8 @@
 """Grade a whole class: grade the students ``classfolder`` found on worker threads, write each result as it comes.
 
 Each submission's code already runs in its own sandboxed child, so the workers are threads of this process
-sharing one ``Session``. Every grade is wrapped: whatever goes wrong becomes that student's error result (kind
+sharing one ``Session`` (from the command line, all but one of them feed forked copies of the grader instead,
+each with an interpreter lock of its own: ``batchcopies``). Every grade is wrapped: whatever goes wrong becomes that student's error result (kind
 ``internal`` for a failure of the grader itself) and the batch goes on. With an output folder, a student's files
 are written to ``OUT/students/<folder>/`` as soon as the grade is known (atomically, ``result.json`` last, then
 the ``.grade-key`` sidecar), so an interrupted batch loses nothing finished, and a rerun skips every student
@@ -24,6 +25,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from . import batchcopies as copies_mod
 from . import escape, gradebook, outfolder, regrade
 from .classfolder import LAYOUTS, Entry, Plan, discover, display_ids  # noqa: F401  (the batch's public names)
 from .grade import Session, grading
@@ -232,8 +234,14 @@ def grade_all(
     on_start: Callable[[int, int], None] | None = None,
     private: bool = False,
     signer: Signer | None = None,
+    copies: bool = False,
 ) -> list[StudentGrade]:
-    """Grade every entry on ``jobs`` threads; return one outcome per entry, in the entries' order.
+    """Grade every entry on ``jobs`` workers; return one outcome per entry, in the entries' order.
+
+    The workers are threads; with ``copies`` (the command line's batches), all but one of them feed forked copies
+    of this process instead, each with an interpreter lock of its own, where that is possible and worth it
+    (``batchcopies``). A long-lived process (a library user, the tests) keeps the default: each copy takes one of
+    the process's idle templates with it, which the next batch would have to start again.
 
     With ``out``, up-to-date results are read back instead of regraded (unless ``force``) and each new result is
     written as soon as it is known, in ``OUT/students/<entry.folder>/``: ``result.json``, and what each of
@@ -246,7 +254,7 @@ def grade_all(
     try:
         return _grade_all(entries, session, outcomes, done, jobs=jobs, out=out, force=force,
                           writers=writers, on_outcome=on_outcome, on_start=on_start, private=private,
-                          signer=signer)
+                          signer=signer, copies=copies)
     except KeyboardInterrupt:
         while True:  # results the workers finished (and wrote) but the loop had not taken yet
             try:
@@ -258,7 +266,7 @@ def grade_all(
 
 
 def _grade_all(entries, session, outcomes, done, *, jobs, out, force, writers, on_outcome, on_start,
-               private, signer=None) -> list[StudentGrade]:
+               private, signer=None, copies=False) -> list[StudentGrade]:
     """The workers start at once and grade each entry as this thread hands it over: the up-to-date check of a
     class of 1,000 (reading, hashing, the stored result and the one a regrade compares with) took about 0.5 s, in
     which no run could start."""
@@ -269,28 +277,39 @@ def _grade_all(entries, session, outcomes, done, *, jobs, out, force, writers, o
     pending: queue.Queue = queue.Queue()
     stop = threading.Event()
 
-    def work() -> None:
+    def grade_one(entry: Entry, key: dict | None, data: bytes | None) -> GradeResult:
+        with ending_later(session):  # the run's teardown overlaps its judging and writing
+            result = grade_entry(entry, session, data)
+            try:
+                if out is not None:
+                    result = write_outputs(result, outfolder.student_folder(out, entry.folder), key, writers,
+                                           private=private, signer=signer)
+            except BaseException as exc:  # the disk itself failed: keep the result, say why it is not on disk
+                result = error_result_from(result, "Its result could not be written to the output folder's "
+                                                   f"{outfolder.STUDENTS}/{escape.terminal(entry.folder)} "
+                                                   f"({outfolder.without_host_paths(exc)}).")
+        return result
+
+    def work(copy: copies_mod.Copy | None) -> None:
+        """A worker thread: grades each entry it takes here, or through ``copy`` (a forked copy of the grader)
+        while that copy answers."""
         while not stop.is_set():
             item = pending.get()
             if item is None:  # no more to grade
                 return
             index, entry, key, data = item
-            with ending_later(session):  # the run's teardown overlaps its judging and writing
-                result = grade_entry(entry, session, data)
-                try:
-                    if out is not None:
-                        result = write_outputs(result, outfolder.student_folder(out, entry.folder), key, writers,
-                                               private=private, signer=signer)
-                except BaseException as exc:  # the disk itself failed: keep the result, say why it is not on disk
-                    result = error_result_from(result, "Its result could not be written to the output folder's "
-                                                       f"{outfolder.STUDENTS}/{escape.terminal(entry.folder)} "
-                                                       f"({outfolder.without_host_paths(exc)}).")
+            result = copies_mod.graded_by(copy, index, entry, key, data, session) if copy is not None else None
+            if result is None:
+                if stop.is_set():  # interrupted while the copy worked: nothing more is graded
+                    return
+                result = grade_one(entry, key, data)
             done.put((index, StudentGrade(entry, result, False)))
 
     # Daemon threads: on Ctrl-C the main thread returns at once; a half-graded submission is simply regraded
     # next time (nothing of it was written), while everything finished is already on disk.
-    workers = [threading.Thread(target=work, name=f"grader-worker-{n}", daemon=True)
-               for n in range(max(1, min(jobs, len(entries))))]
+    workers: list[threading.Thread] = []
+    forked: list[copies_mod.Copy] = []
+    count = max(1, min(jobs, len(entries)))
     started, built, graded = False, False, 0
     try:
         try:
@@ -306,7 +325,10 @@ def _grade_all(entries, session, outcomes, done, *, jobs, out, force, writers, o
                 if not built and entry.problem is None:
                     grading(session).build_shared()  # the shared large cases, built once before the runs use them
                     built = True
-                if not started:
+                if not started:  # forked copies first: a fork needs this thread alone
+                    forked = copies_mod.fork(session, entries, count, grade_one) if copies else []
+                    workers = [threading.Thread(target=work, args=(copy,), name=f"grader-worker-{n}", daemon=True)
+                               for n, copy in enumerate([*forked, *[None] * (count - len(forked))])]
                     for worker in workers:
                         worker.start()
                     started = True
@@ -332,8 +354,15 @@ def _grade_all(entries, session, outcomes, done, *, jobs, out, force, writers, o
             outcomes[index] = outcome
             if on_outcome:
                 on_outcome(outcome)
+    except BaseException:
+        stop.set()
+        for copy in forked:  # interrupted: the copies' runs end with them
+            copy.stop()
+        raise
     finally:
         stop.set()
+        for copy in forked:  # each finishes (its template, its cgroups) and exits while the class files are written
+            copy.close()
     return [outcomes[i] for i in range(len(entries))]
 
 

@@ -147,7 +147,7 @@ def grade(args: argparse.Namespace,
                     writers=(report.write_pages, gradescope_results.write),
                     on_start=progress.start,
                     on_outcome=on_outcome,
-                    private=private, signer=signer,
+                    private=private, signer=signer, copies=True,
                 )
             finally:
                 progress.close()

@@ -17,6 +17,7 @@ thread: the value is always the function's own.
 """
 from __future__ import annotations
 
+import gc
 import json
 import os
 import signal
@@ -34,6 +35,20 @@ def can_fork() -> bool:
     """Linux, and this thread alone (a fork copies only the caller's thread, and with it locks other threads
     hold)."""
     return sys.platform.startswith("linux") and hasattr(os, "fork") and threading.active_count() == 1
+
+
+def fork() -> int:
+    """``os.fork()``, the copy with what the grader held frozen (``gc.freeze``): a collection there would otherwise
+    write to every object's header, and so copy every page of them. The grader unfreezes its own at once (a
+    process that grades many batches must still collect them); its full collections are rare."""
+    gc.freeze()
+    pid = -1
+    try:
+        pid = os.fork()
+    finally:
+        if pid != 0:
+            gc.unfreeze()
+    return pid
 
 
 class Task:
@@ -54,7 +69,7 @@ class Task:
         read, write = os.pipe2(os.O_CLOEXEC)
         parent = os.getpid()
         try:
-            pid = os.fork()
+            pid = fork()
         except OSError:
             os.close(read)
             os.close(write)
@@ -135,7 +150,8 @@ def _stop(pid: int, fd: int) -> None:
         pass
 
 
-def _end_with(parent: int) -> None:
+def end_with(parent: int) -> None:
+    """In a forked copy of the grader: die with the grader (PR_SET_PDEATHSIG), or now if it has already ended."""
     import ctypes
 
     ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
@@ -150,7 +166,7 @@ def _serve(fd: int, function: Callable, args: tuple, parent: int) -> None:
         # Ctrl-C is the grader's to handle: it stops this copy itself (``close``); and the copy ends with the grader
         # (it holds the grader's descriptors: a template would not see the grader gone while it lived on)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-        _end_with(parent)
+        end_with(parent)
         data = _OK + json.dumps(function(*args), separators=(",", ":")).encode("ascii")
         view = memoryview(data)
         while view:

@@ -229,6 +229,15 @@ class Template:
                 raise TemplateError(self.broken) from None
             self.cgroups = cgroups
 
+    def forget(self) -> None:
+        """Close this process's hold on a template another process serves (a forked copy of the grader, or the
+        grader that forked this copy), and leave the template running."""
+        self.broken = self.broken or "served by another process"
+        self.sock.close()
+        if isinstance(self.process, Sibling) and self.process.pidfd >= 0:
+            os.close(self.process.pidfd)
+            self.process.pidfd = -1
+
     def stop(self, why: str = "stopped") -> None:
         """Kill the template (its runs die with it: PDEATHSIG) and never use it again."""
         self.broken = self.broken or why
@@ -313,6 +322,35 @@ class Pool:
                 self.free.append(template)
                 return
         template.stop()  # in another slot's cgroups: of no use to anyone
+
+    def hand_over(self, config: Config, count: int) -> list[Template | None]:
+        """Before the grader forks ``count`` copies of itself: one ready template each, out of this pool (None: that
+        copy starts its own). Only forked templates (``Sibling``) qualify: the first is the grader's child, which
+        only the grader can wait for; their readiness is read here, before the fork, as their pids come in the
+        first's ready message, on a socket that stays the grader's."""
+        with self.lock:
+            idle = [t for t in [*self.free, *self.slots.values()] if t.config == config]
+        for template in idle:
+            try:
+                template.ready()
+            except TemplateError:
+                continue
+        with self.lock:
+            given = [t for t in idle if isinstance(t.process, Sibling) and t.alive()][:count]
+            self.free = [t for t in self.free if t not in given]
+            self.slots = {s: t for s, t in self.slots.items() if t not in given}
+            self.all = [t for t in self.all if t not in given]
+        return [*given, *[None] * (count - len(given))]
+
+    def keep_only(self, template: Template | None, given: list[Template] = ()) -> None:
+        """In a forked copy of the grader: serve with ``template`` alone (or none); forget (never stop) the others,
+        the pool's and those ``given`` to other copies: they are other processes'."""
+        with self.lock:
+            others = [t for t in [*self.all, *given] if t is not template]
+            self.free = [template] if template is not None else []
+            self.slots, self.all = {}, [template] if template is not None else []
+        for other in others:
+            other.forget()
 
     def close(self) -> None:
         with self.lock:

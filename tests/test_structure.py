@@ -11,7 +11,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "grader"
 #: Stages in the order data flows; a module may import only from its own rank or earlier ones.
 RANKS = {
-    "errors": 0, "results": 0, "outfolder": 0.5, "pysource": 0.5, "slots": 0, "processes": 0, "forked": 0, "cgroups": 0, "runner": 0, "text": 0, "escape": 0, "version": 0,
+    "errors": 0, "results": 0, "outfolder": 0.5, "pysource": 0.5, "slots": 0, "processes": 0, "forked": 0, "procworkers": 0.1, "cgroups": 0, "runner": 0, "text": 0, "escape": 0, "version": 0,
     "sandbox": 1, "memory": 1, "bwrap": 0, "template": 0, "handles": 0, "machine": 0.5,
     "largecase": 2.5, "cacheentry": 2.55, "cache": 2.6,
     "exercisepackage": 1.9, "exercise": 2, "submission": 2, "ipython": 1.5, "signing": 1,
@@ -32,7 +32,7 @@ RANKS = {
     "assignment": 2.2,  # which exercises are graded together (the course file)
     "grade": 7, "grade_assignment": 7.5,
     "report": 8, "templatecache": 0,
-    "batch": 9, "classfolder": 9, "gradebook": 9, "progress": 9, "notebook": 9, "student_check": 9,
+    "batch": 9, "batchcopies": 9, "classfolder": 9, "gradebook": 9, "progress": 9, "notebook": 9, "student_check": 9,
     "similarity": 9, "similarity_report": 9, "regrade": 9, "lms": 9, "blackboard": 9, "gradescope_results": 9, "merge": 9.5, "gradescope": 9.5,
     "commands": 10, "choose": 10.5, "cli": 11, "__init__": 12, "__main__": 12,
     "__version__": 0,  # a constant of __init__ (the package's version), not a stage
