@@ -2,7 +2,8 @@
 
 A notebook written for NumPy 1.x fails under NumPy 2 with ``AttributeError: module 'numpy' has no attribute
 'product'``; the message does not say that the name was removed, nor what replaced it. The grader's sandbox runs
-the NumPy it was installed with, so the hint names that version too.
+the NumPy it was installed with, so the hint names that version too. The same holds for what a later NumPy removed
+after a deprecation (``np.trapz``, ``np.reshape(a, newshape=...)``), which a notebook last run on Colab may still use.
 """
 from __future__ import annotations
 
@@ -23,7 +24,18 @@ REMOVED_IN_NUMPY_2 = {
     "set_string_function": "np.set_printoptions", "issubclass_": "issubclass", "source": "inspect.getsource",
     "disp": "print", "byte_bounds": "np.lib.array_utils.byte_bounds",
 }
+#: names NumPy 2.0 deprecated and a later release removed (2.4 for these), and what to write instead: a notebook
+#: that ran on Colab's NumPy 2.0 fails here with nothing in the error to say why
+REMOVED_AFTER_NUMPY_2 = {"trapz": "np.trapezoid", "in1d": "np.isin"}
+#: keyword arguments a later NumPy removed after deprecating them: (functions, what to write instead)
+REMOVED_KEYWORDS = {
+    "newshape": (("reshape",), "pass the shape on its own, np.reshape(a, (B, -1)), or as shape=(B, -1) "
+                 "(newshape= was deprecated in NumPy 2.1)"),
+    "interpolation": (("percentile", "quantile", "nanpercentile", "nanquantile"),
+                      "write method= instead (interpolation= was deprecated in NumPy 1.22)"),
+}
 _MISSING = re.compile(r"^module 'numpy' has no attribute '([A-Za-z_]\w*)'")
+_KEYWORD = re.compile(r"^(\w+)\(\) got an unexpected keyword argument '(\w+)'")
 
 
 def error_hint(kind: str, message: str) -> str:
@@ -32,4 +44,11 @@ def error_hint(kind: str, message: str) -> str:
     if found and found.group(1) in REMOVED_IN_NUMPY_2:
         return (f"np.{found.group(1)} was removed in NumPy 2.0 (the grader runs NumPy {np.__version__}): "
                 f"use {REMOVED_IN_NUMPY_2[found.group(1)]} instead.")
+    if found and found.group(1) in REMOVED_AFTER_NUMPY_2 and not hasattr(np, found.group(1)):
+        return (f"np.{found.group(1)}, deprecated since NumPy 2.0, is gone from NumPy {np.__version__}, which the "
+                f"grader runs: use {REMOVED_AFTER_NUMPY_2[found.group(1)]} instead.")
+    keyword = _KEYWORD.match(message) if kind == "TypeError" else None
+    if keyword and keyword.group(2) in REMOVED_KEYWORDS and keyword.group(1) in REMOVED_KEYWORDS[keyword.group(2)][0]:
+        return (f"{keyword.group(1)}()'s {keyword.group(2)}= keyword is gone from NumPy {np.__version__}, which the "
+                f"grader runs: {REMOVED_KEYWORDS[keyword.group(2)][1]}.")
     return ""
