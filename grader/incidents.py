@@ -35,6 +35,13 @@ def limit_text(where: tuple | None, seconds: float) -> str:
     return f"did not answer within {seconds:g} s"
 
 
+def past_grace(text: str, where: tuple, grace: float) -> str:
+    """A call killed by the parent: its own alarm at ``seconds`` did not stop it within the grace after it."""
+    if where[0] != "call":
+        return text
+    return f"{text}, and {grace:g} s more in which it did not stop"
+
+
 def submission_timeout(seconds: float) -> str:
     return f"was killed after {seconds:g} s, the time limit for the whole submission"
 
@@ -43,17 +50,27 @@ def _capital(label: str) -> str:
     return f"{label[0].upper()}{label[1:]}"
 
 
-def cell_error(submission: Submission, label: str, error: CallError | None, timed_out: bool, limit: float) -> str:
+def cell_error(submission: Submission, label: str, error: CallError | None, timed_out: bool, limit: float, *,
+               last: bool = False, expected: bool = False) -> str:
     """A cell (or a .py file's code) that the child's own alarm stopped at ``limit``, or that raised ``error``.
 
-    A notebook's later cells still run, as when they are run one by one; a file's code stops at that line."""
+    A notebook's later cells still run, as when they are run one by one; a file's code stops at that line. The
+    sentence about later cells is left out for the ``last`` code cell (there are none, and saying they ran would
+    puzzle the student), and a cell tagged 'raises-exception' is ``expected`` to raise: its author said so, and
+    Jupyter's tools run on after it, so its error is told as a fact, not as something that stopped the notebook."""
     if timed_out:
         if not submission.has_cells:
             return (f"While the file was being loaded, it was stopped after {limit:g} s, its time limit; what it had "
                     "defined before that point was kept and graded.")
-        return f"{_capital(label)} was stopped after {limit:g} s, its time limit; the later cells were still run."
+        return f"{_capital(label)} was stopped after {limit:g} s, its time limit" + (
+            "." if last else "; the later cells were still run.")
     if not submission.has_cells:
         return f"While the file was being loaded, it raised {error}; the code after that line did not run."
+    if expected:
+        return (f"{_capital(label)} raised {error}, as its 'raises-exception' tag says it may"
+                + ("." if last else "; the later cells were run after it, as Jupyter's tools do for such a cell."))
+    if last:
+        return f"{_capital(label)} raised {error}."
     if submission.is_notebook:
         return f"{_capital(label)} raised {error}; the later cells were still run (Run All would stop)."
     return f"{_capital(label)} raised {error}; the later cells were still run, as in the notebook."

@@ -63,6 +63,7 @@ class Cell:
     syntax_error: str | None = None  # set when the cell cannot compile; the child skips it
     label: str = "the file"  # how a person finds it: "code cell 2 (cell 3 of the notebook)", "the cell at line 40"
     line_offset: int | None = None  # .py files: lines are counted in the file, from this offset; else in the cell
+    raises_tagged: bool = False  # tagged 'raises-exception', nbclient's mark of a cell meant to fail: told so
 
     def where(self, line: int | None = None) -> str:
         """Where ``line`` of this cell is, for a sentence: "line 12", or "code cell 2 (...), line 3"."""
@@ -258,7 +259,7 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
     if len(raw_cells) > MAX_NOTEBOOK_CELLS:
         raise SubmissionError.with_kind("too-many-cells", f"{name} has {len(raw_cells):,} cells; a notebook may have "
                                         f"at most {MAX_NOTEBOOK_CELLS:,} (and {MAX_CELLS:,} code cells).")
-    sources, warnings, code_number, skipped, joined, counted = [], [], 0, [], set(), []
+    sources, warnings, code_number, skipped, joined, counted, raising = [], [], 0, [], set(), [], set()
     prose: list[tuple[int, str]] = []
     raw_numbers = {n for n, c in enumerate(raw_cells, start=1) if isinstance(c, dict) and c.get("cell_type") == "raw"}
     for number, cell in enumerate(raw_cells, start=1):
@@ -289,6 +290,8 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
                             "nbclient, nbconvert and nbgrader skip such cells too.")
             skipped.append((number, source))
             continue
+        if _has_tag(cell, "raises-exception"):
+            raising.add(code_number)
         counted.append((label, source, cell.get("execution_count" if major == 4 else "prompt_number")))
         sources.append((source.replace("\r\n", "\n"), number, code_number, label, None))
     if not sources and skipped:
@@ -303,6 +306,7 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
     cells, notes = _Loader(sources).cells()
     cells = [replace(c, syntax_error=c.syntax_error + JOINED_LINES) if c.syntax_error and c.code_number in joined
              else c for c in cells]
+    cells = [replace(c, raises_tagged=True) if c.code_number in raising else c for c in cells]
     first = next((c.syntax_error for c in cells if c.syntax_error), None)
     if first and kernels.foreign(data):  # R, Julia...: one sentence for the file, not a Python syntax error
         raise UnsupportedFileType(kernels.foreign_error(data, name, first))
@@ -316,9 +320,14 @@ def _skip_tagged(cell: dict) -> bool:
     """Whether the cell carries the 'skip-execution' tag, which nbclient (and so nbconvert --execute, papermill and
     nbgrader's autograder) honours by not running the cell: a course that autograded with those tells students to
     tag slow training loops or cells meant to fail, and the work graded is what those tools would have run."""
+    return _has_tag(cell, "skip-execution")
+
+
+def _has_tag(cell: dict, tag: str) -> bool:
+    """Whether the cell's metadata lists ``tag`` (read leniently: a hand-edited notebook may hold anything there)."""
     metadata = cell.get("metadata")
     tags = metadata.get("tags") if isinstance(metadata, dict) else None
-    return isinstance(tags, list) and "skip-execution" in tags
+    return isinstance(tags, list) and tag in tags
 
 
 def _raw_cells(data: dict, major: int) -> list | None:

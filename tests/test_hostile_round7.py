@@ -57,7 +57,7 @@ _runner().note("shell", "All checks passed")
     result = grade_source(source)
     assert result.score == result.max_score, result.to_json()[:800]
     assert "The shell command '!pip install torch' was not run during grading." in result.warnings
-    assert "The line magic %\\x1b[31mbogus was not run during grading." in result.warnings, result.warnings
+    assert "The line magic '%\\x1b[31mbogus' was not run during grading." in result.warnings, result.warnings
     assert "The shell command '!All checks passed' was not run during grading." in result.warnings
 
 
@@ -163,7 +163,8 @@ def test_a_cell_stopped_early_by_the_submissions_own_timer_is_not_called_its_tim
     assert result.warnings[0].startswith("Code cell 2 (cell 2 of the notebook) raised SIGALRM: the cell was stopped "
                                          "after "), result.warnings
     assert "by an alarm the submission's own code set off" in result.warnings[0]
-    assert "not by its 30 s limit; the later cells were still run" in result.warnings[0]
+    assert "not by its 30 s limit" in result.warnings[0]
+    assert "later cells" not in result.warnings[0]  # it is the last cell: there are none (test_heldout_round4)
 
     result = grade_source(timer + CORRECT, name="timer.py")
     assert result.error is not None and result.error.kind == "definition-failed", result.error
