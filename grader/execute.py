@@ -47,6 +47,9 @@ __all__ = ["Target", "Call", "run", "run_many", "Run"]  # Target and Call live i
 STARTUP_SECONDS = 20.0
 #: the parent kills a cell or call only if the child's own alarm did not stop it within this grace
 GRACE_SECONDS = 2.0
+#: the grace left once a cell or call of the run went past it: its code blocks or catches the alarm (or sleeps in a
+#: ``__del__``, which swallows it), and each later step would earn the full grace again before being killed
+GRACE_AFTER_IGNORED = 0.25
 MAX_RESTARTS = 8  # per function called: an assignment's run may restart for each of its exercises
 #: calls of one function in a row that end this way before its remaining calls are skipped
 MAX_IN_A_ROW = {"timeout": 2, "crashed": 3}
@@ -104,6 +107,7 @@ class Run:
         self.cut: dict[int, str] = {}  # target -> why its remaining calls were not made
         self.streak, self.flood_noted = ("", 0), False  # calls of one target ending alike in a row; output flood
         self.seq, self.deadline, self.latest = 0, 0.0, 0.0  # latest: where waits for a core may move the deadline
+        self.grace = GRACE_SECONDS  # cut to GRACE_AFTER_IGNORED once a step outlived it
         self.handlers = {"note": self._on_note}
 
     # -- planning ---------------------------------------------------------------------------------------------
@@ -172,7 +176,7 @@ class Run:
     def _converse(self, channel: Channel, launched: Launched) -> None:
         self.seq = 0
         channel.send(self._setup())
-        self._await(channel, launched, "ready", None, self._deadline(STARTUP_SECONDS - GRACE_SECONDS),
+        self._await(channel, launched, "ready", None, self._deadline(STARTUP_SECONDS - self.grace),
                     seconds=STARTUP_SECONDS)
         for cell in self.cells:
             if cell.code_number in self.skip_cells:
@@ -221,7 +225,7 @@ class Run:
                 return True
             call, seq = queue.popleft()
             where = ("call", call.id, self._case(call).name)
-            deadline = min(started + call.seconds + GRACE_SECONDS, self.deadline)
+            deadline = min(started + call.seconds + self.grace, self.deadline)
             reply = self._await(channel, launched, "result", where, deadline, call.max_bytes, call.seconds, seq)
             answered = time.monotonic()
             outcome = self._outcome(call, reply, answered - started)
@@ -259,7 +263,7 @@ class Run:
 
     def _deadline(self, seconds: float) -> float:
         """A step's hard deadline, fixed when it is sent: its soft limit plus the grace, within the submission's."""
-        return min(time.monotonic() + seconds + GRACE_SECONDS, self.deadline)
+        return min(time.monotonic() + seconds + self.grace, self.deadline)
 
     def _await(self, channel, launched, kind, where, deadline, max_payload: int = 0, seconds: float = 0.0,
                seq: int | None = None) -> Frame:
@@ -279,6 +283,9 @@ class Run:
                 if deadline >= self.deadline:
                     raise Incident("timeout", self._submission_timeout(), where, time.monotonic() - sent) from None
                 text = incidents.limit_text(where, seconds)
+                if where is not None and seconds:  # its alarm did not stop it: no full grace for the later steps
+                    text = incidents.past_grace(text, where, self.grace)
+                    self.grace = min(self.grace, GRACE_AFTER_IGNORED)
                 raise Incident("timeout", text, where, time.monotonic() - sent) from None
             except ChildEnded:
                 self._check_flood(channel, where)

@@ -35,6 +35,13 @@ def limit_text(where: tuple | None, seconds: float) -> str:
     return f"did not answer within {seconds:g} s"
 
 
+def past_grace(text: str, where: tuple, grace: float) -> str:
+    """A call killed by the parent: its own alarm at ``seconds`` did not stop it within the grace after it."""
+    if where[0] != "call":
+        return text
+    return f"{text}, and {grace:g} s more in which it did not stop"
+
+
 def submission_timeout(seconds: float) -> str:
     return f"was killed after {seconds:g} s, the time limit for the whole submission"
 

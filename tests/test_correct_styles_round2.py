@@ -136,7 +136,7 @@ def test_round_two_notebook_styles_get_full_marks(grade_source, name):
 def test_cells_not_run_are_each_named_in_the_warnings(grade_source):
     result = grade_source(notebook(*NOTEBOOKS["cells-of-other-languages"]), name="langs.ipynb")
     for magic in ("html", "javascript", "bash", "script", "latex", "markdown"):
-        assert any(f"%%{magic} cell was not run" in w for w in result.warnings), (magic, result.warnings)
+        assert any(f"'%%{magic}' cell was not run" in w for w in result.warnings), (magic, result.warnings)
 
 
 # -- styles that cannot pass here: the message names the real cause -----------------------------------------------

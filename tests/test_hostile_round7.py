@@ -57,7 +57,7 @@ _runner().note("shell", "All checks passed")
     result = grade_source(source)
     assert result.score == result.max_score, result.to_json()[:800]
     assert "The shell command '!pip install torch' was not run during grading." in result.warnings
-    assert "The line magic %\\x1b[31mbogus was not run during grading." in result.warnings, result.warnings
+    assert "The line magic '%\\x1b[31mbogus' was not run during grading." in result.warnings, result.warnings
     assert "The shell command '!All checks passed' was not run during grading." in result.warnings
 
 

@@ -11,6 +11,7 @@ reads back after the call).
 """
 from __future__ import annotations
 
+import mmap
 import os
 import signal
 import sys
@@ -76,13 +77,19 @@ class _Clock:
 
 
 _CLOCK: _Clock | None = None
+#: once a soft limit is up, its alarm goes off again this often until the step ends: Python swallows an exception
+#: raised in a ``__del__`` (or a weakref callback), so one alarm that landed there left the step running unstopped
+REPEAT = 0.1
+#: whether the alarm went off since the last limit was armed, even where Python swallowed it (a ``__del__``)
+_FIRED = [False]
 
 
 def _alarm(signum, frame) -> None:
     grant = _CLOCK.more() if _CLOCK is not None else 0.0
     if grant:
-        signal.setitimer(signal.ITIMER_REAL, grant)
+        signal.setitimer(signal.ITIMER_REAL, grant, REPEAT)
         return
+    _FIRED[0] = True
     raise _OutOfTime()
 
 
@@ -202,10 +209,11 @@ class Child:
         """
         try:
             if seconds:
+                _FIRED[0] = False
                 if _CLOCK is not None:
                     _CLOCK.arm(float(seconds), float(self.limits.get("wait_most", 2.0)),
                                float(self.limits.get("grace", 2.0)))
-                signal.setitimer(signal.ITIMER_REAL, float(seconds))
+                signal.setitimer(signal.ITIMER_REAL, float(seconds), REPEAT)
             try:
                 return False, None, action()
             except _OutOfTime:
@@ -452,23 +460,37 @@ class Child:
         seconds = command.get("seconds", self.limits.get("call_seconds"))
         started = time.monotonic()
         out_of_time, exc, value = self.timed(seconds, lambda: function(*args))
+        held = [value, exc]  # what the call made, released below while its own time still runs
+        raised = exc is not None
+        del value, exc
+
+        def left() -> float | None:
+            own = time.monotonic() - started - (_CLOCK.waited() if _CLOCK is not None else 0.0)
+            return max(seconds - own, 0.01) if seconds else None
         if not out_of_time:
             # Describing runs student code too (``__str__``, ``__array__``, properties): under what is left of the
             # call's own alarm, so a loop there is the call's timeout, not a silence until the parent's deadline.
-            own = time.monotonic() - started - (_CLOCK.waited() if _CLOCK is not None else 0.0)
-            left = max(seconds - own, 0.01) if seconds else None
             max_bytes, outputs = int(command["max_bytes"]), int(command.get("outputs", 1))
-            describe = (lambda: _describe(exc)) if exc is not None else \
-                (lambda: self.describe_result(value, reply, max_bytes, outputs))
-            out_of_time, failed, described = self.timed(left, describe)
-            if failed is not None and exc is not None:
+            describe = (lambda: _describe(held[1])) if raised else \
+                (lambda: self.describe_result(held[0], reply, max_bytes, outputs))
+            out_of_time, failed, described = self.timed(left(), describe)
+            if failed is not None and raised:
                 described = {"type": "Exception", "message": "<unprintable>", "file": None, "line": None}
             elif failed is not None:  # the value broke its own description: unreadable, said with its error's type
                 reply["parts"], reply["count"], described = [_unreadable(failed)], 1, b""
+            elif not raised and not out_of_time:
+                described = [self.detached(chunk) for chunk in described]
+            failed = None  # its traceback holds the frames of the student's code
+        # The result and the exception's frames are released here, in the call's time: released after the answer,
+        # a slow ``__del__`` was charged to the next call (its case then timed out and was blamed). An alarm that
+        # goes off in a ``__del__`` is swallowed by Python, so whether it went off is asked of the alarm itself.
+        stopped, _, _ = self.timed(left(), held.clear)
+        if seconds and (stopped or _FIRED[0]):
+            out_of_time = True
         if out_of_time:
             reply["status"] = "timeout"
             reply.pop("parts", None)
-        elif exc is not None:
+        elif raised:
             reply.update(status="raised", error=described)
         else:
             payload = described
@@ -476,6 +498,18 @@ class Child:
         reply["reshaped"] = [i for i, (arg, was) in enumerate(zip(args, forms))
                              if was is not None and _form(arg) != was]
         self.send(reply, payload)
+
+    def detached(self, chunk):
+        """A result's bytes that no object of the student's keeps alive: a view of an ndarray subclass, or of
+        memory a student object owns, is copied, so releasing that object (its ``__del__``) happens in the call."""
+        if not isinstance(chunk, self.ndarray):  # b"": nothing was sent for this value
+            return chunk
+        base = chunk
+        while isinstance(base, self.ndarray):
+            if type(base) is not self.ndarray and type(base) is not self.np.memmap:
+                return chunk.copy()
+            base = base.base
+        return chunk if base is None or type(base) is mmap.mmap else chunk.copy()
 
     def describe_result(self, value, reply: dict, max_bytes: int, outputs: int) -> bytes:
         """One description per returned value: the value itself, or each item of the tuple a function with
