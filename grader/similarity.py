@@ -17,7 +17,8 @@ How it works (MOSS's method: Schleimer, Wilkerson and Aiken, "Winnowing", SIGMOD
 * **What is not evidence.** The starter code and the exercise notebook's own cells (the self-check) are base code,
   and a run found in more than ``common`` of the submissions compared (10% by default, and more than 3) is a common
   passage, as MOSS does with its base files and its ``-m`` limit. Both are left out before anything is compared,
-  so a class of short, correct, alike solutions has nothing left to match.
+  so a class of short, correct, alike solutions has nothing left to match; but code one set of students shares end
+  to end stays evidence however many hold it (``similarity_passages``: a solution passed around the class).
 * **Cost.** Fingerprints are indexed by hash; only pairs that share enough of them are compared in full.
 
 Why not a library: ``copydetect`` (the maintained Python winnowing tool) requires matplotlib and imports it with
@@ -49,6 +50,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from . import escape, pysource
+from .similarity_passages import member, shared_bodies, sorted_unique  # noqa: F401  (member: for the report)
 from .submission import CELL_MARKER, MAX_BYTES, MAX_JSON_VALUES, SUFFIXES, decode_python, json_values
 
 #: Characters of code compared per submission (the rest of a huge file is left out, and the page says so).
@@ -74,6 +76,8 @@ class Settings:
     window: int = 6  # winnowing window: runs of k + window - 1 tokens are always found
     common: float = 0.10  # a run in more than this share of the submissions is a common passage...
     common_floor: int = 3  # ...and in more than this many (so a small class still shows a copy among three)
+    long_passage: int = 200  # ...unless one set of them shares this many tokens of such runs (a copy), and is
+    given: float = 0.9  # at most this share of the class (more: code the class was given, still common)
     threshold: float = 0.5  # share of one side's distinctive code that the pair shares
     min_tokens: int = 100  # shared tokens, on each side (about 8 lines of code)
     shown: int = 50  # flagged pairs shown side by side on the page (all are in the CSV)
@@ -357,23 +361,6 @@ def _covered_count(positions: list[int], k: int) -> int:
     return total
 
 
-def sorted_unique(values: np.ndarray) -> np.ndarray:
-    """``np.unique`` of a 1-D array (sorted, each value once), without importing ``numpy.ma``: ``np.unique`` and
-    ``np.isin`` load it on first use (about 30 ms, on a thread that shares the grader's lock with the grading)."""
-    ordered = np.sort(values)
-    keep = np.ones(len(ordered), bool)
-    keep[1:] = ordered[1:] != ordered[:-1]
-    return ordered[keep]
-
-
-def member(values: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
-    """``np.isin`` for a sorted ``sorted_set``, without its overhead on small arrays."""
-    if len(sorted_set) == 0:
-        return np.zeros(len(values), bool)
-    index = np.minimum(np.searchsorted(sorted_set, values), len(sorted_set) - 1)
-    return sorted_set[index] == values
-
-
 def document(source: Source, cells: Iterable[str], hasher: _Hasher, skip: frozenset[str] = frozenset()) -> Document:
     """Tokens of ``cells`` (cells whose text is in ``skip``, the notebook's own, are left out)."""
     texts, tokens, where, total, cut = [], [], [], 0, False
@@ -438,7 +425,10 @@ def analyse(sources: Sequence[Source], base: Sequence[str] = (), settings: Setti
     first = np.ones(len(hashes), bool)
     first[1:] = (hashes[1:] != hashes[:-1]) | (owners[1:] != owners[:-1])
     values, counts = np.unique(hashes[first], return_counts=True)
-    keep &= ~member(every, values[counts > limit])
+    common = values[counts > limit]
+    given = int(settings.given * sum(1 for doc in documents if not doc.source.term))
+    copied = shared_bodies(hashes[first], owners[first], common, runs, settings.k, settings.long_passage, given)
+    keep &= ~member(every, common[~member(common, copied)])  # a body of code one group shares stays evidence
     bounds = np.cumsum([0] + [len(r) for r in runs])
     for n, doc in enumerate(documents):
         doc.hashes, mine = runs[n], keep[bounds[n]:bounds[n + 1]]

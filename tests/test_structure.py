@@ -29,10 +29,13 @@ RANKS = {
     "diagnose": 6,
     "session": 6.5, "missing": 6.5,  # what a class shares (the large case); why a function cannot be called
     "nesteddef": 6.5, "deletednames": 6.5,  # why a def never ran; why a name it needs is gone
+    "ufuncwhere": 6.5,  # why values came from nowhere: a ufunc given where= and no out=
+    "latenames": 6.4,  # why a name a cell does define was not there when graded (missing says it)
     "assignment": 2.2,  # which exercises are graded together (the course file)
     "grade": 7, "grade_assignment": 7.5,
     "report": 8, "templatecache": 0,
     "batch": 9, "batchcopies": 9, "classfolder": 9, "gradebook": 9, "progress": 9, "notebook": 9, "student_check": 9,
+    "similarity_passages": 8.9,  # which passages many submissions hold are one group's copy (similarity uses it)
     "similarity": 9, "similarity_report": 9, "regrade": 9, "lms": 9, "blackboard": 9, "gradescope_results": 9, "merge": 9.5, "gradescope": 9.5,
     "commands": 10, "choose": 10.5, "cli": 11, "__init__": 12, "__main__": 12,
     "__version__": 0,  # a constant of __init__ (the package's version), not a stage
