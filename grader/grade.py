@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from . import checks, deletednames, diagnose, execute, facts
+from . import checks, deletednames, diagnose, execute, facts, ufuncwhere
 from . import submission as submission_mod
 from .errors import ExerciseError, GraderError, SyntaxProblem
 from .exercise import PROBE, Case, Exercise
@@ -166,6 +166,7 @@ def judge(session: Session, path: Path, student: str, submission: submission_mod
     established = facts.establish(runs, execution, exercise)  # read by the checks and the diagnosis alike
     check_results = checks.run_checks(exercise, runs, execution, established)
     diagnoses, diagnosis_warnings = diagnose.diagnose(runs, execution, exercise, established)
+    warnings += ufuncwhere.unfilled_notes(submission, any(c.points < c.max_points for c in check_results))
     timing = {**timing, "check": time.perf_counter() - check_started, "total": time.perf_counter() - started}
     trace: list[str] = []
     if full is not None:

@@ -12,6 +12,8 @@ right already.
 - ``B = features.shape[-1]`` works exactly when the batch is as long as the channel axis; the report said "The
   batch size 4 appears to be written into the code (features.reshape(4, -1) ...)", a number the code never holds.
   The evidence now names the axis the batch size was read from.
+- ReLU as ``np.maximum(z, 0, where=z > 0)`` without ``out=`` leaves the entries where the condition is False as the
+  new array's memory held them: the report said only that FC2 departs. A note now names the call and says why.
 - ``np.reshape(features, newshape=(B, -1))``, right under the NumPy 2.0 of a Colab notebook, raised "reshape() got
   an unexpected keyword argument 'newshape'" with nothing to say NumPy 2.4 removed that keyword; ``np.trapz`` and
   ``np.in1d`` (removed the same way) were not covered by the NumPy 2.0 hint either.
@@ -44,6 +46,13 @@ SUBMISSIONS = {
     "middle-cell-raises": ("middle-cell-raises.ipynb", json.dumps(notebook(CORRECT, "1 / 0", "print('after')"))),
     "batch-from-channels": ("batch-from-channels.py", _HEAD + "    B = features.shape[-1]\n"
                                                       "    x = features.reshape(B, -1)\n" + _REST),
+    "where-without-out": ("where-without-out.py", _HEAD + "    x = features.reshape(features.shape[0], -1)\n"
+                          "    z = x @ W1 + b1\n    h = np.maximum(z, 0, where=z > 0)\n"
+                          "    z = h @ W2 + b2\n    h = np.maximum(z, 0, where=z > 0)\n    return h @ W3 + b3\n"),
+    "where-with-out": ("where-with-out.py", _HEAD + "    x = features.reshape(features.shape[0], -1)\n"
+                       "    z = x @ W1 + b1\n    h = np.maximum(z, 0, where=z > 0, out=np.zeros_like(z))\n"
+                       "    z = h @ W2 + b2\n    h = np.maximum(z, 0, np.zeros_like(z), where=z > 0)\n"
+                       "    return h @ W3 + b3\n"),
     "newshape": ("newshape.py", _HEAD + "    x = np.reshape(features, newshape=(features.shape[0], -1))\n" + _REST),
 }
 
@@ -100,3 +109,15 @@ def test_names_removed_after_numpy_2_0_are_named():
     assert "method=" in hints.error_hint("TypeError", "percentile() got an unexpected keyword argument "
                                                       "'interpolation'")
     assert hints.error_hint("TypeError", "f() got an unexpected keyword argument 'newshape'") == ""
+
+
+def test_a_ufunc_given_where_but_no_out_is_named(results):
+    result = results["where-without-out"]
+    assert result.score < result.max_score
+    notes = [w for w in result.warnings if "where=" in w]
+    assert notes == ["np.maximum(..., where=...) at line 6 has no out= array: where the condition is False, NumPy "
+                     "leaves those entries of the result as the newly allocated memory happened to hold them, "
+                     "neither 0 nor the input. Give it a filled array to write into (out=np.zeros_like(z)), or "
+                     "write np.where(condition, z, 0)."], result.warnings
+    right = results["where-with-out"]
+    assert right.score == right.max_score and not right.warnings and not right.diagnoses, right.to_json()[:800]
