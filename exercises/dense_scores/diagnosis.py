@@ -44,8 +44,8 @@ import numpy as np
 
 from grader.authoring import PROBE, Case, Finding
 
-from .model import (FINDING, FLAGS, MATCH, OPTIONS, PADDING, REFERENCE, SPECS, Spec, _first,  # noqa: F401
-                    _run_model, _same, finding_id, model, windows)
+from .model import (FINDING, FLAGS, MATCH, OPTIONS, PADDING, REFERENCE, SHORT, SPECS, Spec,  # noqa: F401
+                    _first, _run_model, _same, finding_id, model, windows)
 
 
 # -- probes ------------------------------------------------------------------------------------------------------
@@ -255,6 +255,26 @@ def _grid_text(ran, spec: Spec) -> str:
             "stops one position short")
 
 
+def _guard_text(runs, spec: Spec) -> str:
+    """What a guarded short loop (``range(max(H - k, 1))``) looks like, said when a map exactly k high or wide
+    kept its one window: the guard hides the off-by-one on those maps and only there."""
+    if spec.grid not in SHORT:
+        return ""
+    rows, columns = SHORT[spec.grid]
+    for run in runs:
+        if run.outcome.status != "ok" or run.outcome.array.ndim < 2:
+            continue
+        fmap, _, _, k = run.case.args
+        H, W, _ = fmap.shape
+        edge = (rows and H == int(k) and run.outcome.array.shape[0] == 1) or (
+            columns and W == int(k) and run.outcome.array.shape[1] == 1)
+        if edge:
+            return (f"; on {_where(run)} the map is exactly k = {int(k)} high or wide and your grid keeps its one "
+                    "window there, as a guard like range(max(H - k, 1)) does: the guard covers that one map, but "
+                    "every other map still loses a position, because H - k + 1 windows fit, not H - k")
+    return ""
+
+
 def _evidence(runs, spec: Spec, flag: str) -> str:
     ran = _witness(runs, spec, flag, "ok")
     failed = _witness(runs, spec, flag, "raised")
@@ -276,7 +296,8 @@ def _evidence(runs, spec: Spec, flag: str) -> str:
                          f"every position ({h} x {w})")
         elif flag == "grid":
             same = tuple(ran.outcome.array.shape) == tuple(ran.expected.shape)
-            parts.append(f"On {_where(ran)} {'' if same else _got(ran) + ': '}{_grid_text(ran, spec)}")
+            parts.append(f"On {_where(ran)} {'' if same else _got(ran) + ': '}{_grid_text(ran, spec)}"
+                         f"{_guard_text(runs, spec)}")
         elif flag == "axes" and spec.axes == "swapped-allocation":
             parts.append(f"On {_where(ran)}, a square map, your scores are right")
         elif flag == "axes":
