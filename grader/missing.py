@@ -14,7 +14,7 @@ import difflib
 import re
 import textwrap
 
-from . import nesteddef, pysource
+from . import latenames, nesteddef, pysource
 from . import submission as submission_mod
 from .errors import MissingFunction, SubmissionError, SyntaxProblem
 from .exercise import Exercise
@@ -428,12 +428,12 @@ def unbound_notes(submission: submission_mod.Submission, execution: Execution) -
         found = _UNDEFINED.search(error.message) if error is not None and error.type == "NameError" else None
         if found and found.group(1) not in missing:
             missing.append(found.group(1))
-    if not missing:
-        return []
-    bound = _bound_names(submission)
+    late = latenames.late_notes(submission, execution)  # bound, but only where the graded run never got to
+    missing = [n for n in missing if n not in late]
+    bound = _bound_names(submission) if missing else None
     if bound is None:
-        return []
-    notes = []
+        return list(late.values())
+    notes = list(late.values())
     imports = _failed_imports(submission, execution)
     for name in [n for n in missing if n in bound][:3]:  # bound by an import that failed: its module is not here
         if found := _imported_from(imports, name):
