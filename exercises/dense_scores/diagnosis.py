@@ -161,6 +161,41 @@ def _grid_too_large(runs) -> Finding | None:
                                       f"starting at row {H - k} and column {W - k}.")
 
 
+# -- a bias added a different number of times at different positions -----------------------------------------------
+def _bias_counts(runs) -> Finding | None:
+    """Every result is the layer without its bias plus a whole number of biases at each position, not the same
+    number everywhere (a constant count is the search's missing or twice): a bias added to a whole row, or to the
+    whole output, inside the loop that fills it, so the positions filled first collect it again at every step."""
+    shown = None
+    for run in runs:
+        if run.outcome.status != "ok" or tuple(run.outcome.array.shape) != tuple(run.expected.shape):
+            return None
+        bias = run.case.args[2]
+        if not np.any(bias):
+            continue
+        extra = run.outcome.array.astype(np.float64) - model(run.case.args, replace(REFERENCE, bias="missing"))
+        if not np.all(np.isfinite(extra)):
+            return None
+        times = extra @ bias / float(bias @ bias)  # least squares, one count per position
+        scale = max(float(np.abs(run.expected).max()), 1e-300)
+        if np.abs(extra - times[..., None] * bias).max() > MATCH * scale or np.abs(times - np.round(times)).max() > 1e-6:
+            return None
+        counts = np.round(times).astype(int)
+        if counts.size and counts.min() < 0:
+            return None
+        if shown is None and counts.size and len(np.unique(counts)) > 1:
+            shown = (run, counts)
+    if shown is None:
+        return None
+    run, counts = shown
+    row = ", ".join(str(n) for n in counts[0][:6]) + (", ..." if counts.shape[1] > 6 else "")
+    return Finding("bias-added-twice", f"On {_where(run)} your scores are the layer's without its bias plus the bias "
+                                       f"a different number of times at different positions, from {counts.min()} to "
+                                       f"{counts.max()} times instead of once: along row 0 of the grid {row}. An "
+                                       "addition to a whole row, or to the whole output, inside the loop that fills "
+                                       "it adds the bias again to every position already filled.")
+
+
 # -- evidence ----------------------------------------------------------------------------------------------------
 def _where(run) -> str:
     kind = "probe" if run.case.group == PROBE else "case"
@@ -363,7 +398,7 @@ def diagnose(runs, exercise) -> list[Finding]:
     usable = _usable(runs)
     spec = search(usable)
     if spec is None:
-        found = _grid_too_large(usable)
+        found = _grid_too_large(usable) or _bias_counts(usable)
         return [found] if found else []
     if spec == REFERENCE:
         return []
