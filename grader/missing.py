@@ -428,13 +428,15 @@ def unbound_notes(submission: submission_mod.Submission, execution: Execution) -
         found = _UNDEFINED.search(error.message) if error is not None and error.type == "NameError" else None
         if found and found.group(1) not in missing:
             missing.append(found.group(1))
+    imports = _failed_imports(submission, execution) if missing else []
     late = latenames.late_notes(submission, execution)  # bound, but only where the graded run never got to
+    # a name whose binding is an import of a module that is not there: that is the note to give, not the cell's stop
+    late = {name: note for name, note in late.items() if _imported_from(imports, name) is None}
     missing = [n for n in missing if n not in late]
     bound = _bound_names(submission) if missing else None
     if bound is None:
         return list(late.values())
     notes = list(late.values())
-    imports = _failed_imports(submission, execution)
     for name in [n for n in missing if n in bound][:3]:  # bound by an import that failed: its module is not here
         if found := _imported_from(imports, name):
             cell, module = found
