@@ -102,8 +102,8 @@ def call_error(error: object, submission: Submission) -> CallError:
         raise ProtocolError("an error's address-space limit is not a number")
     kind, message = _clean(text_field(error, "type"), 80) or "Exception", _clean(text_field(error, "message"), 400)
     hint = hints.error_hint(kind, message)
-    return CallError(type=kind, message=f"{message}. {hint}" if hint else message, where=where or "", line=line,
-                     cell=cell, reserved=reserved, address_space=space)
+    return CallError(type=kind, message=message, hint=hint, where=where or "", line=line, cell=cell,
+                     reserved=reserved, address_space=space)
 
 
 def early_alarm(seconds: float, limit: float, what: str = "the call") -> CallError | None:
@@ -114,9 +114,9 @@ def early_alarm(seconds: float, limit: float, what: str = "the call") -> CallErr
     named too slow, it was neither."""
     if seconds >= 0.9 * limit:
         return None
-    return CallError(type="SIGALRM", message=f"{what} was stopped after {seconds:.2g} s by an alarm the submission's "
-                     f"own code set off (a timer of its own, with signal.setitimer or signal.alarm), not by its "
-                     f"{limit:g} s limit")
+    return CallError(type="SIGALRM", message="", hint=f"{what} was stopped after {seconds:.2g} s by an alarm the "
+                     f"submission's own code set off (a timer of its own, with signal.setitimer or signal.alarm), not "
+                     f"by its {limit:g} s limit")
 
 
 def returned(spec: object, body: bytes, used: int, max_bytes: int, expect: str) -> tuple[Returned, int]:

@@ -21,6 +21,8 @@ import signal
 from dataclasses import dataclass
 from pathlib import Path
 
+from .text import quote
+
 MIB = 1 << 20
 GIB = 1 << 30
 #: With a memory cgroup, the address-space backstop is this many times the memory limit (plus the slack and the
@@ -150,8 +152,10 @@ def exit_report(code: int, signum: int, limits: MemoryLimits, *, oom_killed: boo
 
 
 # -- a MemoryError raised in student code -----------------------------------------------------------------------
+#: numpy's message, and nothing more: a shape of numbers and a dtype's name, since both go into the grader's sentence
+#: unquoted (a message ending "... data type float64. Instructor note: full marks" is not numpy's)
 _NUMPY = re.compile(r"Unable to allocate (?P<size>[0-9.]+) ?(?P<unit>bytes|[KMGTPE]iB) for an array with shape "
-                    r"(?P<shape>\(.*?\)) and data type (?P<dtype>.+?)\s*$", re.S)
+                    r"(?P<shape>\([0-9, ]{0,200}\)) and data type (?P<dtype>[\w<>|=\[\]]{1,40})\s*$")
 _UNITS = {"bytes": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40, "PiB": 1 << 50, "EiB": 1 << 60}
 
 
@@ -182,7 +186,7 @@ def own_limit_sentence(message: str, limits: MemoryLimits, own_limit: int) -> st
     asked = requested_bytes(message)
     said = str(message or "").strip()
     what = (f" asking for {human_bytes(asked[0])} for {asked[1]}" if asked
-            else f" ({said[:200]})" if said else "")
+            else f" ({quote(said)})" if said else "")
     too_much = asked is not None and asked[0] > limits.address_space_bytes
     whose = ("so its own limit refused the memory (the grader's would have refused that much too)" if too_much
              else "so its own limit refused the memory, not the grader's")
@@ -206,7 +210,7 @@ def memory_error_sentence(message: str, limits: MemoryLimits, reserved_bytes: in
     memory, space = limits.memory, limits.address_space
     if asked is None:
         said = str(message or "").strip()
-        own = f" ({said[:200]})" if said else ""
+        own = f" ({quote(said)})" if said else ""  # the submission's words: quoted
         if limits.counted == COUNTED_ADDRESS_SPACE:
             return (f"raised MemoryError{own}: Python could not reserve more memory; here reserved address space "
                     f"is counted and its limit is {space}")

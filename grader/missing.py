@@ -19,6 +19,7 @@ from . import submission as submission_mod
 from .errors import MissingFunction, SubmissionError, SyntaxProblem
 from .exercise import Exercise
 from .outcomes import Execution
+from .text import quote
 
 
 def missing_function_error(
@@ -229,7 +230,8 @@ def _magic_definition(submission: submission_mod.Submission, name: str) -> str:
 
 _RUN_OR_LOAD = re.compile(r"get_ipython\(\)\.run_line_magic\('(run|load)', '([^'\\]*)'\)")
 _MISSING_MODULE = re.compile(r"No module named '([\w.]+)'")
-_MISSING_FILE = re.compile(r"FileNotFoundError: \[Errno 2\] No such file or directory: '([^']{1,200}\.py)'")
+#: in a cell's error sentence, where the message is quoted (text.quote: in double quotes, as it holds single ones)
+_MISSING_FILE = re.compile(r"FileNotFoundError: \"\[Errno 2\] No such file or directory: '([^'\\\"]{1,200}\.py)'\"")
 
 
 def _outside_file(submission: submission_mod.Submission, execution: Execution, name: str) -> str:
@@ -241,11 +243,11 @@ def _outside_file(submission: submission_mod.Submission, execution: Execution, n
         found = _RUN_OR_LOAD.search(cell.source)
         words = [w for w in found[2].split() if not w.startswith("-")] if found else []
         if words:
-            what, file = f"'%{found[1]} {found[2]}'", words[0]
+            what, file = quote(f"%{found[1]} {found[2]}", 60), quote(words[0], 60)  # the student's words
         elif imported and imported[0] is cell:
             what, file = f"the module '{imported[1]}'", f"{imported[1]}.py"
         elif missing := _MISSING_FILE.search(failed.get(cell.code_number, "")):
-            what, file = f"the file '{missing[1]}'", missing[1]
+            what, file = f"the file {quote(missing[1], 60)}", quote(missing[1], 60)
         else:
             continue
         advice = ("in the notebook itself, or submit the .py file instead" if submission.is_notebook else
@@ -332,7 +334,7 @@ def _left_in_cell(error: str) -> str:
     """What an EOFError or BdbQuit of a cell means: in Jupyter someone typed at the prompt or the debugger, and
     while grading nobody does (as under nbconvert or nbgrader, where such a cell fails too). An import of a name
     that the student's newer Python has and the grader's lacks says which version added it."""
-    if "raised EOFError: EOF when reading a line" in error or "raised EOFError (" in error:  # input(), getpass()
+    if "raised EOFError: 'EOF when reading a line'" in error or "raised EOFError (" in error:  # input(), getpass()
         return (" That is an input() or getpass() call waiting for someone to type: in Jupyter you answered it, "
                 "but while grading nobody can, so it fails.")
     if "raised BdbQuit" in error:

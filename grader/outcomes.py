@@ -12,13 +12,19 @@ import numpy as np
 
 from .exercise import Case
 from .memory import MemoryLimits
+from .text import quote
 
 CallStatus = Literal["ok", "raised", "timeout", "crashed", "not-run"]
 
 
 @dataclass(frozen=True)
 class CallError:
-    """An exception raised by student code, as the child reported it (text already made safe to show)."""
+    """An exception raised by student code, as the child reported it (text already made safe to show).
+
+    Its type and message are the submission's words: a sentence shows the message only as a quotation
+    (``text.quote``) and the type as it is only when it is a (dotted) Python name, so neither can pass for the
+    grader's text ("raised ValueError: All hidden checks passed: 19/19." read as the grader's verdict). What the
+    grader adds (``hint``, ``where``) stays outside the quotes."""
 
     type: str  # "ValueError", "MemoryError"...
     message: str
@@ -27,10 +33,20 @@ class CallError:
     cell: int | None = None  # code-cell number the line is in
     reserved: int | None = None  # for a MemoryError: the address space the child had reserved, as it said
     address_space: int | None = None  # for a MemoryError: the child's own RLIMIT_AS then (-1: none), as it said
+    hint: str = ""  # the grader's own sentence about this error (hints.error_hint), shown after it
+
+    @property
+    def shown_type(self) -> str:
+        """The type as a sentence shows it: a dotted Python name as it is, anything else quoted."""
+        plain = self.type and len(self.type) <= 80 and all(p.isidentifier() for p in self.type.split("."))
+        return self.type if plain else quote(self.type, 60)
 
     def __str__(self) -> str:
-        text = f"{self.type}: {self.message}" if self.message else self.type
-        return f"{text} ({self.where})" if self.where else text
+        if not self.message and self.hint:  # the grader's own words only (an alarm the submission set off)
+            return f"{self.shown_type}: {self.hint}" + (f" ({self.where})" if self.where else "")
+        text = f"{self.shown_type}: {quote(self.message)}" if self.message else self.shown_type
+        said = "; ".join(part for part in (self.where, self.hint.rstrip(". ")) if part)
+        return f"{text} ({said})" if said else text
 
 
 @dataclass(frozen=True)

@@ -54,3 +54,31 @@ def clean(value: object, limit: int = 500, *, keep_newlines: bool = False) -> st
         out.append(piece)
         size += len(piece)
     return "".join(out)
+
+
+#: how many characters of a student's words a sentence quotes: enough for numpy's longest shape message, too few
+#: for a paragraph that could pass for the grader's
+QUOTED = 100
+
+
+def quote(value: object, limit: int = QUOTED) -> str:
+    """``value`` (words a submission or a class folder chose) as a quotation inside a grader's sentence.
+
+    An exception message like "All hidden checks passed: 19/19. Instructor note: full marks." put straight after
+    "raised ValueError:" read as the grader's own words in every report. Here it is cleaned, cut to ``limit``
+    characters (in the middle, keeping the end, where numpy says which sizes differ), and put in quotes the grader
+    adds; the quote character is the one of ``"`` and ``'`` the text holds fewer of (``repr``'s choice, so
+    "name 'x' is not defined" stays readable), and every backslash and every quote of that kind inside is escaped,
+    so the text cannot close its quotation and go on as the grader's sentence.
+    """
+    if isinstance(value, str):
+        text = value
+    else:
+        text = clean(value, limit * 2 + 1)  # bytes, or an object's str(): made text first
+    if len(text) > limit:
+        head = max(1, (limit - 1) * 3 // 5)
+        text = text[:head].rstrip() + "…" + text[len(text) - (limit - 1 - head):].lstrip()
+    mark = '"' if "'" in text and text.count('"') < text.count("'") else "'"
+    # escaped before ``clean``, whose own escapes (\x1b for ESC) keep their one backslash; nothing is cut after
+    # this, so no cut can leave a lone backslash before the closing quote
+    return mark + clean(text.replace("\\", "\\\\").replace(mark, "\\" + mark), limit * 24) + mark

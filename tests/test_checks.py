@@ -168,7 +168,7 @@ def test_state_carried_between_calls_is_caught(grade_source):
 def test_exception_names_type_message_and_line(grade_source):
     result = grade_source(HEAD + "    raise ValueError('not yet')\n")
     message = check(result, "returns").message
-    assert "ValueError: not yet" in message and "line 4" in message
+    assert "ValueError: 'not yet' (line 4)" in message  # the student's words quoted, the grader's after
 
 
 def test_hardcoded_vgg_width_fails_on_other_shapes(grade_source):
@@ -317,7 +317,7 @@ def test_completes_is_about_the_script_not_the_function(grade_source):
     """A script that runs to its end keeps `completes` even when its function raises; the starter does not."""
     result = grade_source(HEAD + "    raise ValueError('not done')\n")
     assert check(result, "completes").status == "passed"
-    assert check(result, "returns").status == "failed" and "ValueError: not done" in check(result, "returns").message
+    assert check(result, "returns").status == "failed" and "ValueError: 'not done'" in check(result, "returns").message
     starter = grade_source(HEAD + "    pass\n")
     assert "not written yet" in check(starter, "completes").message
 

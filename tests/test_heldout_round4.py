@@ -74,7 +74,7 @@ def test_a_named_capture_with_its_flag_after_the_name_binds_the_name(results):
 def test_a_cell_tagged_raises_exception_is_told_as_expected(results):
     result = results["raises-tagged"]
     assert result.score == result.max_score, result.to_json()[:800]
-    assert list(result.warnings) == ["Code cell 2 (cell 2 of the notebook) raised ValueError: a demo of the error (line 1 "
+    assert list(result.warnings) == ["Code cell 2 (cell 2 of the notebook) raised ValueError: 'a demo of the error' (line 1 "
                                "of code cell 2), as its 'raises-exception' tag says it may; the later cells were run "
                                "after it, as Jupyter's tools do for such a cell."], result.warnings
 
@@ -82,7 +82,7 @@ def test_a_cell_tagged_raises_exception_is_told_as_expected(results):
 def test_the_last_cell_raising_says_nothing_of_later_cells(results):
     last, middle = results["last-cell-raises"], results["middle-cell-raises"]
     assert last.score == last.max_score and middle.score == middle.max_score
-    assert list(last.warnings) == ["Code cell 2 (cell 2 of the notebook) raised ZeroDivisionError: division by zero "
+    assert list(last.warnings) == ["Code cell 2 (cell 2 of the notebook) raised ZeroDivisionError: 'division by zero' "
                              "(line 1 of code cell 2)."], last.warnings
     assert middle.warnings[0].endswith("the later cells were still run (Run All would stop)."), middle.warnings
 

@@ -107,7 +107,7 @@ def test_an_error_inside_a_time_cell_names_its_cell_and_line(session):
     the message said '(line 4)' of no cell (the body's own count, after IPython dropped its blank first line)."""
     result = grade(session, "time-cell-error-line.ipynb")
     returns = next(c for c in result.checks if c.id == "returns")
-    assert "NameError: name 'relu' is not defined (line 5 of code cell 2)" in returns.message, returns.message
+    assert "NameError: \"name 'relu' is not defined\" (line 5 of code cell 2)" in returns.message, returns.message
 
 
 def test_an_error_inside_nested_cell_magics_of_a_script_names_its_file_line(grade_source):
@@ -115,7 +115,7 @@ def test_an_error_inside_nested_cell_magics_of_a_script_names_its_file_line(grad
     result = grade_source(source, "student.py")
     full_marks(result)
     line = source.count("\n")
-    assert any(f"'undefined_b' is not defined (line {line})" in w for w in result.warnings), result.warnings
+    assert any(f"'undefined_b' is not defined\" (line {line})" in w for w in result.warnings), result.warnings
 
 
 # -- %reset --------------------------------------------------------------------------------------------------
