@@ -22,6 +22,8 @@ import numpy as np
 
 from grader.authoring import PROBE, Case, Finding
 
+from .rescaled import rescaled_logits
+
 #: the largest case a model is evaluated on (inputs' total size); GoogLeNet's case (1.1 million) still is
 SMALL = 4_000_000
 
@@ -148,6 +150,9 @@ MAPS = [
     ("class-map-layout", "laid out (h*w, K), the positions flattened",
      lambda F, V, c: _map(F, V, c).reshape(_positions(F), -1)),
     ("class-map-layout", "laid out (K, h*w)", lambda F, V, c: _map(F, V, c).reshape(_positions(F), -1).T),
+    ("class-map-layout", "computed as a (K, h*w) array and reshaped to (h, w, K), which keeps the numbers in their "
+     "(K, h*w) order instead of moving the classes to the last axis",
+     lambda F, V, c: _map(F, V, c).reshape(_positions(F), -1).T.reshape(F.shape[0], F.shape[1], -1)),
     ("class-map-layout", "laid out (w, h, K), rows and columns swapped",
      lambda F, V, c: _map(F, V, c).transpose(1, 0, 2)),
     ("transposed-weights", "computed with V used as if it were (C, K)", lambda F, V, c: F @ V + c),
@@ -380,6 +385,8 @@ def diagnose(runs, exercise) -> list[Finding]:
         rescaled = _affine_map(table, swapped)
         if rescaled is not None:
             findings.append(rescaled)
+    if fit is None or fit[0] is None:
+        findings.extend(rescaled_logits(table.runs, lambda run: _part(run, 0, swapped)))
     if fit is None:
         return findings
     grouped: dict[str, list[str]] = {}

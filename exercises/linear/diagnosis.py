@@ -250,6 +250,11 @@ def _bias_evidence(runs, spec: Spec) -> str:
             return ""
         how = "x @ weight.T times the bias, value by value" if spec.bias == "multiplied" else "x @ weight.T - bias"
         return f"On {_where(ran)} your output equals {how}: the bias must be added."
+    if spec.bias == "in-weight":
+        if ran is None:
+            return ""
+        return (f"On {_where(ran)} your output equals x @ (weight.T + bias): the bias was added to every weight of "
+                "its output, so each output gets its bias times the sum of the inputs instead of the bias once.")
     if spec.bias == "as-row":
         if ran is None:
             return ""

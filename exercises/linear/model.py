@@ -30,7 +30,7 @@ OPTIONS = {
     "weight": ("ok", "untransposed", "square-untransposed", "reshaped", "elementwise", "column-form"),
     "reduce": ("ok", "mean", "skips-last", "skips-first"),
     "bias": ("ok", "missing", "first-axis", "row-axis", "first-axis-nd", "twice", "input", "truth-test",
-             "missing-vector", "as-row", "multiplied", "subtracted", "row-axis-batch"),
+             "missing-vector", "as-row", "multiplied", "subtracted", "row-axis-batch", "in-weight"),
     "shape": ("ok", "merged", "vector-as-row", "needs-2d", "no-vector", "no-3d", "row-no-3d", "first-kept",
               "like-x"),
     "none": ("ok", "refused", "none-refused", "omitted-refused"),
@@ -40,7 +40,8 @@ OPTIONS = {
 FINDING = {"weight": "weight-not-transposed", "reshaped": "weight-reshaped-not-transposed",
            "elementwise": "elementwise-product", "column-form": "column-vector-formula",
            "missing-vector": "missing-bias", "as-row": "only-2d-input", "multiplied": "bias-wrong-operation",
-           "subtracted": "bias-wrong-operation", "mean": "mean-not-sum", "skips-last": "sum-skips-an-input",
+           "subtracted": "bias-wrong-operation", "in-weight": "bias-wrong-operation", "mean": "mean-not-sum",
+           "skips-last": "sum-skips-an-input",
            "skips-first": "sum-skips-an-input", "none": "bias-none-refused", "shape": "only-2d-input",
            "like-x": "output-shaped-like-input", "missing": "missing-bias", "first-axis": "bias-wrong-axis",
            "row-axis": "bias-wrong-axis", "row-axis-batch": "bias-wrong-axis", "first-axis-nd": "bias-wrong-axis",
@@ -142,6 +143,8 @@ def model(args, spec: Spec, einsum: bool = False) -> np.ndarray:
             y = y * bias
         elif spec.bias == "subtracted":
             y = y - bias
+        elif spec.bias == "in-weight":
+            y = y + x.sum(axis=-1, keepdims=True) * bias  # x @ (weight.T + bias): b_j times the sum of the inputs
         else:
             y = y + bias
     if spec.shape == "first-kept":
