@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .errors import DecodeFailure, MissingFile, NotANotebook, NotJson, SubmissionError, UnsupportedFileType
-from . import colabexport, escape, kernels, pysource
+from . import colabexport, escape, jupytext, kernels, pysource
 from .brokenjson import MAX_JSON_VALUES, json_values, unsupported_name, why_not_json  # noqa: F401 (re-exported)
 from .ipython import (TOO_COSTLY, OverBudget, Translation, Translator, compile_error, leading_blank_lines,
                       python_cell_magic)
@@ -351,6 +351,8 @@ def _script_cells(text: str, name: str = "the file") -> tuple[list[Cell], list[s
     VS Code or Jupytext): then each marked part is a cell, so one failing part does not stop the rest, as in the
     notebook the student ran. A part marked as markdown or raw (``# %% [markdown]``, PyCharm's ``#%% md``) is
     text that those editors never run: it is kept as prose (by its first line's number), not run."""
+    if (found := jupytext.sources(text, MAX_CELLS)) is not None:  # a Jupytext script, read as Jupytext reads it
+        return *_Loader(found[0]).cells(), found[1]
     starts = []
     for match in CELL_MARKER.finditer(text):
         starts.append(match.start())
@@ -360,8 +362,7 @@ def _script_cells(text: str, name: str = "the file") -> tuple[list[Cell], list[s
                 f"exported script may have at most {MAX_CELLS:,} cells.")
     if not starts:
         return *colabexport.cells(text, lambda sources: _Loader(sources).cells()), []
-    preamble = bool(text[: starts[0]].strip())
-    if preamble:
+    if preamble := bool(text[: starts[0]].strip()):
         starts.insert(0, 0)
     sources, prose, line, counted = [], [], 1, 0
     for n, (start, end) in enumerate(zip(starts, starts[1:] + [len(text)]), start=1):

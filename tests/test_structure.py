@@ -17,6 +17,7 @@ RANKS = {
     "exercisepackage": 1.9, "exercise": 2, "submission": 2, "ipython": 1.5, "signing": 1,
     "brokenjson": 1.6,  # why a notebook is not JSON (submission reads it)
     "kernels": 1.6, "colabexport": 1.6,  # a notebook's kernel language; a Colab .py export's cells (submission)
+    "jupytext": 1.6,  # a Jupytext script's cells and commented magics (submission)
     "outcomes": 3, "channel": 3, "hints": 3, "answers": 3.5, "notes": 3.5,
     "authoring": 3.1,  # what an exercise folder imports: the cases (exercise) and what a call did (outcomes)
     "calls": 3.9,  # the run's calls planned: inputs laid out, commands encoded
