@@ -63,3 +63,13 @@ def test_the_light_format_splits_where_jupytext_does():
     assert [c[0] for c in code] == ["import numpy as np\n", "def f():\n    return 1\n\n\nz = f()\n", "bad\n"]
     assert [c[3] for c in code] == ["the cell at line 10", "the cell at line 13", "the cell at line 20"]
     assert prose == [(8, "# # Title\n")]
+
+
+def test_a_skipped_layer_is_not_read_as_an_activation_that_zeroes_everything(grade_source):
+    source = ("import numpy as np\n\ndef vgg_classifier(features, W1, b1, W2, b2, W3, b3):\n"
+              "    x = features.reshape(features.shape[0], -1)\n    h = np.maximum(0, x @ W1 + b1)\n"
+              "    return h @ W3 + b3\n")
+    result = grade_source(source)
+    assert [d.id for d in result.diagnoses] == ["missing-layer"]
+    second = next(line for line in result.trace if line.strip().startswith("second activation"))
+    assert second == "  second activation: departs: FC2 (W2, b2) is skipped: the output of FC1 goes straight into FC3"

@@ -484,8 +484,11 @@ def lines(values, by_name: dict) -> list[str]:
         verdicts = {}
         for stage in S.STAGES:
             reading = values.readings.get(stage)
-            if stage in departures:
-                note = reading.note if reading is not None and reading.departs else "; ".join(departures[stage])
+            if stage in departures:  # an activation as stated whose layer is skipped: its ramp never reached it
+                own = reading is not None and reading.departs and not (
+                    stage in ("act1", "act2") and values.spec.act[int(stage[-1]) - 1] == V.REFERENCE.act[0]
+                    and values.spec.scale[int(stage[-1]) - 1] == 1.0)
+                note = reading.note if own else "; ".join(departures[stage])
                 verdicts[stage] = ("departs", note)
             else:
                 verdicts[stage] = ("as stated", "")
