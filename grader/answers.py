@@ -5,6 +5,8 @@ submission wrote on the channel (its code shares the child's process), and the r
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from . import hints
@@ -101,9 +103,31 @@ def call_error(error: object, submission: Submission) -> CallError:
     if space is not None and (not isinstance(space, int) or isinstance(space, bool) or not -1 <= space < 2**64):
         raise ProtocolError("an error's address-space limit is not a number")
     kind, message = _clean(text_field(error, "type"), 80) or "Exception", _clean(text_field(error, "message"), 400)
+    if kind == "OSError" and (said := _own_limit_sentence(message)):  # the runner's words: written again here
+        return CallError(type=kind, message="", hint=said, where=where or "", line=line, cell=cell)
     hint = hints.error_hint(kind, message)
     return CallError(type=kind, message=message, hint=hint, where=where or "", line=line, cell=cell,
                      reserved=reserved, address_space=space)
+
+
+#: the one sentence the runner sends as an exception's message (runner/calls.py: inputs it could not map under the
+#: address-space limit the submission lowered); only its numbers are read, and the parent writes it again
+_OWN_LIMIT = re.compile(r"its inputs \(([\d,]{1,12}) MiB\) could not be mapped into memory \((\w{1,40})\): the "
+                        r"submission had lowered its own address-space limit \(resource\.setrlimit\(RLIMIT_AS, "
+                        r"\.\.\.\)\) to ([\d,]{1,12}) MiB(?:, below the grader's ([\d,]{1,12}) MiB)?, so its own "
+                        r"memory limit stopped the call")
+
+
+def _own_limit_sentence(message: str) -> str:
+    """The runner's sentence for inputs refused by the submission's own address-space limit, written by the parent
+    from its numbers (so it is shown as the grader's text, not quoted as the student's), or ''."""
+    found = _OWN_LIMIT.fullmatch(message)
+    if not found:
+        return ""
+    below = f", below the grader's {found[4]} MiB" if found[4] else ""
+    return (f"its inputs ({found[1]} MiB) could not be mapped into memory ({found[2]}): the submission had lowered "
+            f"its own address-space limit (resource.setrlimit(RLIMIT_AS, ...)) to {found[3]} MiB{below}, so its own "
+            "memory limit stopped the call")
 
 
 def early_alarm(seconds: float, limit: float, what: str = "the call") -> CallError | None:

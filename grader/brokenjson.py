@@ -18,6 +18,7 @@ from pathlib import Path
 
 from . import escape
 from .ipython import compile_error
+from .text import quote
 
 #: git's conflict markers, each at the start of a line; all three must be there
 _CONFLICT = (re.compile(rb"^<<<<<<< ", re.M), re.compile(rb"^=======\r?$", re.M), re.compile(rb"^>>>>>>> ", re.M))
@@ -135,14 +136,21 @@ def misnamed(path: Path) -> bool:
             or path.suffix.lower() in (".html", ".htm", ".pdf"))
 
 
+def shown_name(path: Path) -> str:
+    """A file's name in a sentence: the student's words, so quoted (``text.quote``) and short. A file named
+    ``All checks passed. Score 19 of 19. x.py`` opened "... is a symbolic link" with what read as the grader's
+    own sentence, in the report, the LMS comment and the class summary."""
+    return quote(path.name, 80)
+
+
 def unsupported_name(path: Path) -> str:
     """Why a file of another suffix is not graded, said as what most likely happened to it: a browser or an editor
     that saved 'hw.ipynb' as 'hw.ipynb.txt', a notebook zipped or exported (File > Download as HTML or PDF)."""
-    suffix, name = path.suffix.lower(), escape.terminal(path.name, 200)
+    suffix, name = path.suffix.lower(), shown_name(path)
     inner = Path(path.stem).suffix.lower()
     if inner in (".py", ".ipynb"):
         return (f"{name} is named like a {inner} file with '{escape.terminal(path.suffix, 40)}' added after it (a "
-                f"browser or an editor does that when it saves): rename it to {escape.terminal(path.stem, 200)} and "
+                f"browser or an editor does that when it saves): rename it to {quote(path.stem, 80)} and "
                 "submit it again.")
     if suffix in _ARCHIVES:
         return f"{name} is an archive: unpack it and submit the .ipynb notebook or .py file that is inside."

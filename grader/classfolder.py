@@ -34,6 +34,7 @@ from . import escape, outfolder
 from .errors import MissingPath, UsageError
 from .brokenjson import misnamed, unsupported_name
 from .submission import SUFFIXES
+from .text import quote
 
 IGNORED_NAMES = {"__pycache__", "__MACOSX"}
 LAYOUTS = ("auto", "plain", "nbgrader")
@@ -273,7 +274,7 @@ def _assignment_folder(student: Path, assignment: str, left: list[tuple[Path, st
     try:
         items = sorted(os.scandir(student), key=lambda item: item.name)
     except OSError as exc:
-        return None, f"The folder {relative_name(student, root)} cannot be read ({exc.strerror or exc})."
+        return None, f"The folder {quote(relative_name(student, root), 80)} cannot be read ({exc.strerror or exc})."
     chosen = None
     for item in items:
         path = Path(item.path)
@@ -286,8 +287,8 @@ def _assignment_folder(student: Path, assignment: str, left: list[tuple[Path, st
         else:
             left.append((path, f"not the assignment graded (--assignment {escape.terminal(assignment, 60)})"))
     if chosen is None:
-        return None, (f"There is no {escape.terminal(assignment, 60)}/ folder in {relative_name(student, root)}: "
-                      "nothing was submitted for this assignment.")
+        return None, (f"There is no {escape.terminal(assignment, 60)}/ folder in "
+                      f"{quote(relative_name(student, root), 80)}: nothing was submitted for this assignment.")
     return chosen, None
 
 
@@ -334,9 +335,10 @@ def _nothing_graded(skipped: list[tuple[Path, str]], folder: Path, root: Path | 
         return ("no-submission", unsupported_name(wrong[0]) + (
             f" ({more} other file{'s' if more > 1 else ''} in the folder cannot be graded either.)" if more else ""))
     if files:
-        names = ", ".join(relative_name(path, folder) for path in files[:3]) + (" and more" if len(files) > 3 else "")
-        return ("no-submission", f"The folder {relative_name(folder, root)} holds no .py or .ipynb file to grade, "
-                                 f"only {names}: submit a .py file or a .ipynb notebook.")
+        names = ", ".join(quote(relative_name(path, folder), 80) for path in files[:3]) \
+            + (" and more" if len(files) > 3 else "")
+        return ("no-submission", f"The folder {quote(relative_name(folder, root), 80)} holds no .py or .ipynb file "
+                                 f"to grade, only {names}: submit a .py file or a .ipynb notebook.")
     return None
 
 
@@ -390,7 +392,8 @@ def _entries(found: list[_Found], empty: list[tuple[str, Path, Problem, Path | N
                 left.append((folder, NOT_A_SUBMISSION))
             continue
         groups[raw] = [_Found(raw, folder, why if isinstance(why, tuple) else (
-            "no-submission", why or f"The folder {relative_name(folder, root)} holds no .py or .ipynb file to grade."))]
+            "no-submission",
+            why or f"The folder {quote(relative_name(folder, root), 80)} holds no .py or .ipynb file to grade."))]
     shown = display_ids(list(groups))
     folders = outfolder.folder_names(shown.values())
     entries = []
@@ -404,12 +407,12 @@ def _entries(found: list[_Found], empty: list[tuple[str, Path, Problem, Path | N
             entries.append(Entry(unique[0].path, student, unique[0].problem, folders[student], raw))
             continue
         roots = {i.root for i in unique}  # files from two class folders: each under its folder's own name
-        names = ", ".join(relative_name(i.path, i.root if len(roots) == 1 or i.root is None else i.root.parent)
-                          for i in unique[:6])
+        names = ", ".join(quote(relative_name(i.path, i.root if len(roots) == 1 or i.root is None else i.root.parent),
+                                80) for i in unique[:6])
         names += f" and {len(unique) - 6} more" if len(unique) > 6 else ""
         entries.append(Entry(unique[0].path, student, ("duplicate-student",
-                             f"{len(unique)} files map to student '{student}': {names}. None of them was graded: "
-                             "keep one submission per student and grade again."), folders[student], raw))
+                             f"{len(unique)} files map to student {quote(student, 80)}: {names}. None of them was "
+                             "graded: keep one submission per student and grade again."), folders[student], raw))
     entries.sort(key=lambda e: e.student)
     return entries
 
@@ -423,13 +426,18 @@ def display_ids(raws: list[str]) -> dict[str, str]:
     ``caf\\xe9`` from ``caf\\xe8`` (both ``caf\ufffd``) in an LMS import, and stay the same when a later batch
     adds or drops the other one. Ids that would still read the same (NFKC-equal ids, a hash prefix shared) get a
     longer hash.
+
+    Spaces at either end are shown as escapes (an id ``"alice "`` or ``"   "`` read as ``alice`` or as nothing, and
+    an LMS that trims its cells would have given alice the other file's grade), and ids equal but for case
+    (``Case.py`` beside ``case.py``) each get a hash: an LMS matching logins without case would otherwise put
+    both rows on one student, the last one winning.
     """
     level = {raw: 0 if _display(raw, 0) == raw else 1 for raw in raws}
     for _ in range(3):
         shown = {raw: _display(raw, level[raw]) for raw in raws}
         groups: dict[str, list[str]] = {}
         for raw, text in shown.items():
-            groups.setdefault(unicodedata.normalize("NFKC", text), []).append(raw)
+            groups.setdefault(unicodedata.normalize("NFKC", text).casefold(), []).append(raw)
         clashing = [raw for group in groups.values() if len(group) > 1 for raw in group]
         if not clashing:
             return shown
@@ -440,6 +448,10 @@ def display_ids(raws: list[str]) -> dict[str, str]:
 
 def _display(raw: str, level: int) -> str:
     text = escape.terminal(raw, ID_CHARS)
+    body = text.strip(" ")
+    if body != text:  # spaces at an end, or nothing but spaces: shown, not trimmed away by a reader or an LMS
+        start = len(text) - len(text.lstrip(" "))
+        text = "\\x20" * start + body + "\\x20" * (len(text) - len(body) - start)
     if level == 0:
         return text
     digest = hashlib.sha256(raw.encode("utf-8", "surrogateescape" if _escaped_bytes(raw) else "surrogatepass"))

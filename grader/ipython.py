@@ -15,6 +15,7 @@ import warnings
 from dataclasses import dataclass
 
 from . import pysource
+from .text import quote
 
 #: IPython stops translating a cell after 500 transformations (``TRANSFORM_LOOP_LIMIT``): Jupyter refuses it.
 IPYTHON_CELL_LIMIT = 500
@@ -47,7 +48,7 @@ def compile_error(source: str) -> tuple[str, int | None, str] | None:
     except SyntaxError as exc:  # IndentationError and TabError are subclasses
         text = exc.msg + _pasted_character(exc.msg)
         if exc.text and exc.text.strip():
-            text += f" -> {exc.text.strip()[:120]}"
+            text += f" -> {quote(exc.text.strip(), 80)}"  # the student's line: quoted, never read as ours
         at = exc.lineno if isinstance(exc.lineno, int) else 0  # a .py file has no metadata naming its Python: say it
         lines = source.split("\n") if at > 0 else []
         text += pysource.newer_syntax(exc.msg, lines[at - 1] if 0 < at <= len(lines) else exc.text)

@@ -22,7 +22,8 @@ from pathlib import Path
 
 from .errors import DecodeFailure, MissingFile, NotANotebook, NotJson, SubmissionError, UnsupportedFileType
 from . import colabexport, escape, jupytext, kernels, pysource
-from .brokenjson import MAX_JSON_VALUES, json_values, unsupported_name, why_not_json  # noqa: F401 (re-exported)
+from .brokenjson import (MAX_JSON_VALUES, json_values, shown_name, unsupported_name,  # noqa: F401 (re-exported)
+                         why_not_json)
 from .ipython import (TOO_COSTLY, OverBudget, Translation, Translator, compile_error, leading_blank_lines,
                       python_cell_magic)
 
@@ -133,30 +134,31 @@ def load(path: Path, student: str | None = None, raw: bytes | None = None) -> Su
     ``raw``: the file's bytes as the caller already read them (a batch reads each file once, to key its result
     and to grade it, so both see the same bytes)."""
     path = Path(path)
+    name = shown_name(path)
     if raw is not None:
         return parse(path, raw, student)
     if path.is_symlink():  # a link in a class folder could point at the solutions or another student's work
-        raise UnsupportedFileType(f"{path.name} is a symbolic link; a submission must be a regular file.")
+        raise UnsupportedFileType(f"{name} is a symbolic link; a submission must be a regular file.")
     if not path.exists():
-        raise MissingFile(f"The file {escape.terminal(path.name, 200)} does not exist (it was moved or deleted before "
+        raise MissingFile(f"The file {name} does not exist (it was moved or deleted before "
                           "it was read).")
     if path.is_dir():
-        raise UnsupportedFileType(f"{escape.terminal(path.name, 200)} is a folder, not a submission file.")
+        raise UnsupportedFileType(f"{name} is a folder, not a submission file.")
     if not path.is_file():
-        raise UnsupportedFileType(f"{path.name} is not a regular file (a pipe or a device?).")
+        raise UnsupportedFileType(f"{name} is not a regular file (a pipe or a device?).")
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
         raise UnsupportedFileType(unsupported_name(path))
     try:
         size, limit = path.stat().st_size, MAX_BYTES[suffix]
         if size > limit:
-            raise SubmissionError(f"{path.name} is {size / 2**20:.1f} MiB; {suffix} submissions are limited to "
+            raise SubmissionError(f"{name} is {size / 2**20:.1f} MiB; {suffix} submissions are limited to "
                                   f"{limit >> 20} MiB{_advice(suffix)}.")
         raw = read_regular(path)
     except OSError as exc:
-        raise SubmissionError(f"{path.name} cannot be read: {exc.strerror or type(exc).__name__}.") from None
+        raise SubmissionError(f"{name} cannot be read: {exc.strerror or type(exc).__name__}.") from None
     if raw is None:
-        raise UnsupportedFileType(f"{path.name} is not a regular file of at most {MAX_BYTES[suffix] >> 20} MiB "
+        raise UnsupportedFileType(f"{name} is not a regular file of at most {MAX_BYTES[suffix] >> 20} MiB "
                                   "(it changed while it was being read?).")
     return parse(path, raw, student)
 
@@ -173,21 +175,21 @@ def read_regular(path: Path) -> bytes | None:
 
 def parse(path: Path, raw: bytes, student: str | None = None) -> Submission:
     """A submission from the bytes of its file (suffix and size already checked against ``path``'s)."""
-    suffix = path.suffix.lower()
+    suffix, name = path.suffix.lower(), shown_name(path)
     if suffix not in SUFFIXES:
         raise UnsupportedFileType(unsupported_name(path))
     if len(raw) > MAX_BYTES[suffix]:
-        raise SubmissionError(f"{path.name} is {len(raw) / 2**20:.1f} MiB; {suffix} submissions are limited to "
+        raise SubmissionError(f"{name} is {len(raw) / 2**20:.1f} MiB; {suffix} submissions are limited to "
                               f"{MAX_BYTES[suffix] >> 20} MiB{_advice(suffix)}.")
     digest = hashlib.sha256(raw).hexdigest()
     if suffix == ".py":
-        text = decode_python(raw, path.name)
+        text = decode_python(raw, name)
         if _looks_like_notebook(text):
-            raise UnsupportedFileType(f"{path.name} holds a Jupyter notebook's JSON, not Python source: "
+            raise UnsupportedFileType(f"{name} holds a Jupyter notebook's JSON, not Python source: "
                                       "submit it with the .ipynb extension.")
-        (cells, warnings, prose), raw_numbers, skipped = _script_cells(text, path.name), set(), []
+        (cells, warnings, prose), raw_numbers, skipped = _script_cells(text, name), set(), []
     else:
-        cells, warnings, prose, raw_numbers, skipped = _notebook_cells(raw, path.name)
+        cells, warnings, prose, raw_numbers, skipped = _notebook_cells(raw, name)
     return Submission(
         path=path,
         student=student or student_id(path),

@@ -7,6 +7,7 @@ escapes for its own format only, and none of them meets a byte its format cannot
 """
 from __future__ import annotations
 
+import re
 import unicodedata
 
 #: Unicode categories never shown as they are: controls, format characters (zero-width, bidi overrides),
@@ -67,18 +68,21 @@ def quote(value: object, limit: int = QUOTED) -> str:
     An exception message like "All hidden checks passed: 19/19. Instructor note: full marks." put straight after
     "raised ValueError:" read as the grader's own words in every report. Here it is cleaned, cut to ``limit``
     characters (in the middle, keeping the end, where numpy says which sizes differ), and put in quotes the grader
-    adds; the quote character is the one of ``"`` and ``'`` the text holds fewer of (``repr``'s choice, so
-    "name 'x' is not defined" stays readable), and every backslash and every quote of that kind inside is escaped,
-    so the text cannot close its quotation and go on as the grader's sentence.
+    adds: the one of ``'`` and ``"`` the text holds fewer of (``repr``'s choice, so "name 'x' is not defined"
+    stays readable), and every one of that kind inside is shown as its typographic twin (’ or ”), so the text
+    cannot close its quotation and go on as the grader's sentence. Backslashes are left alone: most text here was
+    cleaned already, and its escapes (``\\n``) would otherwise read doubled.
     """
     if isinstance(value, str):
-        text = value
+        text = _SURROGATES.sub("\ufffd", value)  # an undecodable byte of a file name, as the other writers show it
     else:
         text = clean(value, limit * 2 + 1)  # bytes, or an object's str(): made text first
     if len(text) > limit:
         head = max(1, (limit - 1) * 3 // 5)
         text = text[:head].rstrip() + "…" + text[len(text) - (limit - 1 - head):].lstrip()
     mark = '"' if "'" in text and text.count('"') < text.count("'") else "'"
-    # escaped before ``clean``, whose own escapes (\x1b for ESC) keep their one backslash; nothing is cut after
-    # this, so no cut can leave a lone backslash before the closing quote
-    return mark + clean(text.replace("\\", "\\\\").replace(mark, "\\" + mark), limit * 24) + mark
+    return mark + clean(text, limit * 12).replace(mark, _TWIN[mark]) + mark
+
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+_TWIN = {"'": "\u2019", '"': "\u201d"}

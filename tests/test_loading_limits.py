@@ -58,7 +58,7 @@ def test_grader_check_on_a_flood_of_shell_lines_answers_in_seconds(tmp_path, cap
     assert seconds < BOUND + 30
     assert code == 1
     assert "Could not be checked: 2 places cannot be compiled; the first is SyntaxError at line 2: invalid " \
-           "syntax -> !echo 0; its IPython syntax was not translated: the cell has 500 or more lines of magics, " \
+           "syntax -> '!echo 0'; its IPython syntax was not translated: the cell has 500 or more lines of magics, " \
            "!shell or ?help, and IPython stops translating a cell after 500 (Jupyter would not run it either)" in out
     assert "vgg_classifier() was never defined" in out
 
@@ -70,7 +70,7 @@ def test_499_magics_in_a_cell_run_and_500_are_refused_as_in_jupyter(tmp_path, gr
     full_marks(grade_source(notebook(many + CORRECT), "student.ipynb"))
     result = grade_source(notebook("!echo last\n" + many + CORRECT), "student.ipynb")
     assert result.status == "error" and result.error.kind == "syntax-error"
-    assert "line 1: invalid syntax -> !echo last" in result.error.message
+    assert "line 1: invalid syntax -> '!echo last'" in result.error.message
     assert "IPython stops translating a cell after 500 (Jupyter would not run it either)" in result.error.message
     assert "vgg_classifier() was never defined" in result.error.message
 

@@ -49,7 +49,7 @@ def test_a_notebook_whose_every_code_cell_is_skipped_says_so(grade_source):
     """It said the notebook had no code cell at all."""
     result = grade_source(tagged(notebook(CORRECT), 0, "hide-input", "skip-execution"), "student.ipynb")
     assert result.status == "error"
-    assert "Every code cell of student.ipynb is tagged 'skip-execution'" in result.error.message, result.error.message
+    assert "Every code cell of 'student.ipynb' is tagged 'skip-execution'" in result.error.message, result.error.message
 
 
 def test_other_tags_change_nothing(grade_source):
@@ -88,11 +88,11 @@ def test_an_eof_of_a_file_read_is_not_taken_for_a_prompt(grade_source):
 
 # -- a notebook under another name --------------------------------------------------------------------------------
 @pytest.mark.parametrize("name, says", [
-    ("vgg.ipynb.txt", "vgg.ipynb.txt is named like a .ipynb file with '.txt' added after it"),
-    ("vgg.py.txt", "rename it to vgg.py and submit it again"),
-    ("vgg.zip", "vgg.zip is an archive: unpack it"),
-    ("vgg.html", "vgg.html is a web page copy of the work, which cannot be run: submit the notebook itself"),
-    ("vgg.txt", "Cannot grade a '.txt' file (vgg.txt)"),
+    ("vgg.ipynb.txt", "'vgg.ipynb.txt' is named like a .ipynb file with '.txt' added after it"),
+    ("vgg.py.txt", "rename it to 'vgg.py' and submit it again"),
+    ("vgg.zip", "'vgg.zip' is an archive: unpack it"),
+    ("vgg.html", "'vgg.html' is a web page copy of the work, which cannot be run: submit the notebook itself"),
+    ("vgg.txt", "Cannot grade a '.txt' file ('vgg.txt')"),
 ])
 def test_a_file_under_another_suffix_says_what_happened_to_its_name(grade_source, name, says):
     """'vgg.ipynb.txt', which a browser saved, got "Cannot grade a '.txt' file", as if it were not a notebook."""

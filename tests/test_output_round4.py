@@ -108,7 +108,7 @@ def test_a_ci_log_and_step_summary_run_no_student_command(hostile_class, capsys,
     lines = stdout.splitlines()
     assert len(lines) == len(HOSTILE_NAMES) + 3, stdout  # one per student: the raiser, the two misnamed too
     assert any("::warning::x: 17/17" in line for line in lines)  # the id is still there to read
-    assert any("rename it to ::error::z.ipynb" in line for line in lines)
+    assert any("rename it to '::error::z.ipynb'" in line for line in lines)
 
 
 def test_json_on_stdout_is_valid_and_keeps_hostile_ids(hostile_class, capsys, monkeypatch):
@@ -133,7 +133,7 @@ def test_a_misnamed_file_in_plain_layout_gets_a_row_saying_what_to_do(tmp_path):
     (tmp_path / "README.md").write_text("# the class")
     found = rows(tmp_path)
     assert set(found) == {"ana", "alice", "bob", "cam"}  # the README is no student
-    assert found["alice"][0] == "unsupported-file-type" and "rename it to alice.ipynb" in found["alice"][1]
+    assert found["alice"][0] == "unsupported-file-type" and "rename it to 'alice.ipynb'" in found["alice"][1]
     assert "unpack it" in found["bob"][1]
     assert "submit the notebook itself" in found["cam"][1]
 
@@ -152,8 +152,8 @@ def test_a_students_folder_without_a_submission_names_what_it_holds(tmp_path):
     (tmp_path / "ed").mkdir()
     (tmp_path / "ed" / "answers.txt").write_text("42")
     found = rows(tmp_path)
-    assert found["dora"][0] == "no-submission" and "rename it to hw1.ipynb" in found["dora"][1]
-    assert found["ed"][0] == "no-submission" and "only answers.txt" in found["ed"][1]
+    assert found["dora"][0] == "no-submission" and "rename it to 'hw1.ipynb'" in found["dora"][1]
+    assert found["ed"][0] == "no-submission" and "only 'answers.txt'" in found["ed"][1]
     assert str(tmp_path) not in found["ed"][1]
 
 
@@ -164,7 +164,7 @@ def test_grading_one_misnamed_file_says_what_it_is(tmp_path, capsys, monkeypatch
     code, _, stderr = run(["grade", str(target), "--no-full-scale", "--out", str(tmp_path / "out")], capsys,
                           monkeypatch)
     assert code == 2
-    assert "rename it to hw.ipynb" in stderr and "Name the exercise" not in stderr
+    assert "rename it to 'hw.ipynb'" in stderr and "Name the exercise" not in stderr
 
 
 # -- no host path, no raw exception text --------------------------------------------------------------------------
