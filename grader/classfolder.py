@@ -243,7 +243,7 @@ def _scan(root: Path, found: list[_Found], empty: list[tuple[str, Path, Problem,
         elif item.is_symlink():
             if os.path.isdir(path):  # a student "folder" that is a link: refused like a linked file
                 found.append(_Found(item.name, path, ("unsupported-file-type",
-                                    f"{escape.terminal(item.name)} is a symbolic link to a folder; a student's "
+                                    f"{quote(item.name, 80)} is a symbolic link to a folder; a student's "
                                     "folder must be a real folder, and no link in a class folder is followed."),
                                     root))
             elif _supported(path):
@@ -350,14 +350,14 @@ def _misnamed_id(path: Path) -> str:
 
 def _link_problem(path: Path) -> tuple[str, str]:
     return ("unsupported-file-type",
-            f"{escape.terminal(path.name)} is a symbolic link; a submission must be a regular file.")
+            f"{quote(path.name, 80)} is a symbolic link; a submission must be a regular file.")
 
 
 def _regular_problem(item: os.DirEntry) -> tuple[str, str] | None:
     if item.is_file(follow_symlinks=False):
         return None
     return ("unsupported-file-type",
-            f"{escape.terminal(item.name)} is not a regular file (a pipe or a device?).")
+            f"{quote(item.name, 80)} is not a regular file (a pipe or a device?).")
 
 
 def _inside(path: Path, base: str) -> tuple[str, str] | None:

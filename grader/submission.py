@@ -22,8 +22,7 @@ from pathlib import Path
 
 from .errors import DecodeFailure, MissingFile, NotANotebook, NotJson, SubmissionError, UnsupportedFileType
 from . import colabexport, escape, jupytext, kernels, pysource
-from .brokenjson import (MAX_JSON_VALUES, json_values, shown_name, unsupported_name,  # noqa: F401 (re-exported)
-                         why_not_json)
+from .brokenjson import MAX_JSON_VALUES, json_values, shown_name, unsupported_name, why_not_json  # noqa: F401
 from .ipython import (TOO_COSTLY, OverBudget, Translation, Translator, compile_error, leading_blank_lines,
                       python_cell_magic)
 
@@ -133,8 +132,7 @@ def load(path: Path, student: str | None = None, raw: bytes | None = None) -> Su
 
     ``raw``: the file's bytes as the caller already read them (a batch reads each file once, to key its result
     and to grade it, so both see the same bytes)."""
-    path = Path(path)
-    name = shown_name(path)
+    name = shown_name(path := Path(path))  # the student's words: quoted in every sentence below
     if raw is not None:
         return parse(path, raw, student)
     if path.is_symlink():  # a link in a class folder could point at the solutions or another student's work
