@@ -305,7 +305,7 @@ def _code_names(code: types.CodeType) -> set[str]:
 
 
 #: Cell magics whose body the child runs as Python: a syntax error in the body is the cell's syntax error.
-PYTHON_CELL_MAGICS = ("time", "capture", "prun")  # as _Shell.RUN_CELL; not cython, whose body may be Cython
+PYTHON_CELL_MAGICS = ("time", "capture", "prun")  # as runner.shell.Shell.RUN_CELL; not cython, whose body may be Cython
 _BLANK_LINES = re.compile(r"(?:[ \t\f\v]*+\n)*+")
 
 

@@ -7,7 +7,7 @@ run delay, second field of ``/proc/PID/schedstat``); a deadline that passes whil
 that long is moved by that wait, once per wait, and by at most twice the step's own allowance. A sleeping or
 blocked process does not wait for a core, so a call that sleeps past its limit is stopped on time; a run that
 starves itself (its own busy processes share its cgroup's cpu weight) gains at most the same twice its allowance.
-The child's own alarm grants the same waits, read from its own counter (``runner/child.py``).
+The child's own alarm grants the same waits, read from its own counter (``runner/alarms.py``).
 """
 from __future__ import annotations
 

@@ -1,0 +1,158 @@
+"""The function lookup and the calls: the inputs mapped from the parent's memory, the call made under its alarm.
+
+A call's inputs are never copied: inline ones are views of the memory the parent wrote them to (and reads back after
+the call, to see what the student changed), large shared ones are files mapped copy-on-write. The call, the
+description of its result and the release of what it made all run within the call's own time, so that a slow
+``__del__`` or ``__array__`` is that call's timeout, not the next one's.
+"""
+from __future__ import annotations
+
+import os
+import time
+
+import alarms
+import rows  # next to this file, in the runner folder
+import stdlib
+from describe import address_space, describe_error, signature, type_name, unreadable
+
+
+class Calls:
+    """The child's part that answers ``lookup`` and ``call`` commands."""
+
+    def lookup(self, command: dict) -> None:
+        namespace = self.namespace or self.start_namespace()
+        name = str(command["name"])
+        function = namespace.get(name)
+        if function is None and not self.notebook and callable(namespace.get("__getattr__")):
+            # a module's own __getattr__ (PEP 562) answers ``from submission import name`` for names it lacks
+            out_of_time, failed, found = self.timed(self.wire.SIGNATURE_SECONDS,
+                                                    lambda: namespace["__getattr__"](name))
+            function = found if not out_of_time and failed is None else None
+        reply = {"t": "function", "seq": command["seq"], "found": function is not None,
+                 "callable": function is not None and callable(function), "type": type_name(function)}
+        if not reply["callable"]:
+            reply["candidates"] = sorted(  # names cut: globals()['f' * 10**7] = print is a name too
+                k[:100] for k, v in list(namespace.items()) if isinstance(k, str) and callable(v)
+                and not k.startswith("__"))[:200]
+        else:  # its parameters, for the parent to compare with the exercise's: reading them may run student code
+            out_of_time, failed, declared = self.timed(self.wire.SIGNATURE_SECONDS,
+                                                       lambda: signature(function, self.wire))
+            reply["signature"] = declared if not out_of_time and failed is None else None
+        self.functions[name] = function
+        self.send(reply)
+
+    def argument(self, spec: dict, base: int = 0):
+        np = self.np
+        if "value" in spec:  # a Python scalar or None, passed as it is
+            return spec["value"]
+        if "period" in spec:  # raw rows that repeat (see rows.py): mapped copy-on-write, as below
+            return rows.repeated(spec["file"], spec["dtype"], tuple(spec["shape"]), spec["period"], writable=True)
+        if "file" in spec:
+            # Large shared inputs are mapped copy-on-write: no copy per submission, and writes stay private. The
+            # header is read unbuffered: on a huge-page tmpfs a buffered open reads 2 MiB (st_blksize) per file.
+            form = np.lib.format
+            with open(spec["file"], "rb", buffering=0) as handle:
+                version = form.read_magic(handle)
+                if version not in ((1, 0), (2, 0)):
+                    return np.load(spec["file"], mmap_mode="c", allow_pickle=False).view(np.ndarray)
+                read = form.read_array_header_1_0 if version == (1, 0) else form.read_array_header_2_0
+                shape, fortran, dtype = read(handle)
+                if dtype.hasobject:
+                    raise ValueError("a shared input holds objects")
+                mapped = np.memmap(handle, dtype=dtype, mode="c", offset=handle.tell(), shape=shape,
+                                   order="F" if fortran else "C")
+                return mapped.view(np.ndarray)  # what the caller hands over is a plain array, not a np.memmap
+        dtype = np.dtype(spec["dtype"])
+        count = 1
+        for n in spec["shape"]:
+            count *= n
+        return np.frombuffer(self.inputs, dtype=dtype, count=count, offset=base + spec["offset"]).reshape(spec["shape"])
+
+    def call(self, command: dict) -> None:
+        base = command.get("base", 0)  # inline offsets count from the call's place in the shared memory
+        try:
+            args = [self.argument(spec, base) for spec in command["args"]]
+        except (MemoryError, OSError, ValueError) as exc:
+            error = _own_limit_error(command["args"], self.address_space, exc)
+            if error is None:
+                raise  # the runner's own failure, named as such by the parent
+            self.send({"t": "result", "seq": command["seq"], "status": "raised", "error": error, "reshaped": []})
+            return
+        forms = [_form(arg) for arg in args]
+        function = self.functions[command["function"]]
+        reply = {"t": "result", "seq": command["seq"], "status": "ok", "error": None}
+        payload = b""
+        seconds = command.get("seconds", self.limits.get("call_seconds"))
+        started = time.monotonic()
+        out_of_time, exc, value = self.timed(seconds, lambda: function(*args))
+        held = [value, exc]  # what the call made, released below while its own time still runs
+        raised = exc is not None
+        del value, exc
+
+        def left() -> float | None:
+            own = time.monotonic() - started - (alarms.CLOCK.waited() if alarms.CLOCK is not None else 0.0)
+            return max(seconds - own, 0.01) if seconds else None
+        if not out_of_time:
+            # Describing runs student code too (``__str__``, ``__array__``, properties): under what is left of the
+            # call's own alarm, so a loop there is the call's timeout, not a silence until the parent's deadline.
+            max_bytes, outputs = int(command["max_bytes"]), int(command.get("outputs", 1))
+            describe = (lambda: describe_error(held[1])) if raised else \
+                (lambda: self.describe_result(held[0], reply, max_bytes, outputs))
+            out_of_time, failed, described = self.timed(left(), describe)
+            if failed is not None and raised:
+                described = {"type": "Exception", "message": "<unprintable>", "file": None, "line": None}
+            elif failed is not None:  # the value broke its own description: unreadable, said with its error's type
+                reply["parts"], reply["count"], described = [unreadable(failed)], 1, b""
+            elif not raised and not out_of_time:
+                described = [self.detached(chunk) for chunk in described]
+            failed = None  # its traceback holds the frames of the student's code
+        # The result and the exception's frames are released here, in the call's time: released after the answer,
+        # a slow ``__del__`` was charged to the next call (its case then timed out and was blamed). An alarm that
+        # goes off in a ``__del__`` is swallowed by Python, so whether it went off is asked of the alarm itself.
+        stopped, _, _ = self.timed(left(), held.clear)
+        if seconds and (stopped or alarms.FIRED[0]):
+            out_of_time = True
+        if out_of_time:
+            reply["status"] = "timeout"
+            reply.pop("parts", None)
+        elif raised:
+            reply.update(status="raised", error=described)
+        else:
+            payload = described
+        # arrays whose shape, strides or dtype the call reassigned (``x.shape = ...`` changes no byte)
+        reply["reshaped"] = [i for i, (arg, was) in enumerate(zip(args, forms))
+                             if was is not None and _form(arg) != was]
+        self.send(reply, payload)
+
+
+def _form(value) -> tuple | None:
+    """An array argument's shape, strides and dtype (None for anything else), read before and after a call."""
+    try:
+        return (tuple(value.shape), tuple(value.strides), str(value.dtype)) if type(value).__name__ == "ndarray" \
+            else None
+    except Exception:  # noqa: BLE001  (the student replaced a property: that is a change too)
+        return ("changed",)
+
+
+def _own_limit_error(specs: list, grader_limit: int, exc: BaseException) -> dict | None:
+    """The error to report when a call's inputs could not be mapped because the submission lowered its own
+    address-space limit (``resource.setrlimit(RLIMIT_AS, ...)``) below the grader's: its own limit stopped the call.
+    Without this, the failure ended the child as a broken runner ("replacing a builtin"), which was not the cause.
+    None when the limit is the grader's: then the failure is the runner's own."""
+    own = address_space()
+    if own < 0 or (0 <= grader_limit <= own):
+        return None
+    size = 0
+    for spec in specs:
+        try:  # a shared file holds the array (and its small header); repeated rows name their full shape
+            count = int(stdlib.load("numpy").dtype(spec["dtype"]).itemsize) if "period" in spec else 0
+            for n in spec["shape"] if "period" in spec else ():
+                count *= int(n)
+            size += count or (os.stat(spec["file"]).st_size if "file" in spec else 0)
+        except Exception:  # noqa: BLE001
+            pass
+    below = f", below the grader's {grader_limit / 2**20:,.0f} MiB" if grader_limit >= 0 else ""
+    return {"type": "OSError", "message": (
+        f"its inputs ({size / 2**20:,.0f} MiB) could not be mapped into memory ({type(exc).__name__}): the submission "
+        f"had lowered its own address-space limit (resource.setrlimit(RLIMIT_AS, ...)) to {own / 2**20:,.0f} MiB"
+        f"{below}, so its own memory limit stopped the call")[:500], "file": None, "line": None}

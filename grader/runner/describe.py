@@ -1,0 +1,180 @@
+"""What the child tells the parent of the student's objects: a returned value, an exception, a function's signature.
+
+Everything described here belongs to the student and may run student code when read (``__str__``, ``__array__``,
+properties, a metaclass): each reading is guarded, cut to a bounded size, and sent as plain data the parent checks.
+A returned array's own memory is sent as it is, never pickled, and only once no student object can change it.
+"""
+from __future__ import annotations
+
+import mmap
+
+import alarms
+import stdlib
+
+
+class Results:
+    """The child's part that describes what a call returned (``describe_result``) for the answer to a call."""
+
+    def detached(self, chunk):
+        """A result's bytes that no object of the student's keeps alive: a view of an ndarray subclass, or of
+        memory a student object owns, is copied, so releasing that object (its ``__del__``) happens in the call."""
+        if not isinstance(chunk, self.ndarray):  # b"": nothing was sent for this value
+            return chunk
+        base = chunk
+        while isinstance(base, self.ndarray):
+            if type(base) is not self.ndarray and type(base) is not self.np.memmap:
+                return chunk.copy()
+            base = base.base
+        return chunk if base is None or type(base) is mmap.mmap else chunk.copy()
+
+    def describe_result(self, value, reply: dict, max_bytes: int, outputs: int) -> bytes:
+        """One description per returned value: the value itself, or each item of the tuple a function with
+        several outputs returns (at most ``outputs`` of them; ``count`` says how many there were)."""
+        if outputs > 1 and isinstance(value, (tuple, list)):
+            reply["count"] = len(value)
+            values = list(value[:outputs])
+        else:
+            reply["count"] = 1
+            values = [value]
+        parts, chunks = [], []
+        for item in values:
+            part: dict = {}
+            data = self.describe_value(item, part, max_bytes)
+            max_bytes -= memoryview(data).nbytes
+            parts.append(part)
+            chunks.append(data)
+        reply["parts"] = parts
+        return chunks
+
+    def describe_value(self, value, reply: dict, max_bytes: int) -> bytes:
+        np = self.np
+        reply["type"] = type_name(value)
+        kind = type(value)  # not isinstance(): a ``__class__`` property can claim to be an ndarray
+        reply["exact"] = kind is self.ndarray
+        reply["subclass"] = issubclass(kind, self.ndarray) and not reply["exact"]
+        try:
+            if issubclass(kind, self.ndarray):
+                array = self.ndarray.view(value, self.ndarray)
+            elif value is None:
+                return b""
+            else:
+                array = np.asarray(value)
+        except alarms.OutOfTime:  # the call's alarm, in a looping ``__array__``: the call's timeout, not unreadable
+            raise
+        except BaseException as exc:
+            reply["note"] = "unreadable"
+            reply["detail"] = str(type(exc).__name__)[:60]
+            return b""
+        if not self.wire.describable(array.shape):
+            reply["note"] = "unreadable"
+            reply["detail"] = f"{array.ndim} dimensions" if array.ndim > self.wire.MAX_DIMS else \
+                f"a dimension of {self.wire.MAX_EXTENT:,} or more"
+            return b""
+        reply["shape"] = list(array.shape)
+        reply["dtype"] = str(array.dtype)[:60]  # a structured dtype's field names can be megabytes long
+        if array.dtype.kind not in "biufc" or array.dtype.fields is not None:
+            reply["note"] = "not-numeric"
+            return b""
+        if array.nbytes > max_bytes:
+            reply["note"] = "too-large"
+            reply["nbytes"] = int(array.nbytes)
+            return b""
+        if not array.flags.c_contiguous:
+            array = array.copy(order="C")  # not ascontiguousarray: it turns a 0-d array into a 1-d one
+        reply["array"] = {"dtype": array.dtype.str, "shape": list(array.shape)}
+        return array.reshape(-1).view(np.uint8) if array.size else b""  # the array's own memory, not a copy
+
+
+def type_name(value) -> str:
+    cls = type(value)
+    try:  # a metaclass can make either attribute a property that raises, or anything but text
+        module = getattr(cls, "__module__", "") or ""
+        name = getattr(cls, "__qualname__", cls.__name__)
+        return str(name if module in ("builtins", "") else f"{module}.{name}")[:200]  # a __qualname__ of 10 MB
+    except BaseException:  # noqa: BLE001
+        return "(unnamed type)"
+
+
+def signature(function, wire) -> dict | None:
+    """The function's parameters as plain data: names, kinds, whether each has a default; None when it has no
+    signature Python can read (a builtin, a ``__signature__`` that is not one). At most ``wire.MAX_PARAMETERS`` are
+    listed and ``count`` says how many there are; everything here is the student's and is checked by the parent."""
+    inspect = stdlib.load("inspect")
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):
+        return None
+    parameters = signature.parameters
+    kinds = dict(zip((inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                      inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.KEYWORD_ONLY,
+                      inspect.Parameter.VAR_KEYWORD), wire.PARAMETER_KINDS))
+    listed = []
+    for parameter in stdlib.load("itertools").islice(parameters.values(), wire.MAX_PARAMETERS):
+        kind = kinds.get(parameter.kind)
+        if kind is None:
+            return None
+        listed.append({"name": str(parameter.name)[:wire.MAX_PARAMETER_NAME], "kind": kind,
+                       "default": parameter.default is not inspect.Parameter.empty})
+    own = ""
+    try:  # a function bound to another name (``linear = dense_scores``) is named by what it calls itself
+        name = function.__name__
+        own = name[:wire.MAX_PARAMETER_NAME] if type(name) is str else ""
+    except Exception:  # noqa: BLE001  (a callable object's __getattr__ may raise anything)
+        pass
+    return {"count": int(len(parameters)), "parameters": listed, "own_name": own}
+
+
+def unreadable(exc: BaseException) -> dict:
+    """A returned value whose description raised: the parent says it could not be read, and why in a word."""
+    try:
+        detail = str(type(exc).__name__)
+    except BaseException:  # noqa: BLE001
+        detail = "an error"
+    return {"type": "(unknown)", "exact": False, "subclass": False, "note": "unreadable", "detail": detail[:60]}
+
+
+def describe_error(exc: BaseException) -> dict:
+    """Exception type, message and the innermost line of student code, without the runner's frames."""
+    location = {"file": None, "line": None}
+    try:
+        tb = exc.__traceback__  # a property on the exception's class can raise here
+    except BaseException:  # noqa: BLE001
+        tb = None
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if filename.startswith("<cell") or filename.startswith("<%"):
+            location = {"file": filename, "line": tb.tb_lineno}
+        tb = tb.tb_next
+    try:
+        text = str(exc)
+    except BaseException:
+        text = "<unprintable>"
+    try:
+        kind = str(type(exc).__name__)
+    except BaseException:
+        kind = "Exception"
+    described = {"type": kind[:100], "message": text[:500], **location}
+    if isinstance(exc, MemoryError):
+        described["reserved"] = _reserved()
+        described["address_space"] = address_space()  # the student's code may have lowered it (setrlimit)
+    return described
+
+
+def address_space() -> int:
+    """This process's soft address-space limit (RLIMIT_AS) in bytes; -1 when it has none or it cannot be read."""
+    try:
+        return int(stdlib.load("resource").getrlimit(stdlib.load("resource").RLIMIT_AS)[0])
+    except Exception:  # noqa: BLE001  (student code may have replaced the module)
+        return -1
+
+
+def _reserved() -> int | None:
+    """The address space this process has reserved (VmSize), to say how far a failed allocation would have gone."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None

@@ -1,0 +1,71 @@
+"""What one run keeps between the parent's commands, and how it answers them: one frame per command, in order.
+
+``Child`` is the kernel the parent drives: the student's namespace, the functions each lookup found, the notes
+already sent, the shared memory of the inputs. Its parts do one thing each: ``Cells`` runs code, ``Calls`` looks a
+function up and calls it, ``Results`` describes what came back, ``Limits`` keeps each step under its soft limit.
+Here are only the state they share and the two ways of answering (``send`` and ``note``).
+"""
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+import alarms
+from calls import Calls
+from cells import Cells
+from describe import Results, address_space
+
+
+class Child(alarms.Limits, Cells, Calls, Results):
+    """One run of the student's code, driven by the parent's commands (``child.serve`` reads them)."""
+
+    def __init__(self, setup: dict, commands: int, np, wire, builtins) -> None:
+        self.np = np
+        self.wire = wire
+        self.commands = commands
+        self.builtins = builtins  # the __builtins__ the runner was started with: given to the student's module
+        channel_fd = int(sys.argv[1])
+        self.channel = os.dup(channel_fd)  # moved off the number the student could guess from argv
+        os.close(channel_fd)
+        self.write = os.write
+        self.runner, self.end = os.getpid(), os._exit  # kept before student code can fork or replace os._exit
+        self.ndarray = np.ndarray
+        self.run_name = setup.get("run_name", "__main__")
+        self.notebook = setup.get("source") == "ipynb"  # else a .py file, run as a module or a script
+        self.loop = None  # the event loop of a notebook's top-level ``await``, made on first use
+        self.limits = setup.get("soft_limits", {})
+        self.inputs = None
+        if setup.get("inputs_size"):
+            import mmap
+
+            # The parent's memory: it wrote each call's inputs here and reads them back after the call.
+            self.inputs = mmap.mmap(int(setup["inputs_fd"]), int(setup["inputs_size"]))
+        self.notes: set[str] = set()
+        self.namespace: dict = {}
+        self.functions: dict = {}  # what each lookup found, by name: an assignment asks for several
+        # IPython's input and output history (In, Out, _, _i, _N...), kept when a notebook's code reads any of it
+        self.history = self.notebook and bool(setup.get("history"))
+        self.count = 0  # the execution count of the last cell run
+        self.unders: list = ["", "", ""]  # the last three outputs, as IPython's display hook keeps them
+        self.address_space = address_space()  # the grader's limit, before any student code can lower it
+        signal.signal(signal.SIGALRM, alarms.alarm)
+
+    def send(self, message: dict, payload=b"") -> None:
+        """One frame; ``payload`` is bytes or a list of buffers, written as they are (a result is never copied)."""
+        if os.getpid() != self.runner:  # a copy the student's os.fork() made, back in this loop: it ends quietly,
+            self.end(0)  # as a forked kernel's copy would be of no use (it used to answer too: a protocol error)
+        chunks = payload if isinstance(payload, list) else [payload]
+        size = sum(memoryview(c).nbytes for c in chunks)
+        for chunk in [self.wire.encode_header(message, size), *chunks]:
+            view = memoryview(chunk).cast("B")
+            while view:
+                written = self.write(self.channel, view)
+                view = view[written:]
+
+    def note(self, kind: str, *parts: str) -> None:
+        """Tell the parent of a note by its kind and quoted words; the parent writes the sentence (``grader.notes``)."""
+        parts = tuple(str(part)[:100] for part in parts)  # a magic's or a module's name, as written: any length
+        if (kind, parts) not in self.notes and len(self.notes) < 30:
+            self.notes.add((kind, parts))
+            self.send({"t": "note", "kind": kind, "parts": list(parts)})
