@@ -55,81 +55,6 @@ MAX_FDS = 16
 FAILED = 71
 
 
-_libc_handle = None
-
-
-def _libc():
-    global _libc_handle
-    if _libc_handle is None:
-        import ctypes
-
-        _libc_handle = ctypes.CDLL(None, use_errno=True)
-    return _libc_handle
-
-
-def _call(result: int, what: str) -> None:
-    if result != 0:
-        import ctypes
-
-        err = ctypes.get_errno()
-        raise OSError(err, f"{what}: {os.strerror(err)}")
-
-
-def _prctl(option: int, value: int) -> None:
-    _call(_libc().prctl(option, value, 0, 0, 0), f"prctl({option})")
-
-
-def _close_all_but(keep) -> None:
-    low = 0
-    for fd in sorted(set(keep)):
-        if fd > low:
-            os.closerange(low, fd)
-        low = max(low, fd + 1)
-    os.closerange(low, 1 << 20)
-
-
-def _place(fds: list[int], targets: list[int], keep: tuple[int, ...] = ()) -> None:
-    """Put each received descriptor at its number in the child (the output on 1 and 2); close every other one
-    but ``keep`` (which must not be a target)."""
-    pairs = list(zip(targets, fds))
-    pairs += [(2, fd) for target, fd in pairs if target == 1]
-    import fcntl
-
-    floor = max(target for target, _ in pairs) + 1
-    moved = [(target, fcntl.fcntl(fd, fcntl.F_DUPFD, floor)) for target, fd in pairs]
-    for target, fd in moved:
-        os.dup2(fd, target)
-    _close_all_but([*(target for target, _ in pairs), *keep])
-
-
-def _above(fd: int, targets: list[int]) -> int:
-    """``fd`` moved above every target, so that placing the run's descriptors cannot overwrite it."""
-    import fcntl
-
-    if fd > max(targets):
-        return fd
-    moved = fcntl.fcntl(fd, fcntl.F_DUPFD, max(targets) + 1)
-    os.close(fd)
-    return moved
-
-
-def _environ_tag() -> int:
-    """Address of the ``GRADER_FORKER=`` entry in this process's environment block (0 if there is none)."""
-    import ctypes
-
-    try:
-        with open("/proc/self/stat", "rb") as stat:
-            fields = stat.read().rsplit(b")", 1)[1].split()
-        start, end = int(fields[50 - 3]), int(fields[51 - 3])
-        block = ctypes.string_at(start, end - start)
-    except (OSError, ValueError, IndexError):
-        return 0
-    at = block.find(b"\0" + TAG)
-    if block.startswith(TAG):
-        return start
-    return start + at + 1 if at >= 0 else 0
-
-
 class Prepared:
     """A run forked ahead of its request, once the previous one has ended: the init is there, the new root is put
     together but for the run's own inputs, and the init waits on ``control`` for the request and the run's
@@ -160,10 +85,12 @@ class Prepared:
 
 class Template:
     def __init__(self, sock: socket.socket) -> None:
+        import syscalls
+
         self.sock = sock
         self.pid = os.getpid()
         self.runs: set[int] = set()
-        self.tag = _environ_tag()
+        self.tag = syscalls.environ_entry(TAG)
         self.wake_r, self.wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         self.base: dict | None = None  # the settings every run shares (the probe's): what a prepared run has
         self.cgroups: list | None = None  # the cgroups the last request said the template is in
@@ -214,6 +141,8 @@ class Template:
         if pid:
             return pid
         try:
+            import syscalls
+
             for other in siblings:
                 if other != fd:
                     os.close(other)
@@ -222,7 +151,7 @@ class Template:
             os.close(self.wake_w)
             os.close(self.alive)
             os.setsid()
-            _prctl(PR_SET_CHILD_SUBREAPER, 1)  # not inherited
+            syscalls.prctl(PR_SET_CHILD_SUBREAPER, 1)  # not inherited
             self.pid = os.getpid()
             self.alive = os.pidfd_open(self.pid)
             self.wake_r, self.wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
@@ -360,15 +289,17 @@ class Template:
 
         ``sockets``: socket objects alive in the caller's frames, detached in the run like ``self.sock``: their
         numbers are closed there, and no object of the template's may still claim one (a run could close it)."""
+        import syscalls
+
         _reseed()  # here, for this run alone: its init and runner inherit the state and never write those pages
         status_r, status_w = os.pipe2(os.O_CLOEXEC | os.O_NONBLOCK)
         pid = -1
         try:
-            _call(_libc().unshare(CLONE_NEWPID), "unshare")  # for the next child only
+            syscalls.call(syscalls.libc().unshare(CLONE_NEWPID), "unshare")  # for the next child only
             pid = os.fork()
         finally:
             if pid != 0:  # later children in its own pid namespace again, or none could start: the template ends
-                if _libc().setns(self.pid_ns, CLONE_NEWPID) != 0:
+                if syscalls.libc().setns(self.pid_ns, CLONE_NEWPID) != 0:
                     os._exit(FAILED)  # (its runs die with it)
                 os.close(status_w)
                 if pid < 0:
@@ -397,8 +328,9 @@ def _init(template: Template, request: dict, fds: list[int], control: int, statu
     """
     import confine
     import rootfs
+    import syscalls
 
-    _prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL))
+    syscalls.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL))
     if select.select([template.alive], [], [], 0)[0]:
         os._exit(FAILED)  # the template ended before PDEATHSIG took hold (the parent's pid is 0 from here)
     signal.set_wakeup_fd(-1)
@@ -406,10 +338,10 @@ def _init(template: Template, request: dict, fds: list[int], control: int, statu
     os.setsid()
     if control < 0:
         targets = [int(t) for t in request["targets"]]
-        status_w = _above(status_w, targets)
-        _place(fds, targets, keep=(status_w,))
+        status_w = syscalls.above(status_w, targets)
+        syscalls.place(fds, targets, keep=(status_w,))
     else:  # prepared ahead: nothing but the control socket until the request comes, stdio on /dev/null
-        _close_all_but([control, status_w])
+        syscalls.close_all_but([control, status_w])
         null = os.open(os.devnull, os.O_RDWR)
         for number in (0, 1, 2):
             if number != null:
@@ -417,7 +349,7 @@ def _init(template: Template, request: dict, fds: list[int], control: int, statu
     adj = os.open("/proc/self/oom_score_adj", os.O_WRONLY | os.O_CLOEXEC)
     os.write(adj, b"1000")  # the run's processes die before the template, if need be (a failure ends the init)
     os.close(adj)
-    _call(_libc().unshare(NAMESPACES & ~CLONE_NEWPID), "unshare")
+    syscalls.call(syscalls.libc().unshare(NAMESPACES & ~CLONE_NEWPID), "unshare")
     rootfs.prepare(request["binds"], request.get("links", []), request["tmp_bytes"], request["shm_bytes"])
     if control >= 0:
         waiting = socket.socket(fileno=control)
@@ -427,8 +359,8 @@ def _init(template: Template, request: dict, fds: list[int], control: int, statu
             os._exit(FAILED)  # the template is gone, or spoke wrong
         request = json.loads(data)
         targets = [int(t) for t in request["targets"]]
-        status_w = _above(status_w, targets)
-        _place(fds, targets, keep=(status_w,))
+        status_w = syscalls.above(status_w, targets)
+        syscalls.place(fds, targets, keep=(status_w,))
     rootfs.finish(request.get("extra", []))
     channel = int(request["targets"][1])
     confine.clear_bounding_set()  # before the fork: neither can gain a capability by exec (the runner drops the rest)
@@ -436,7 +368,7 @@ def _init(template: Template, request: dict, fds: list[int], control: int, statu
     if runner == 0:
         os.close(status_w)
         _runner(template, request, channel)
-    _close_all_but([status_w])
+    syscalls.close_all_but([status_w])
     if not confine.drop_held():  # this process only waits: it keeps uid 0, and no capability at all
         os._exit(FAILED)
     while True:
@@ -509,9 +441,11 @@ def main() -> None:
     os.umask(0o022)
     import resource
 
+    import syscalls
+
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    _prctl(PR_SET_DUMPABLE, 0)
-    _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    syscalls.prctl(PR_SET_DUMPABLE, 0)
+    syscalls.prctl(PR_SET_CHILD_SUBREAPER, 1)
     import confine
 
     confine.clear_bounding_set()  # once, for every run (it never execs: it keeps what it holds, and uses it)
