@@ -73,3 +73,15 @@ def test_a_skipped_layer_is_not_read_as_an_activation_that_zeroes_everything(gra
     assert [d.id for d in result.diagnoses] == ["missing-layer"]
     second = next(line for line in result.trace if line.strip().startswith("second activation"))
     assert second == "  second activation: departs: FC2 (W2, b2) is skipped: the output of FC1 goes straight into FC3"
+
+
+def test_builtins_is_the_module_in_every_mode_as_in_jupyter(grade_source):
+    """``__builtins__`` in a notebook or a script is the builtins module (Jupyter gives it so); a run forked from the
+    template got the module's dict instead, so ``__builtins__.sum(...)`` (a student who had shadowed ``sum``) raised
+    AttributeError there and nowhere else."""
+    source = ("import numpy as np\nsum = 0\n\ndef vgg_classifier(features, W1, b1, W2, b2, W3, b3):\n"
+              "    assert __builtins__.sum([1, 2]) == 3 and __builtins__.len is len\n"
+              "    h = np.maximum(features.reshape(len(features), -1) @ W1 + b1, 0)\n"
+              "    return np.maximum(h @ W2 + b2, 0) @ W3 + b3\n")
+    result = grade_source(source)
+    assert result.score == result.max_score, result.to_json()[:1500]

@@ -65,8 +65,10 @@ def main() -> None:
 
     import kernel  # noqa: E402  (the rest of the child: cells, calls, results, alarms)
 
+    import builtins  # noqa: E402  (the module, as Jupyter and a script give it: a forked run's module global is a dict)
+
     _hide_runner()
-    serve(kernel.Child(setup, commands, np, wire, __builtins__))
+    serve(kernel.Child(setup, commands, np, wire, builtins))
 
 
 def serve(child) -> None:
