@@ -35,7 +35,7 @@ def test_duplicate_and_empty_folders_name_files_relative_to_the_class_folder(tmp
     alice = json.loads((out / "students" / "alice" / "result.json").read_text())["error"]["message"]
     bob = json.loads((out / "students" / "bob" / "result.json").read_text())["error"]["message"]
     assert "a.py" in alice and "sub/b.py" in alice and str(tmp_path) not in alice
-    assert bob.startswith("The folder bob holds no") and str(tmp_path) not in bob
+    assert bob.startswith("The folder 'bob' holds no") and str(tmp_path) not in bob
     for name, text in _student_files(out).items():
         assert "secret-home" not in text, name
 
