@@ -10,23 +10,17 @@ from __future__ import annotations
 import ast
 import re
 
-from . import pysource
+from . import latenames, pysource
 from . import submission as submission_mod
 from .outcomes import Execution
 
-_UNDEFINED = re.compile(r"name '([A-Za-z_][A-Za-z0-9_]*)' is not defined")
 
 
 def deleted_notes(submission: submission_mod.Submission, execution: Execution) -> list[str]:
     """One sentence per name that made the function raise NameError and that a top-level ``del`` of a code cell
     removes (the first such ``del`` of each name). Cells are parsed only when their text holds ``del`` and that
     name, within the compile check's budget (this runs in the grader's process, on the student's text)."""
-    missing: list[str] = []
-    for call in execution.calls:
-        error = call.exception
-        found = _UNDEFINED.search(error.message) if error is not None and error.type == "NameError" else None
-        if found and found[1] not in missing:
-            missing.append(found[1])
+    missing = latenames.needed_names(execution)
     notes: dict[str, str] = {}
     names = missing[:3]
     mentions = re.compile(rf"^[ \t]*del\b[^\n]*\b(?:{'|'.join(map(re.escape, names))})\b", re.M)

@@ -408,7 +408,6 @@ def _parts(markdown: str) -> list[str]:
 # cell binds the name anywhere (an assignment, import, def, class, loop target or parameter, at any depth), and not
 # at all when a cell could bind names the syntax does not show (a star import, exec, globals(), a magic) or could not
 # be parsed.
-_UNDEFINED = re.compile(r"name '([A-Za-z_][A-Za-z0-9_]*)' is not defined")
 #: text that can bind a name without a binding the syntax tree shows: exec and friends, a cell magic (its body is a
 #: string by then), and the line magics that run code or load names (IPython syntax is already calls by then)
 _OPAQUE = re.compile(r"\b(?:exec|eval|globals|vars|setattr|__import__)\s*\(|__dict__|run_cell_magic\(|"
@@ -424,12 +423,7 @@ def unbound_notes(submission: submission_mod.Submission, execution: Execution) -
     """One sentence per name that made the function raise NameError and that no cell defines."""
     if not submission.is_notebook:
         return []
-    missing: list[str] = []
-    for call in execution.calls:
-        error = call.exception
-        found = _UNDEFINED.search(error.message) if error is not None and error.type == "NameError" else None
-        if found and found.group(1) not in missing:
-            missing.append(found.group(1))
+    missing = latenames.needed_names(execution)
     imports = _failed_imports(submission, execution) if missing else []
     late = latenames.late_notes(submission, execution)  # bound, but only where the graded run never got to
     # a name whose binding is an import of a module that is not there: that is the note to give, not the cell's stop
