@@ -326,6 +326,8 @@ def _grade_all(entries, session, outcomes, done, *, jobs, out, force, writers, o
                     grading(session).build_shared()  # the shared large cases, built once before the runs use them
                     built = True
                 if not started:  # forked copies first: a fork needs this thread alone
+                    if copies and copies_mod.wanted(session, entries, count):
+                        _before_copies(writers)
                     forked = copies_mod.fork(session, entries, count, grade_one) if copies else []
                     workers = [threading.Thread(target=work, args=(copy,), name=f"grader-worker-{n}", daemon=True)
                                for n, copy in enumerate([*forked, *[None] * (count - len(forked))])]
@@ -364,6 +366,18 @@ def _grade_all(entries, session, outcomes, done, *, jobs, out, force, writers, o
         for copy in forked:  # each finishes (its template, its cgroups) and exits while the class files are written
             copy.close()
     return [outcomes[i] for i in range(len(entries))]
+
+
+def _before_copies(writers: Sequence[Writer]) -> None:
+    """Load now, once, what each forked copy would otherwise load for itself after the fork: the generators the
+    hidden cases are drawn with, and what each writer says it needs (its ``warm``). Without copies this waits for
+    the first page, so that the first runs start sooner."""
+    import numpy.random  # noqa: F401  (numpy loads it on first use)
+
+    for writer in writers:
+        warm = getattr(writer, "warm", None)
+        if callable(warm):
+            warm()
 
 
 # -- class files ------------------------------------------------------------------------------------------------

@@ -125,3 +125,14 @@ def write_pages(result: GradeResult, folder: Path, *, private: bool = False) -> 
     shown = replace(result, submission=Path(result.submission).name) if result.submission else result
     write_atomic(Path(folder) / "report.html", render_html(shown), private=private)
     write_atomic(Path(folder) / "report.md", render_markdown(result), private=private)
+
+
+def warm_pages() -> None:
+    """Load Jinja and the student pages' templates now. A batch calls it (``write_pages.warm``) just before it forks
+    copies of itself: each copy then finds them loaded, where it would load them again after the fork (about 35 ms
+    of CPU each, which the batch's runs need)."""
+    environment(True).get_template("report.html.j2")
+    environment(False).get_template("report.md.j2")
+
+
+write_pages.warm = warm_pages  # type: ignore[attr-defined]
