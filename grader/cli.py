@@ -7,9 +7,13 @@ import os
 import sys
 from pathlib import Path
 
-from . import lms
-from .errors import GraderError, UsageError
-from .version import version
+from . import classcache
+
+classcache.install()  # before the grader's modules define their dataclasses
+
+from . import lms  # noqa: E402
+from .errors import GraderError, UsageError  # noqa: E402
+from .version import version  # noqa: E402
 
 
 class _Parser(argparse.ArgumentParser):

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import marshal
 import os
-import stat
 import sys
 import tempfile
 
 import jinja2
 from jinja2.bccache import Bucket
+
+from . import classcache
 
 #: what an entry was written by: a new Python, Jinja or entry format never reads another's code
 MAGIC = f"grader-template-cache/1 jinja2 {jinja2.__version__} python {sys.version_info[0]}.{sys.version_info[1]}\n"
@@ -64,20 +65,8 @@ class TemplateCache(jinja2.BytecodeCache):
 
 
 def user_folder() -> str | None:
-    """This user's folder for compiled templates (made if missing), or None where none is safe to use: one that
-    another user owns or can write into, or a link, would let them choose the code the grader runs."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    candidates = [os.path.join(base, "grader", "templates"),
-                  os.path.join(tempfile.gettempdir(), f"grader-templates-{os.getuid()}")]
-    for folder in candidates:
-        try:
-            os.makedirs(folder, mode=0o700, exist_ok=True)
-            info = os.lstat(folder)
-        except OSError:
-            continue
-        if stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o077:
-            return folder
-    return None
+    """This user's folder for compiled templates (made if missing), or None where none is safe to use."""
+    return classcache.user_folder("templates")
 
 
 def for_environment(flavour: str) -> TemplateCache | None:
