@@ -89,9 +89,12 @@ def grade(args: argparse.Namespace,
         merge.remove_manifest(out)  # written again at the end: a run killed before then leaves none
     # read while the class is graded, in a copy of the grader forked now, before any thread starts (``forked``):
     # its Python then never holds the lock the workers feed the runs with; used once all are in
-    similarity = forked.Task(similarity_report.plain_for_report, args, whole,
-                             exercise.exercises if isinstance(exercise, Assignment) else exercise) \
-        if out is not None and similarity_report.enabled(args) else None
+    similarity = None
+    if out is not None and similarity_report.enabled(args):
+        if forked.can_fork():  # Jinja, which the copy renders the given code with: loaded once, for both
+            report.warm_pages()
+        similarity = forked.Task(similarity_report.plain_for_report, args, whole,
+                                 exercise.exercises if isinstance(exercise, Assignment) else exercise)
     session = open_session(exercise, args, secret)
     graded = grading(session)
     with session:
