@@ -82,3 +82,25 @@ def test_a_folder_others_can_write_into_is_never_used(tmp_path, monkeypatch):
     os.rmdir(link)
     os.symlink(shared, link)
     assert classcache.user_folder("classes") is None
+
+
+def test_entries_no_class_uses_any_more_drop_out_past_the_limit(tmp_path):
+    """Classes renamed or changed leave their methods behind: a file stays within ``MAX_ENTRIES``, keeping what the
+    last process used first."""
+    import marshal
+
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "xdg"))
+    cached, _ = _run(env)
+    entry = tmp_path / "xdg" / "grader" / "classes" / "dataclass-methods.code"
+    current = marshal.loads(entry.read_bytes()[len(classcache.HEADER):])
+    stale = {f"def __create_fn__():\n def old_{n}(self):\n  return {n}\n return old_{n}": compile("0", "<s>", "exec")
+             for n in range(classcache.MAX_ENTRIES)}
+    entry.write_bytes(classcache.HEADER + marshal.dumps({**stale, **current}))
+    extra = "@dataclass\nclass Brand_new:\n    only_here: int = 0\n"
+    done = subprocess.run([sys.executable, "-c", PROGRAM.replace("p = Point(1)", extra + "p = Point(1)")],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    kept = marshal.loads(entry.read_bytes()[len(classcache.HEADER):])
+    assert len(kept) == classcache.MAX_ENTRIES
+    assert set(current) <= set(kept) and any("only_here" in text for text in kept)
+    assert _run(env) == [len(kept), 0]  # nothing compiled again
