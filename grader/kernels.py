@@ -19,7 +19,7 @@ from . import pysource
 
 #: kernel languages whose cells are Python (or a superset the grader compiles as Python when it can)
 PYTHON_LIKE = {"python", "python2", "python3", "ipython", "ipython2", "ipython3", "pyodide", "sage", "sagemath",
-               "cython", "xpython", ""}
+               "cython", "xpython", "pyspark", "pyspark3", ""}
 #: how a language is named in a sentence, when its kernel's spelling is not the usual one
 NAMES = {"r": "R", "julia": "Julia", "typescript": "TypeScript", "javascript": "JavaScript", "c++": "C++",
          "c++17": "C++", "c++14": "C++", "c++11": "C++", "scala": "Scala", "java": "Java", "matlab": "MATLAB",
@@ -60,20 +60,48 @@ def language(notebook: dict) -> tuple[str, str]:
 def foreign(notebook: dict) -> str:
     """The language's name when the notebook's kernel is not a Python one ('R', 'Julia'...), else ''."""
     name, _ = language(notebook)
-    if name in PYTHON_LIKE or name.startswith("python"):
+    if name in PYTHON_LIKE or name.startswith("python") or name.endswith("python"):  # micropython too
         return ""
     return NAMES.get(name, name[:1].upper() + name[1:])
+
+
+def _a(name: str) -> str:
+    """The language's name after its article, as it is read aloud ('an R', 'a Julia')."""
+    return f"{'an' if name[:1] in 'AEIOU' or name in ('R', 'F#', 'SQL') else 'a'} {name}"
+
+
+def _kernel_shown(notebook: dict, name: str, lead: str = "") -> str:
+    """The kernel's display name in parentheses when it says more than the language's name, else ''."""
+    _, kernel = language(notebook)
+    return f" ({lead}'{kernel}')" if kernel and kernel.lower() != name.lower() else ""
 
 
 def foreign_error(notebook: dict, file: str, first_error: str) -> str:
     """The sentence for a notebook of another language whose code does not compile as Python."""
     name = foreign(notebook)
-    _, kernel = language(notebook)
-    article = "an" if name[:1] in "AEIOU" or name in ("R", "F#", "SQL") else "a"
-    shown = f" (its kernel is '{kernel}')" if kernel and kernel.lower() != name.lower() else ""
-    return (f"{file} is {article} {name} notebook{shown}, and its code does not compile as Python ({first_error}): "
+    shown = _kernel_shown(notebook, name, "its kernel is ")
+    return (f"{file} is {_a(name)} notebook{shown}, and its code does not compile as Python ({first_error}): "
             "write the solution in a Python 3 notebook (in Colab, Runtime > Change runtime type > Python 3; in "
             "Jupyter, Kernel > Change Kernel) and submit that.")
+
+
+def foreign_note(notebook: dict) -> list[str]:
+    """For a notebook whose metadata names another language's kernel but whose code compiled as Python (a copied
+    template, a kernel picked by mistake): a sentence saying it was graded as Python and how to set the kernel, so
+    the student's own Jupyter, which would start that kernel, runs it too. [] for a Python notebook."""
+    name = foreign(notebook)
+    if not name:
+        return []
+    return [f"The notebook's metadata names {_a(name)} kernel{_kernel_shown(notebook, name)}, but its code is "
+            "Python and was graded as Python. Jupyter would start that kernel when the notebook is opened: choose "
+            "a Python 3 kernel (in Jupyter, Kernel > Change Kernel; in Colab, Runtime > Change runtime type) and "
+            "save the notebook again."]
+
+
+def notes(notebook: dict, cells: list[tuple[str, str, object]]) -> list[str]:
+    """Every sentence the metadata and the saved run give a notebook that compiled: its kernel, then the order
+    of its cells' runs (``order_notes``)."""
+    return foreign_note(notebook) + order_notes(cells)
 
 
 def version_note(notebook: dict) -> str:

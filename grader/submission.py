@@ -313,7 +313,7 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
     newer = kernels.version_note(data)  # the student's Python (newer, or 2.7) lacks the grader's syntax: say so
     cells = [replace(c, syntax_error=c.syntax_error.replace(pysource.newer_syntax_tail(), "") + newer)
              if c.syntax_error and newer else c for c in cells]  # the grader's Python named once
-    return cells, warnings + notes + kernels.order_notes(counted), prose, raw_numbers, skipped
+    return cells, warnings + notes + kernels.notes(data, counted), prose, raw_numbers, skipped
 
 
 def _skip_tagged(cell: dict) -> bool:
