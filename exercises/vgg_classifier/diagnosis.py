@@ -535,6 +535,12 @@ class _Probes:
             finals = finals + [f for f in V.RARE_FINALS if f not in finals]  # see ``V.RARE_FINALS``
         self.loose, exact = _precision(square, arrays)
         spec, complete = Q.search(stack, actual, mask, starts, extra_acts, finals, self.loose, exact)
+        if not complete:  # a layer's products averaged instead of summed: searched for only when nothing else fits
+            averaged = [V.Spec(averaged=m) for m in ((False, True, False), (True, False, False), (False, False, True))]
+            other, found = Q.search(stack, actual, mask, averaged + starts, extra_acts, finals, self.loose, exact,
+                                    averaged=True)
+            if found:
+                spec, complete = other, True
         spec = Eq.simplest(spec) if complete else spec
         changes = _input_changes(by_name.get("flatten-order")) if not complete or len(Q.describe(spec)) > 1 else []
         if not complete and not changes:  # read through a sigmoid or tanh

@@ -105,6 +105,18 @@ def describe(spec) -> list[tuple[str, str, object]]:
             if flag:
                 items.append(("relu-before-bias", f"in {LAYER[i]} the ReLU is applied before b{i + 1} is added",
                               replace(spec, relu_before_bias=_cleared(spec.relu_before_bias, i))))
+    if all(spec.averaged):
+        items.append(("mean-not-sum", "every layer averages the products of its inputs with its weights instead of "
+                                      "summing them, as if x @ W1, h1 @ W2 and h2 @ W3 were each divided by the "
+                                      "number of rows of the weight matrix (a .mean(axis=1) where the matrix "
+                                      "product takes a sum)", replace(spec, averaged=(False, False, False))))
+    for i, mean in enumerate(spec.averaged if not all(spec.averaged) else ()):
+        if mean:
+            h = ("x", "h1", "h2")[i]
+            items.append(("mean-not-sum", f"{LAYER[i]} averages the products of its inputs with W{i + 1} instead of "
+                                          f"summing them, as if {h} @ W{i + 1} were divided by the number of rows of "
+                                          f"W{i + 1} (a .mean(axis=1) where the matrix product takes a sum)",
+                          replace(spec, averaged=_cleared(spec.averaged, i))))
     for i, moved in enumerate(spec.bias_input):
         if moved and spec.bias[i]:
             h = ("x", "h1", "h2")[i]
@@ -263,7 +275,7 @@ def stage_of(spec) -> dict[str, list[str]]:
                 where.append("final")
             elif field in ("act", "scale"):
                 where += [f"act{j + 1}" for j in range(2) if old[j] != new[j]]
-            elif field in ("transposed", "bias", "relu_before_bias", "bias_input", "bias_scale"):
+            elif field in ("transposed", "bias", "relu_before_bias", "bias_input", "bias_scale", "averaged"):
                 where += [f"fc{j + 1}" for j in range(len(old)) if old[j] != new[j]]
             elif field == "bias_floor":
                 where += [s for j in range(len(old)) if old[j] != new[j] for s in (f"fc{j + 1}", f"act{j + 1}")]
@@ -278,7 +290,8 @@ def _join(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def search(stack, actual, mask, starts=(), extra_acts=(), extra_finals=(), loose=MATCH_RTOL, exact=EXACT_RTOL):
+def search(stack, actual, mask, starts=(), extra_acts=(), extra_finals=(), loose=MATCH_RTOL, exact=EXACT_RTOL,
+           averaged: bool = False):
     """Greedy descent over one-field changes: most matching probe outputs first, then the smallest distance.
 
     The distance breaks ties when two mistakes that every probe sees (say, a sigmoid and a scale) must both be
@@ -312,7 +325,7 @@ def search(stack, actual, mask, starts=(), extra_acts=(), extra_finals=(), loose
             if best[0] == total or budget[0] <= 0:
                 break
             step, step_score = None, best
-            for candidate in V.neighbours(spec, extra_acts, extra_finals):
+            for candidate in V.neighbours(spec, extra_acts, extra_finals, averaged):
                 if candidate in seen:
                     continue
                 seen.add(candidate)

@@ -230,7 +230,9 @@ def _broadcast(a: tuple, b: tuple, n, names) -> ErrorReading:
             return ErrorReading("broadcast", "missing-layer", f"fc{k}",
                                 f"{text}: {sname} is added to FC{k}'s output, which needs "
                                 f"b{k} ({n[OUT_OF[k]]} values){before}")
-    return ErrorReading("broadcast", "raises-error", "", f"{text} cannot be added element by element")
+    # the error does not say which operator it was: a mask (z2 * (z1 > 0)) fails the same way as a sum
+    return ErrorReading("broadcast", "raises-error", "", f"{bname or big} and {sname or small} cannot be combined "
+                                                         f"element by element (added, multiplied or compared)")
 
 
 # -- findings from the exceptions -----------------------------------------------------------------------------------
@@ -366,6 +368,11 @@ def row_pattern(run) -> tuple | None:
     moved = [next((j for j in range(B) if close(rows[i], expected[j])), None) for i in range(B)]
     if None not in moved and not _alike(expected):  # every row is some sample's logits, not every one its own
         return ("moved", tuple(moved))
+    if not _alike(expected) and any(j is not None and j != i for i, j in enumerate(moved)) \
+            and all(j is not None or not np.any(rows[i]) for i, j in enumerate(moved)):
+        # a loop that writes every sample into one row (out[0] = ...): that row holds another sample's logits and
+        # the rows it never wrote keep the zeros they were made with; None stands for such a row
+        return ("moved", tuple(moved))
     good = [i for i in range(B) if close(rows[i], expected[i])]
     bad = tuple(i for i in range(B) if i not in good)
     return ("missing", bad) if good else None
@@ -406,6 +413,15 @@ def row_findings(runs) -> list:
                        f"{'have' if B - len(what) > 1 else 'has'} none")
     elif kind == "repeat":
         text = head + f"{B} rows that all hold the logits of sample 1"
+    elif kind == "moved" and None in what:
+        held = [f"row {i + 1} holds sample {j + 1}'s logits" for i, j in enumerate(what) if j is not None and i != j]
+        empty = [str(i + 1) for i, j in enumerate(what) if j is None]
+        text = head + (f"{B} rows in which {', '.join(held)} and row{'s' if len(empty) > 1 else ''} "
+                       f"{', '.join(empty)} {'hold' if len(empty) > 1 else 'holds'} only zeros, as when a loop writes "
+                       f"every sample into the same row (out[0] = ... instead of out[i] = ...) and never fills the "
+                       f"others")
+        return [Finding("samples-dropped", text + f". Every case with several samples ({len(patterns)}) shows the "
+                                                  f"same.")]
     elif kind == "moved":
         held = [f"row {i + 1} holds sample {j + 1}'s" for i, j in enumerate(what) if i != j]
         text = head + (f"{B} rows, each the logits of one of the samples but not every one in its own row: "

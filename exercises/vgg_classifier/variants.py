@@ -288,6 +288,9 @@ class Spec:
     bias_input: tuple[bool, bool, bool] = (False, False, False)  # per bias: added to the layer's input, (h + b) W
     bias_floor: tuple[bool, bool] = (False, False)  # per hidden layer: the bias as ReLU's floor, max(h W, b)
     bias_scale: tuple[float, float, float] = (1.0, 1.0, 1.0)  # per bias: subtracted (-1), halved, doubled
+    # per weight matrix: the product averaged over the layer's inputs instead of summed, (h[:, :, None] * W).mean(1),
+    # the same as h W divided by the fan-in, which differs from case to case (no fixed scale reproduces it)
+    averaged: tuple[bool, bool, bool] = (False, False, False)
 
 
 REFERENCE = Spec()
@@ -306,10 +309,13 @@ def _replace(spec: Spec, **changes) -> Spec:
     return new
 
 
-def neighbours(spec: Spec, extra_acts: Sequence[str] = (), extra_finals: Sequence[str] = ()):
+def neighbours(spec: Spec, extra_acts: Sequence[str] = (), extra_finals: Sequence[str] = (),
+               averaged: bool = False):
     """Every spec that differs from ``spec`` in one field (a multi-layer field may change all its layers).
 
-    ``extra_acts`` and ``extra_finals`` add parameterised functions (``clip:0:6``...) to the fixed ones."""
+    ``extra_acts`` and ``extra_finals`` add parameterised functions (``clip:0:6``...) to the fixed ones. A layer
+    averaged instead of summed is a neighbour only with ``averaged`` (or once the spec has one): the search tries
+    it only when nothing else explained the outputs, so that it costs every other search nothing."""
     out: list[Spec] = []
     for mask in _masks(3):  # biases left out
         bias = tuple(b and not m for b, m in zip(REFERENCE.bias, mask))
@@ -351,6 +357,9 @@ def neighbours(spec: Spec, extra_acts: Sequence[str] = (), extra_finals: Sequenc
     for scale in dict.fromkeys(scales):
         if scale != spec.scale and not any(x != 1.0 and spec.bias_scale[j] != 1.0 for j, x in enumerate(scale)):
             out.append(_replace(spec, scale=scale))
+    for mask in [(False, False, False), *_masks(3)] if averaged or any(spec.averaged) else ():
+        if mask != spec.averaged:
+            out.append(_replace(spec, averaged=mask))
     for name in SEQUENCES:
         if name != spec.sequence:
             out.append(_replace(spec, sequence=name))
@@ -547,7 +556,7 @@ class Stack:
         w, b, role = steps[0]
         key = (spec.flatten, spec.input_act, w, b, role, spec.transposed[w - 1], spec.bias[b - 1],
                spec.act[role], spec.relu_before_bias[role], spec.scale[role], spec.bias_input[b - 1],
-               spec.bias_floor[role] if role < 2 else False, spec.bias_scale[b - 1])
+               spec.bias_floor[role] if role < 2 else False, spec.bias_scale[b - 1], spec.averaged[w - 1])
         h = self._first.get(key)
         if h is None:  # the first layer's output is shared by most variants a search tries: keep it
             x = self.flat(spec.flatten)
@@ -568,6 +577,8 @@ class Stack:
         if use_bias and spec.bias_input[b - 1]:  # the bias added to the layer's input, before the product
             h, use_bias = h + bias, False
         z = h @ (self.weights_t[w] if spec.transposed[w - 1] else self.weights[w])
+        if spec.averaged[w - 1]:  # a mean over the layer's inputs where the product sums them
+            z = z / h.shape[-1]
         if role == 2:
             if use_bias:
                 z = z + bias
