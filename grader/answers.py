@@ -75,7 +75,8 @@ def declared(spec: object) -> Declared | None:
     own = text_field(spec, "own_name")  # the function's __name__: shown only, and only when it is an identifier
     if len(own) > wire.MAX_PARAMETER_NAME:
         raise ProtocolError("a function's own name is longer than the protocol allows")
-    return Declared(parameters=tuple(parameters), count=count, own_name=_clean(own, 60))
+    return Declared(parameters=tuple(parameters), count=count, own_name=_clean(own, 60),
+                    prints=bool_field(spec, "prints"))
 
 
 def call_error(error: object, submission: Submission) -> CallError:

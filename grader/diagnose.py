@@ -31,7 +31,7 @@ def generic_findings(facts: Facts, execution: Execution, exercise: Exercise) -> 
     findings: list[Finding] = []
     outcomes = [r.outcome for r in graded]
     if outcomes and all(o.status == "ok" and o.type_name == "NoneType" for o in outcomes):
-        return [Finding("not-implemented", "The function returned None on every case.")]
+        return [Finding("not-implemented", "The function returned None on every case." + _printed(execution))]
     timeouts = [r for r in graded if r.outcome.status == "timeout"]
     if timeouts:
         findings.append(Finding("too-slow", f"The call on the '{timeouts[0].case.name}' case "
@@ -59,7 +59,8 @@ def generic_findings(facts: Facts, execution: Execution, exercise: Exercise) -> 
     odd = [r for r in returned if not r.outcome.exact_ndarray]
     if odd:
         kind = odd[0].outcome.type_name + (" (an ndarray subclass)" if odd[0].outcome.subclass else "")
-        findings.append(Finding("not-an-array", f"It returned a {kind} instead of a numpy.ndarray."))
+        findings.append(Finding("not-an-array", f"It returned a {kind} instead of a numpy.ndarray."
+                                                + _container_note(odd)))
     arrays = [r for r in returned if r.outcome.array is not None]
     wrong_dtype = [r for r in arrays if not facts[r].dtype_ok]
     if wrong_dtype:
@@ -174,6 +175,16 @@ def _stale_text(run: CaseRun, other: CaseRun, probes: int = 0) -> str:
 def _right(facts: Facts, run: CaseRun) -> bool:
     values = facts[run].values
     return values is not None and values[0]
+
+
+def _printed(execution: Execution) -> str:
+    """What to add when the function's body calls print: a result printed is not a result returned, and the
+    student who sees the right numbers on the screen needs to be told why the grader saw none."""
+    if execution.declared is None or not execution.declared.prints:
+        return ""
+    return (" Its body calls print, but what it returns is None: print only shows a value on the screen, and the "
+            "caller, the grader included, receives only what a return statement hands back. Return the result (and "
+            "print it outside the function if you want to see it).")
 
 
 def _own_limit(error: CallError | None, execution: Execution) -> str:
@@ -375,6 +386,32 @@ def _multiples(values: np.ndarray, step: float) -> bool:
         if not np.all(np.isfinite(scaled)) or np.any((values != 0) & (size < 0.5)):
             return False
         return bool(np.all(np.abs(scaled - np.round(scaled)) <= 1e-6) and np.any((size >= 0.5) & (size < 2.0 ** 40)))
+
+
+def _container_note(odd: list[CaseRun]) -> str:
+    """What a tuple or list holds when it is the answer packed otherwise: the expected values themselves (rows
+    appended to a list), or the expected array as its first item (``return scores, probs``). Said only when every
+    such run shows the same, so that the advice holds for the submission, not for one case."""
+    if not all(r.outcome.type_name in ("tuple", "list") and isinstance(r.expected, np.ndarray) for r in odd):
+        return ""
+
+    def holds(run: CaseRun, first: bool) -> bool:
+        arr, expected = run.outcome.array, run.expected
+        if arr is None or arr.dtype.kind not in "biuf" or (arr[0] if first and arr.ndim else arr).shape \
+                != expected.shape:
+            return False
+        with np.errstate(all="ignore"):
+            return bool(np.allclose((arr[0] if first else arr).astype(np.float64), expected, rtol=1e-6, atol=1e-9))
+    kind = odd[0].outcome.type_name
+    if all(holds(r, False) for r in odd):
+        return (f" Its values are the right ones: only the container is wrong, a {kind} where the statement asks "
+                f"for an array (np.array of it is the expected result).")
+    if all(r.outcome.array is not None and r.outcome.array.ndim == r.expected.ndim + 1 and holds(r, True)
+           for r in odd):
+        more = odd[0].outcome.array.shape[0] - 1
+        return (f" Its first item is the expected result, followed by {more} more value{'s' if more > 1 else ''} "
+                f"(return a, b returns a tuple): return the expected array alone.")
+    return ""
 
 
 def _shape_note(run: CaseRun) -> str:

@@ -120,6 +120,7 @@ class Declared:
     parameters: tuple[Parameter, ...]
     count: int
     own_name: str = ""  # the function's ``__name__``, when it is not the name graded (``linear = dense_scores``)
+    prints: bool = False  # its own body calls print (read from its code's names, so a claim, never a verdict)
 
 
 @dataclass(frozen=True)

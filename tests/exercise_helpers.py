@@ -293,6 +293,23 @@ def diagnose_vgg(fn, seed: int = 7):
     return ex.diagnosis_module.diagnose(case_runs(ex, fn, cases, [ex.expected(c) for c in cases]), ex)
 
 
+def vgg_findings(fn, seed: int = 7, declared=None):
+    """Both halves of the VGG diagnosis of ``fn`` (the harness's generic one and the exercise's), after superseding,
+    as a report lists them: run in this process on the hidden cases of one student (``seed``) and the probes, which
+    is what grading does minus the sandbox. ``declared``: the signature the child would have read, when a test
+    needs what it says (that the body calls print). Every finding is checked to quote no hidden value."""
+    from grader import diagnose as grader_diagnose  # here: only the tests of the diagnosis need it
+    from grader.outcomes import Execution
+    ex = exercise_mod.load("vgg_classifier")
+    cases = ex.hidden_cases(seed) + ex.diagnosis_module.probe_cases()
+    runs = case_runs(ex, fn, cases)
+    execution = Execution(function_found=True, function_callable=True, declared=declared,
+                          calls=tuple(r.outcome for r in runs))
+    diagnoses, _ = grader_diagnose.diagnose(runs, execution, ex)
+    assert_evidence_quotes_no_hidden_value(diagnoses, cases)
+    return diagnoses
+
+
 def vgg_loses_points(fn, seed: int = 7) -> bool:
     """Whether ``fn`` departs from the reference on some hidden case of the VGG head."""
     ex = exercise_mod.load("vgg_classifier")

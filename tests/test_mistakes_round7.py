@@ -21,13 +21,7 @@ def _cases():
     return EX.hidden_cases(7) + EX.diagnosis_module.probe_cases()
 
 
-def _findings(fn):
-    """Both halves of the diagnosis, after superseding, as a report lists them."""
-    runs = helpers.case_runs(EX, fn, _cases())
-    execution = Execution(function_found=True, function_callable=True, calls=tuple(r.outcome for r in runs))
-    diagnoses, _ = grader_diagnose.diagnose(runs, execution, EX)
-    helpers.assert_evidence_quotes_no_hidden_value(diagnoses, _cases())
-    return diagnoses
+_findings = helpers.vgg_findings
 
 
 def _relu(z):

@@ -8,23 +8,12 @@ import numpy as np
 import pytest
 
 import exercise_helpers as helpers
-from grader import diagnose as grader_diagnose
 from grader import exercise as exercise_mod
-from grader.outcomes import Execution
 
 EX = exercise_mod.load("vgg_classifier")
 
 
-def _cases():
-    return EX.hidden_cases(7) + EX.diagnosis_module.probe_cases()
-
-
-def _findings(fn):
-    runs = helpers.case_runs(EX, fn, _cases())
-    execution = Execution(function_found=True, function_callable=True, calls=tuple(r.outcome for r in runs))
-    diagnoses, _ = grader_diagnose.diagnose(runs, execution, EX)
-    helpers.assert_evidence_quotes_no_hidden_value(diagnoses, _cases())
-    return diagnoses
+_findings = helpers.vgg_findings
 
 
 def _relu(z):

@@ -95,6 +95,10 @@ def type_name(value) -> str:
         return "(unnamed type)"
 
 
+def _code_type() -> None:
+    """Its ``__code__`` gives the type of a real code object: one the student cannot stand in for."""
+
+
 def signature(function, wire) -> dict | None:
     """The function's parameters as plain data: names, kinds, whether each has a default; None when it has no
     signature Python can read (a builtin, a ``__signature__`` that is not one). At most ``wire.MAX_PARAMETERS`` are
@@ -121,7 +125,13 @@ def signature(function, wire) -> dict | None:
         own = name[:wire.MAX_PARAMETER_NAME] if type(name) is str else ""
     except Exception:  # noqa: BLE001  (a callable object's __getattr__ may raise anything)
         pass
-    return {"count": int(len(parameters)), "parameters": listed, "own_name": own}
+    prints = False
+    try:  # a body that calls print: the parent's sentence for a function that returns None says so
+        code = function.__code__
+        prints = type(code) is type(_code_type.__code__) and "print" in code.co_names  # a real code object only
+    except Exception:  # noqa: BLE001  (a callable object's __getattr__ may raise anything)
+        pass
+    return {"count": int(len(parameters)), "parameters": listed, "own_name": own, "prints": prints}
 
 
 def unreadable(exc: BaseException) -> dict:
