@@ -166,3 +166,31 @@ def test_a_function_without_print_keeps_the_starter_sentence():
         runs, execution, ex)).message
     found = _findings(lambda *p: None, declared=Declared(parameters=(), count=7))
     assert [f.evidence for f in found] == ["The function returned None on every case."]
+
+
+FAKE_CODE = """class Code:
+    co_names = ("print",)
+
+class Head:
+    __code__ = Code()
+
+    def __call__(self, features, W1, b1, W2, b2, W3, b3):
+        return None
+
+vgg_classifier = Head()
+"""
+
+
+def test_a_code_object_the_student_made_up_does_not_claim_a_print(grade_source):
+    """'prints' is read only from a real code object: a callable whose __code__ says print is taken at its call."""
+    result = grade_source(FAKE_CODE)
+    assert [d.evidence for d in result.diagnoses if d.id == "not-implemented"] \
+        == ["The function returned None on every case."], result.diagnoses
+
+
+def test_a_forged_prints_field_is_a_protocol_error():
+    from grader import answers
+    from grader.channel import ProtocolError
+
+    with pytest.raises(ProtocolError, match="'prints' is not true or false"):
+        answers.declared({"count": 0, "parameters": [], "own_name": "", "prints": "yes"})
