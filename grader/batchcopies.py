@@ -77,7 +77,7 @@ def fork(session, entries, workers: int, grade_one: Callable[[Entry, dict | None
             return {"student": entry.student, "result": result.to_dict(), "notes": notes}
 
         try:
-            copy = Copy(handle, setup, finish)
+            copy = Copy(handle, setup, finish, _remove_cgroups if getattr(sandbox, "cgroups", False) else None)
         except OSError:
             if mine is not None:
                 template.POOL.release(mine)
@@ -107,6 +107,19 @@ def graded_by(copy: Copy, index: int, entry: Entry, key: dict | None, data: byte
         copy.stop()
         return None
     return result
+
+
+def _remove_cgroups(pid: int) -> None:
+    """The cgroups of copy ``pid``, once reaped. A copy removes its own when its requests end; one that was killed
+    (it failed, the batch was interrupted, someone sent it SIGKILL) left them, with whatever still ran in them,
+    until the next grader's start. They are named by the copy's pid, which this grader has just reaped."""
+    for controller in cgroups.CONTROLLERS:
+        try:
+            folders = list((cgroups.CGROUP_ROOT / controller / cgroups.CGROUP_NAME).glob(f"{pid}-*"))
+        except OSError:
+            continue
+        for folder in folders:
+            cgroups.remove_cgroup(folder)
 
 
 def _sessions(session) -> list:

@@ -16,7 +16,9 @@ grader's own.
 
 A copy ignores Ctrl-C (the grader stops it), dies with the grader (PR_SET_PDEATHSIG), and ends when its request
 pipe closes: it then stops its template and removes its own cgroups, and exits without running the grader's exit
-handlers (those belong to the process that forked it).
+handlers (those belong to the process that forked it). A copy killed instead (a failure, Ctrl-C, a SIGKILL from
+outside) cleans up nothing, so the grader calls ``reaped(pid)`` once it has reaped any copy: what the copy left
+is cleared by the process that outlives it.
 """
 from __future__ import annotations
 
@@ -40,9 +42,11 @@ class Copy:
     """One forked copy of the grader, serving ``handle(request, data) -> answer`` (JSON's types) until closed."""
 
     def __init__(self, handle: Callable[[dict, bytes | None], dict], setup: Callable[[], None],
-                 finish: Callable[[], None]) -> None:
+                 finish: Callable[[], None], reaped: Callable[[int], None] | None = None) -> None:
         """Fork now. In the copy, ``setup()`` runs first (take over what the copy serves with), then each request
-        is answered with ``handle``; ``finish()`` runs when the requests end, before the copy exits."""
+        is answered with ``handle``; ``finish()`` runs when the requests end, before the copy exits. In the
+        grader, ``reaped(pid)`` runs once the copy is reaped, however it ended (its ``finish`` may never have
+        run)."""
         to_copy_r, to_copy_w = os.pipe2(os.O_CLOEXEC)
         from_copy_r, from_copy_w = os.pipe2(os.O_CLOEXEC)
         parent = os.getpid()
@@ -65,7 +69,8 @@ class Copy:
         self.broken = ""
         self._fds = [to_copy_w, from_copy_r]  # requests, answers; -1 once closed (shared with the finalizer)
         _PARENT_ENDS.append(self._fds)
-        self._end = weakref.finalize(self, _end, pid, self._fds, KILL_AFTER)
+        self._reaped = reaped
+        self._end = weakref.finalize(self, _end, pid, self._fds, KILL_AFTER, reaped)
 
     def grade(self, request: dict, data: bytes | None) -> dict | None:
         """The copy's answer to ``request`` (with the file's bytes ``data``); None if the copy failed, and then it
@@ -99,8 +104,8 @@ class Copy:
     def stop(self) -> None:
         """Kill the copy now (a failed copy, an interrupted batch) and reap it. Idempotent."""
         self.broken = self.broken or "stopped"
-        self._end.detach()
-        _end(self.pid, self._fds, 0.0)
+        if self._end.detach() is not None:
+            _end(self.pid, self._fds, 0.0, self._reaped)
 
 
 def reap_closed() -> None:
@@ -128,10 +133,22 @@ def _close(fds: list[int], index: int) -> None:
         fds[index] = -1
 
 
-def _end(pid: int, fds: list[int], grace: float) -> None:
-    """Close both pipes, give the copy ``grace`` seconds to exit, kill it if it has not, and reap it."""
+def _end(pid: int, fds: list[int], grace: float, reaped: Callable[[int], None] | None = None) -> None:
+    """Close both pipes, give the copy ``grace`` seconds to exit, kill it if it has not, reap it, then
+    ``reaped(pid)``."""
     _close(fds, 0)
     _close(fds, 1)
+    try:
+        _reap(pid, grace)
+    finally:
+        if reaped is not None:
+            try:
+                reaped(pid)
+            except Exception:  # noqa: BLE001  (a clean-up that failed must not fail the batch)
+                pass
+
+
+def _reap(pid: int, grace: float) -> None:
     try:
         if grace > 0:
             pidfd = os.pidfd_open(pid)
