@@ -24,6 +24,10 @@ from .results import GradeResult
 ENV = "GRADER_WORKER_COPIES"
 #: below this many entries, forking costs more than a second interpreter lock saves
 MIN_ENTRIES = 4
+#: how long a copy may take over one entry, in multiples of the submission's time limit (plus ``ANSWER_SLACK``
+#: seconds): a thread grading it takes at most about one limit (its runs) and the checks and diagnosis after it
+ANSWER_LIMITS = 3
+ANSWER_SLACK = 60.0
 
 Copy = procworkers.Copy
 
@@ -92,7 +96,7 @@ def graded_by(copy: Copy, index: int, entry: Entry, key: dict | None, data: byte
               ) -> GradeResult | None:
     """The result ``copy`` graded (and wrote) for entry ``index``; None when the copy failed (it is then stopped,
     and the caller grades the entry itself)."""
-    answer = copy.grade({"index": index, "key": key}, data)
+    answer = copy.grade({"index": index, "key": key}, data, answer_seconds(session))
     if answer is None:
         return None
     try:
@@ -107,6 +111,12 @@ def graded_by(copy: Copy, index: int, entry: Entry, key: dict | None, data: byte
         copy.stop()
         return None
     return result
+
+
+def answer_seconds(session) -> float:
+    """How long a copy is given for one entry before it counts as stuck (and the grader grades the entry itself)."""
+    limits = getattr(grading(session).sandbox, "limits", None)
+    return ANSWER_LIMITS * float(getattr(limits, "submission_seconds", 90.0)) + ANSWER_SLACK
 
 
 def _remove_cgroups(pid: int) -> None:

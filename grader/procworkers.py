@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
+import time
 import struct
 import weakref
 from typing import Callable
@@ -72,19 +74,24 @@ class Copy:
         self._reaped = reaped
         self._end = weakref.finalize(self, _end, pid, self._fds, KILL_AFTER, reaped)
 
-    def grade(self, request: dict, data: bytes | None) -> dict | None:
-        """The copy's answer to ``request`` (with the file's bytes ``data``); None if the copy failed, and then it
-        is stopped and never asked again."""
+    def grade(self, request: dict, data: bytes | None, seconds: float | None = None) -> dict | None:
+        """The copy's answer to ``request`` (with the file's bytes ``data``), within ``seconds`` if given; None if
+        the copy failed or took longer, and then it is stopped and never asked again.
+
+        Why a deadline: a copy that stops answering (SIGSTOP from outside, a deadlock) held its worker, and with
+        it the whole batch, forever: the grader waits for every entry it handed out. A thread has the same limits
+        as a copy, so a copy over them by far is stuck, not slow."""
         if self.broken:
             return None
         try:
+            deadline = time.monotonic() + seconds if seconds is not None else None
             body = json.dumps(request, separators=(",", ":")).encode("utf-8")
             _write_all(self._fds[0], _HEADER.pack(len(body), len(data) if data is not None else NO_DATA)
                        + body + (data or b""))
-            size = _HEADER.unpack(_read_exactly(self._fds[1], _HEADER.size))[0]
+            size = _HEADER.unpack(_read_exactly(self._fds[1], _HEADER.size, deadline))[0]
             if size > MAX_ANSWER:
                 raise ValueError(f"an answer of {size} bytes")
-            answer = json.loads(_read_exactly(self._fds[1], size))
+            answer = json.loads(_read_exactly(self._fds[1], size, deadline))
             if not isinstance(answer, dict):
                 raise ValueError("an answer that is not an object")
             return answer
@@ -153,8 +160,6 @@ def _reap(pid: int, grace: float) -> None:
         if grace > 0:
             pidfd = os.pidfd_open(pid)
             try:
-                import select
-
                 if select.select([pidfd], [], [], grace)[0]:
                     os.waitpid(pid, 0)
                     return
@@ -201,9 +206,11 @@ def _serve(requests: int, answers: int, parent: int, handle: Callable[[dict, byt
         os._exit(code)
 
 
-def _read_exactly(fd: int, size: int) -> bytes:
+def _read_exactly(fd: int, size: int, deadline: float | None = None) -> bytes:
     chunks, left = [], size
     while left:
+        if deadline is not None and not select.select([fd], [], [], max(0.0, deadline - time.monotonic()))[0]:
+            raise TimeoutError("the copy of the grader did not answer in time")
         chunk = os.read(fd, min(left, 1 << 20))
         if not chunk:
             raise EOFError("the copy of the grader ended")

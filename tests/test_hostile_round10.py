@@ -12,6 +12,8 @@ never ran its own clean-up, so its cgroups stayed after the grader exited with 0
 (and whatever still ran in them ran on). The grader now removes a copy's cgroups once it has reaped it. And
 ``Copy.stop()`` a second time (the batch stops every copy on Ctrl-C, including one already stopped when it
 failed) sent SIGKILL again to a pid already reaped, which the kernel may have given to another process by then.
+A copy that stopped answering (SIGSTOP from outside, a deadlock) held the whole batch forever; it now has a
+deadline per entry, after which the grader kills it and grades the entry itself.
 """
 from __future__ import annotations
 
@@ -145,3 +147,32 @@ def test_stopping_a_copy_twice_kills_nothing_the_second_time(monkeypatch):
     copy.close()
     procworkers.reap_closed()
     assert kills == [] and reaped == [copy.pid]
+
+
+def test_a_copy_that_stops_answering_does_not_hold_the_batch(tmp_path, session, monkeypatch):
+    """Before: a copy stopped from outside (SIGSTOP) or stuck held the batch forever, as the grader waited for the
+    entry it had handed over; now, past its deadline (three submission limits and a minute; one second here), the
+    copy is killed and the grader grades the entry itself."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name, source in {**ORDINARY, "ed": RIGHT, "fu": RIGHT}.items():
+        (folder / f"{name}.py").write_text(source)
+    forks, init = [], procworkers.Copy.__init__
+
+    def counted(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        forks.append(self.pid)
+
+    monkeypatch.setattr(procworkers.Copy, "__init__", counted)
+    monkeypatch.setattr(batchcopies, "ANSWER_LIMITS", 0)
+    monkeypatch.setattr(batchcopies, "ANSWER_SLACK", 1.0)
+    entries = batch.discover([folder]).entries
+    started = time.monotonic()
+    outcomes = batch.grade_all(entries, session, jobs=2, copies=True,
+                               on_start=lambda *_: os.kill(forks[0], signal.SIGSTOP))
+    assert time.monotonic() - started < 30
+    assert len(forks) == 1
+    assert [o.result.score == o.result.max_score for o in outcomes] == [True, False, True, True, True, True]
+    with pytest.raises(ProcessLookupError):
+        os.kill(forks[0], 0)
+    assert not leftovers()
