@@ -316,7 +316,7 @@ def _main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("grader: interrupted; run the same command again to finish (finished results are kept)",
               file=sys.stderr)
-        return 130
+        return INTERRUPTED
     except Exception as exc:  # a bug in the grader itself: one clear line, never a traceback
         message = f"internal error ({type(exc).__name__}: {exc}); please report it with the command you ran"
         if wants_json:
@@ -326,8 +326,25 @@ def _main(argv: list[str] | None = None) -> int:
 
 
 def run() -> None:
-    """The ``grader`` command: ``main``, then the process ends without Python's own teardown."""
-    leave(main())
+    """The ``grader`` command: ``main``, then the process ends without Python's own teardown.
+
+    SIGTERM (a CI job or a container stopped, ``kill``) ends it as Ctrl-C does: a batch writes the class files of what
+    finished, marked incomplete, the templates and cgroups are cleaned up, and the exit code is 143."""
+    import signal
+
+    signal.signal(signal.SIGTERM, _terminated)
+    code = main()
+    leave(TERMINATED if _stopped_by_term and code == INTERRUPTED else code)
+
+
+INTERRUPTED, TERMINATED = 130, 143
+_stopped_by_term = False
+
+
+def _terminated(signum, frame) -> None:
+    global _stopped_by_term
+    _stopped_by_term = True
+    raise KeyboardInterrupt
 
 
 def leave(code: int) -> None:

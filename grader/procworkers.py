@@ -183,7 +183,8 @@ def _serve(requests: int, answers: int, parent: int, handle: Callable[[dict, byt
     at once (the grader then grades what it had asked here itself)."""
     code = 1
     try:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the grader's: it stops its copies itself
+        for stop in (signal.SIGINT, signal.SIGTERM):  # Ctrl-C and SIGTERM are the grader's: it stops its copies
+            signal.signal(stop, signal.SIG_IGN)
         forked.end_with(parent)
         setup()
         try:
