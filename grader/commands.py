@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import os
 import sys
 import threading
@@ -74,6 +75,8 @@ def grade(args: argparse.Namespace,
         raise UsageError(f"--fail-under {args.fail_under:g} is above the most a submission can score here "
                          f"({top:g} points for '{name}'{'' if args.full_scale else ' with --no-full-scale'}): "
                          "no submission could pass. Give a score between 0 and the maximum.")
+    if args.out:
+        _same_exercise(Path(args.out), exercise.plan.name if isinstance(exercise, Assignment) else exercise.id)
     plan = merge.select(whole, *shard) if shard != (1, 1) else whole
     progress = Progress("none" if args.quiet else "auto")
     for note in whole.notes:
@@ -380,6 +383,19 @@ def _outside_the_class(out: Path, paths) -> None:
             how = "is the class folder" if where == folder else "is inside the class folder"
             raise UsageError(f"--out {escape.terminal(out)} {how} {escape.terminal(path)}, so the next run would "
                              "grade the reports as a student: give an output folder outside it.")
+
+
+def _same_exercise(out: Path, name: str) -> None:
+    """Refuse an output folder whose last run graded another exercise or assignment: its students would be taken for
+    a regrade (changes.csv blaming an "exercise version"), and those of the other class left beside the new ones."""
+    try:
+        before = json.loads(merge._read_regular(out / merge.MANIFEST)).get("exercise")  # no link, no pipe
+    except (OSError, ValueError, AttributeError):  # none yet (or unreadable): nothing to mix with
+        return
+    if isinstance(before, str) and before != name:
+        raise UsageError(f"--out {escape.terminal(out)} holds the reports of '{escape.terminal(before)}' (its "
+                         f"{merge.MANIFEST} says so), not of '{escape.terminal(name)}': grading into it would mix the "
+                         "two classes' students. Give another --out, or delete that folder first.")
 
 
 def _lost(name: str, problems: Sequence[str]) -> bool:

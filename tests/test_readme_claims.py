@@ -108,3 +108,43 @@ def test_the_largest_weight_an_assignment_may_give_is_the_course_files():
     from grader import assignment
 
     assert f"a weight that is not a number above 0 and at most {assignment.MAX_WEIGHT:g}," in README
+
+
+def test_the_output_folder_listing_names_every_lms_file():
+    """The listing of OUT named canvas.csv and moodle.csv only, though --gradebook-format blackboard writes
+    blackboard.xls there too (found by following the README by hand)."""
+    from grader import lms
+
+    listing = README.split("- **Output folder.**", 1)[1].split("```", 2)[1]
+    line = next(row for row in listing.splitlines() if "--gradebook-format" in row)
+    assert {f"OUT/{lms.filename(fmt)}" for fmt in lms.FORMATS} <= set(re.findall(r"OUT/[\w.]+", line))
+
+
+def test_each_example_class_of_another_exercise_goes_to_a_folder_of_its_own():
+    """`make grade EXERCISE=dense_scores ...` without OUT wrote into reports/, where `make grade` had put the VGG
+    class: ben and dev were listed as regraded (19 -> 10, "exercise version"), the VGG students left beside them.
+    Such a folder is now refused, so every command the README shows for another exercise must name its own OUT."""
+    commands = list(re.finditer(r"make grade EXERCISE=(\w+)[^`\n]*", README))
+    assert len(commands) >= 3
+    for command in commands:
+        assert f"OUT=reports/{command.group(1)}" in command.group(0), command.group(0)
+    assert "With `EXERCISE=gap_head` (and `OUT=reports/gap_head`)" in README
+
+
+def test_an_output_folder_of_another_exercise_is_refused_before_grading(tmp_path, capsys):
+    """README (Output folder): an --out whose manifest.json names another exercise is a usage error, exit 2, with a
+    sentence naming both; nothing is graded and the folder is left as it was."""
+    import json
+
+    from conftest import run_cli
+
+    out = tmp_path / "reports"
+    out.mkdir()
+    manifest = json.dumps({"schema": "grader.manifest/1", "exercise": "dense_scores"})
+    (out / "manifest.json").write_text(manifest, encoding="utf-8")
+    code, stdout, stderr = run_cli(capsys, "grade", ROOT / "exercises" / "vgg_classifier" / "examples" / "ada.ipynb",
+                                   "--exercise", "vgg_classifier", "--out", out, "--no-full-scale")
+    assert code == 2, stderr
+    assert "holds the reports of 'dense_scores'" in stderr and "not of 'vgg_classifier'" in stderr
+    assert sorted(p.name for p in out.iterdir()) == ["manifest.json"]
+    assert (out / "manifest.json").read_text(encoding="utf-8") == manifest
