@@ -21,7 +21,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
-	$(BIN)/python -m compileall -q grader exercises solutions >/dev/null  # the templates never write bytecode (-B)
+	$(BIN)/python -m compileall -q -x '/(course_)?examples/' grader exercises solutions >/dev/null  # the templates never write bytecode (-B); the example classes are submissions, not code to cache
 	touch $(STAMP)
 
 grade: $(STAMP)
