@@ -34,6 +34,8 @@ combination that explains every call gives the findings. A grid one too large
 that makes every call fail (a loop one window past the edge) is read from the errors instead: the cut-off
 window's size, or an index one past the map's edge, is in each message. One probe with out == k*k*C lets an
 untransposed weight run.
+When nothing explains the calls, the patterns of ``unmodelled.py`` are tried (a reused row buffer, a ReLU before
+the bias).
 """
 from __future__ import annotations
 
@@ -46,6 +48,7 @@ from grader.authoring import PROBE, Case, Finding
 
 from .model import (FINDING, FLAGS, MATCH, OPTIONS, PADDING, REFERENCE, SHORT, SPECS, Spec,  # noqa: F401
                     _first, _run_model, _same, finding_id, model, windows)
+from .unmodelled import unmodelled
 
 
 # -- probes ------------------------------------------------------------------------------------------------------
@@ -398,7 +401,7 @@ def diagnose(runs, exercise) -> list[Finding]:
     usable = _usable(runs)
     spec = search(usable)
     if spec is None:
-        found = _grid_too_large(usable) or _bias_counts(usable)
+        found = _grid_too_large(usable) or _bias_counts(usable) or unmodelled(usable)
         return [found] if found else []
     if spec == REFERENCE:
         return []

@@ -100,6 +100,12 @@ LOGITS = [
     ("max-pooling", "computed from the maximum over the positions instead of their mean", lambda F, V, c: V @ F.max(axis=(0, 1)) + c),
     ("max-pooling", "the maximum of the class map over the positions instead of its mean",
      lambda F, V, c: _map(F, V, c).max(axis=(0, 1))),
+    ("median-pooling", "computed from the median over the positions (np.median) instead of their mean",
+     lambda F, V, c: V @ np.median(F, axis=(0, 1)) + c),
+    ("median-pooling", "the median of the class map over the positions instead of its mean",
+     lambda F, V, c: np.median(_map(F, V, c), axis=(0, 1))),
+    ("centre-position", "the scores of the single position at the centre of the map, [h // 2, w // 2], instead of "
+     "the mean over all positions", lambda F, V, c: _map(F, V, c)[F.shape[0] // 2, F.shape[1] // 2]),
     ("wrong-divisor", "computed from the positions summed and divided by h*w*C, the size of the whole map, instead of h*w",
      lambda F, V, c: V @ (F.sum(axis=(0, 1)) / F.size) + c),
     ("wrong-divisor", "computed from the positions summed and divided by C, the number of channels, instead of h*w",
@@ -168,6 +174,10 @@ MAPS = [
     ("activation-applied", "passed through a ReLU, every negative score set to 0, as Grad-CAM does for display",
      lambda F, V, c: np.maximum(_map(F, V, c), 0.0)),
     ("not-a-pair", "the logits again, shape (K,), instead of a class map", lambda F, V, c: V @ _p(F) + c),
+    ("class-map-constant", "the logits repeated at every position, the same K scores everywhere, instead of the "
+     "layer applied to each position's own channels", lambda F, V, c: np.broadcast_to(V @ _p(F) + c, _map(F, V, c).shape)),
+    ("normalised-map", "centred: each class's scores minus their mean over the positions, so the map averages to "
+     "0 instead of to the logits", lambda F, V, c: _map(F, V, c) - _map(F, V, c).mean(axis=(0, 1))),
 ]
 
 

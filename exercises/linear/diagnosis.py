@@ -23,6 +23,9 @@ same values (to 1e-6 of the largest value, so float32 arithmetic does not hide a
 model must raise too. The combination with the fewest departures that explains every call is taken, and each of
 its departures is a finding, with a case where that departure changes the result as evidence. Five square
 probes (out == in == N == 4) let an untransposed weight and a misplaced bias run instead of raising.
+When no combination explains the calls, a weight kept from an earlier call and the whole-result patterns of
+``unmodelled.py`` (a reused row buffer, one bias value for all outputs, a scaled product, an int cast, the last
+output never written) are tried.
 """
 from __future__ import annotations
 
@@ -34,6 +37,7 @@ from grader.authoring import PROBE, Case, Finding
 
 from .model import (FINDING, MATCH, OPTIONS, REFERENCE, SPECS, Raised, Spec, _first, _run_model, _same,  # noqa: F401
                     bias_of, finding_id, model)
+from .unmodelled import unmodelled
 
 
 # -- probes ------------------------------------------------------------------------------------------------------
@@ -427,8 +431,8 @@ def diagnose(runs, exercise) -> list[Finding]:
     usable = _usable(runs)
     spec = search(usable)
     if spec is None:
-        kept = _kept_parameters(usable)
-        return [kept] if kept else []
+        found = _kept_parameters(usable) or unmodelled(usable)
+        return [found] if found else []
     if spec == REFERENCE:
         return []
     findings = []

@@ -1,0 +1,138 @@
+"""Mistakes of the linear layer that the switch model (``model.py``) does not hold, tried when its search explains
+nothing: each is a whole-result pattern, checked against every call that returned, rather than one more switch.
+
+* ``buffer-reused``: one row buffer filled per sample and appended to a list, so every row of the result is the
+  last sample's (``rows.append(row)`` keeps a reference, not a copy);
+* ``bias-one-value``: one number added to every output, the bias summed, averaged or its first or last entry;
+* ``output-scaled``: the product scaled by 1/sqrt(in) (attention's scaling, or the initialisation's bound) or by
+  sqrt(in) before the bias;
+* ``rounded-output``: the result cut to whole numbers by an ``int`` cast, which ``np.round`` checks do not see;
+* ``outputs-left-unfilled``: a loop over the outputs that stops one short, its last output never written.
+
+A pattern is named only when it reproduces every returned call (to the model's tolerance), changes at least one of
+them, and no call raised.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from grader.authoring import PROBE, Finding
+
+from .model import MATCH, bias_of
+
+
+def _where(run) -> str:
+    kind = "probe" if run.case.group == PROBE else "case"
+    return f"the {kind} '{run.case.name}' ({run.case.description})"
+
+
+def _product(args) -> np.ndarray:
+    return np.asarray(args[0]) @ np.asarray(args[1]).T
+
+
+def _right(args) -> np.ndarray:
+    bias = bias_of(args)
+    return _product(args) if bias is None else _product(args) + bias
+
+
+def _close(actual: np.ndarray, predicted: np.ndarray | None, scale: float) -> bool:
+    return (predicted is not None and actual.shape == predicted.shape
+            and bool(np.all(np.abs(actual.astype(np.float64) - predicted) <= MATCH * scale)))
+
+
+def _one_bias(args) -> list[tuple[str, np.ndarray]]:
+    bias = bias_of(args)
+    if bias is None:
+        return [("", _product(args))]
+    y = _product(args)
+    return [(how, y + value) for how, value in (("the sum of the bias, np.sum(bias)", bias.sum()),
+                                                ("the mean of the bias", bias.mean()),
+                                                ("its first entry, bias[0]", bias[0]),
+                                                ("its last entry, bias[-1]", bias[-1]))]
+
+
+def _scaled(args) -> list[tuple[str, np.ndarray]]:
+    n = np.asarray(args[1]).shape[1]
+    bias = bias_of(args)
+    plus = 0.0 if bias is None else bias
+    return [(f"x @ weight.T divided by sqrt(in) = sqrt({n})", _product(args) / np.sqrt(n) + plus),
+            (f"x @ weight.T multiplied by sqrt(in) = sqrt({n})", _product(args) * np.sqrt(n) + plus)]
+
+
+def _buffer(args, expected: np.ndarray) -> list[tuple[str, np.ndarray]]:
+    if expected.ndim < 2:
+        return [("", expected)]
+    rows = expected.reshape(-1, expected.shape[-1])
+    return [("", np.broadcast_to(rows[-1], expected.shape))]
+
+
+def _truncated(args, expected: np.ndarray) -> list[tuple[str, np.ndarray]]:
+    return [("", np.trunc(expected)), ("", np.floor(expected))]
+
+
+def _unfilled(args, expected: np.ndarray) -> list[tuple[str, np.ndarray]]:
+    bias = bias_of(args)
+    out = []
+    for last in (0.0,) + (() if bias is None else (float(bias[-1]),)):
+        predicted = expected.copy()
+        predicted[..., -1] = last
+        out.append(("with the bias" if last else "", predicted))
+    return out
+
+
+PATTERNS: list[tuple[str, Callable]] = [
+    ("buffer-reused", lambda args, expected: _buffer(args, expected)),
+    ("bias-one-value", lambda args, expected: _one_bias(args)),
+    ("output-scaled", lambda args, expected: _scaled(args)),
+    ("rounded-output", _truncated),
+    ("outputs-left-unfilled", _unfilled),
+]
+
+
+def _matches(runs, predict) -> tuple[object, str] | None:
+    """The first call the pattern changes, with how, if the pattern reproduces every call; else None."""
+    shown = None
+    for run in runs:
+        if run.outcome.status != "ok":
+            return None
+        actual, expected = run.outcome.array, _right(run.case.args)
+        if actual is None or actual.dtype.kind not in "biuf" or actual.shape != expected.shape:
+            return None
+        scale = max(1.0, float(np.abs(expected).max(initial=0.0)))
+        how = next((how for how, p in predict(run.case.args, expected) if _close(actual, p, scale)), None)
+        if how is None:
+            return None
+        if shown is None and not _close(actual, expected, scale):
+            shown = (run, how)
+    return shown
+
+
+def _text(finding_id: str, run, how: str) -> str:
+    x, weight = run.case.args[0], run.case.args[1]
+    if finding_id == "buffer-reused":
+        return (f"On {_where(run)} every row of your output holds the right outputs of the last vector of x, "
+                f"{x.reshape(-1, x.shape[-1]).shape[0]} times: the rows were written into one buffer and the "
+                "list kept that buffer, not a copy of it, so the last write shows in every row.")
+    if finding_id == "bias-one-value":
+        return (f"On {_where(run)} your output equals x @ weight.T plus one number for every output, {how}, "
+                "where output j must get bias[j].")
+    if finding_id == "output-scaled":
+        return f"On {_where(run)} your output equals {how}, then the bias: the layer has no scaling of its own."
+    if finding_id == "rounded-output":
+        return (f"On {_where(run)} your output equals the right one cut to whole numbers (an int cast drops "
+                "everything after the point, and the cast back to float does not bring it back).")
+    return (f"On {_where(run)} your last output, number {weight.shape[0] - 1}, holds "
+            f"{'only its bias' if how else '0'} and every other output is right: the loop over the outputs stops "
+            "one short, range(out - 1) where range(out) belongs.")
+
+
+def unmodelled(runs) -> Finding | None:
+    """The first whole-result pattern that explains every call (the runs are those the search read)."""
+    ranked = sorted(runs, key=lambda r: (r.case.group != PROBE and not r.case.name.startswith("public-")))
+    for finding_id, predict in PATTERNS:
+        shown = _matches(ranked, predict)
+        if shown is not None:
+            return Finding(finding_id, _text(finding_id, *shown))
+    return None
