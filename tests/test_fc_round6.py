@@ -10,6 +10,9 @@ name, or with a wrong one, is named now:
   (activation-applied; exercises/dense_scores/unmodelled.py).
 * gap_head: median pooling, the centre position's scores taken as the logits, the logits broadcast as the class
   map; a class map centred on its mean was called bias-count (a per-class shift) and is normalised-map.
+* to_channels_last: a reshape to (out, C, s, s), one side for both (int(sqrt(H*W)), or H twice), was raises-error
+  alone; it is square-map-assumed, with the shape numpy refused (exercises/to_channels_last/square.py). The old
+  raises-error example was that very mistake; raises-error's example is now a transpose with an axis left out.
 
 Each is checked in process on the hidden cases and probes of three students (the same checks and diagnosis the
 sandbox runs), with what the evidence says; the sandboxed per-exercise tests grade the new buggy files too.
@@ -30,7 +33,8 @@ NAMED = [
     ("linear", "output-scaled"), ("linear", "outputs-left-unfilled"), ("linear", "rounded-output--int-cast"),
     ("dense_scores", "buffer-reused"), ("dense_scores", "activation-applied--relu-before-bias"),
     ("gap_head", "median-pooling"), ("gap_head", "centre-position"), ("gap_head", "class-map-constant"),
-    ("gap_head", "normalised-map--centred"),
+    ("gap_head", "normalised-map--centred"), ("to_channels_last", "square-map-assumed"),
+    ("to_channels_last", "square-map-assumed--height-twice"),
 ]
 
 
@@ -66,6 +70,7 @@ def _evidence(exercise_id: str, stem: str) -> str:
     ("gap_head", "median-pooling", "median"),
     ("gap_head", "centre-position", "[h // 2, w // 2]"),
     ("gap_head", "normalised-map--centred", "centred"),
+    ("to_channels_last", "square-map-assumed--height-twice", "(5,2,3,3), one side used for both"),
 ])
 def test_the_evidence_says_what_was_done(exercise_id, stem, said):
     assert said in _evidence(exercise_id, stem)

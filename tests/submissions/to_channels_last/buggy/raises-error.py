@@ -3,5 +3,5 @@ import numpy as np
 
 def to_channels_last(weight, C, H, W):
     out = weight.shape[0]
-    side = int(np.sqrt(weight.shape[1] // C))     # assumes square maps
-    return weight.reshape(out, C, side, side).transpose(0, 2, 3, 1).reshape(out, -1)
+    moved = weight.reshape(out, C, H, W).transpose(0, 2, 3)   # one axis left out of the order
+    return moved.reshape(out, -1)

@@ -1,0 +1,6 @@
+import numpy as np
+
+def to_channels_last(weight, C, H, W):
+    out = weight.shape[0]
+    side = int(np.sqrt(weight.shape[1] // C))
+    return weight.reshape(out, C, side, side).transpose(0, 2, 3, 1).reshape(out, -1)
