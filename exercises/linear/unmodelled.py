@@ -82,23 +82,25 @@ def _unfilled(args, expected: np.ndarray) -> list[tuple[str, np.ndarray]]:
     return out
 
 
-PATTERNS: list[tuple[str, Callable]] = [
-    ("buffer-reused", lambda args, expected: _buffer(args, expected)),
-    ("bias-one-value", lambda args, expected: _one_bias(args)),
-    ("output-scaled", lambda args, expected: _scaled(args)),
-    ("rounded-output", _truncated),
-    ("outputs-left-unfilled", _unfilled),
+#: (finding, its predictions, the dtype kinds a result it explains may have): a result cut to whole numbers and
+#: returned as integers is wrong-dtype's (an int buffer), not a float result that lost its fractions
+PATTERNS: list[tuple[str, Callable, str]] = [
+    ("buffer-reused", lambda args, expected: _buffer(args, expected), "biuf"),
+    ("bias-one-value", lambda args, expected: _one_bias(args), "biuf"),
+    ("output-scaled", lambda args, expected: _scaled(args), "biuf"),
+    ("rounded-output", _truncated, "f"),
+    ("outputs-left-unfilled", _unfilled, "biuf"),
 ]
 
 
-def _matches(runs, predict) -> tuple[object, str] | None:
+def _matches(runs, predict, kinds: str) -> tuple[object, str] | None:
     """The first call the pattern changes, with how, if the pattern reproduces every call; else None."""
     shown = None
     for run in runs:
         if run.outcome.status != "ok":
             return None
         actual, expected = run.outcome.array, _right(run.case.args)
-        if actual is None or actual.dtype.kind not in "biuf" or actual.shape != expected.shape:
+        if actual is None or actual.dtype.kind not in kinds or actual.shape != expected.shape:
             return None
         scale = max(1.0, float(np.abs(expected).max(initial=0.0)))
         how = next((how for how, p in predict(run.case.args, expected) if _close(actual, p, scale)), None)
@@ -131,8 +133,8 @@ def _text(finding_id: str, run, how: str) -> str:
 def unmodelled(runs) -> Finding | None:
     """The first whole-result pattern that explains every call (the runs are those the search read)."""
     ranked = sorted(runs, key=lambda r: (r.case.group != PROBE and not r.case.name.startswith("public-")))
-    for finding_id, predict in PATTERNS:
-        shown = _matches(ranked, predict)
+    for finding_id, predict, kinds in PATTERNS:
+        shown = _matches(ranked, predict, kinds)
         if shown is not None:
             return Finding(finding_id, _text(finding_id, *shown))
     return None
