@@ -7,7 +7,13 @@ nothing: each is a whole-result pattern, checked against every call that returne
 * ``output-scaled``: the product scaled by 1/sqrt(in) (attention's scaling, or the initialisation's bound) or by
   sqrt(in) before the bias;
 * ``rounded-output``: the result cut to whole numbers by an ``int`` cast, which ``np.round`` checks do not see;
-* ``outputs-left-unfilled``: a loop over the outputs that stops one short, its last output never written.
+* ``outputs-left-unfilled``: a loop over the outputs that stops one short, its last output never written;
+* ``bias-scaled``: the bias multiplied by in (or out) before it is added, ``bias * n``;
+* ``bias-column-misplaced``: the bias folded into the weight as one more input, the column of ones put at one end
+  of x and the bias column at the other end of the weight, so the bias meets a real input;
+* ``weight-normalised``: each row of the weight divided by its sum, as if it were an average's weights;
+* ``input-normalised``: x scaled to unit length (each vector, or the whole array) before the product;
+* ``weight-sign-dropped``: ``np.abs(weight)`` in the product.
 
 A pattern is named only when it reproduces every returned call (to the model's tolerance), changes at least one of
 them, and no call raised.
@@ -82,6 +88,55 @@ def _unfilled(args, expected: np.ndarray) -> list[tuple[str, np.ndarray]]:
     return out
 
 
+def _bias_scaled(args) -> list[tuple[str, np.ndarray | None]]:
+    bias = bias_of(args)
+    if bias is None:
+        return [("", _product(args))]
+    out, n = np.asarray(args[1]).shape
+    return [(f"bias * in = bias * {n}", _product(args) + bias * n),
+            (f"bias * out = bias * {out}", _product(args) + bias * out)]
+
+
+def _bias_column(args) -> list[tuple[str, np.ndarray | None]]:
+    bias = bias_of(args)
+    if bias is None:
+        return [("", _product(args))]
+    x, weight = np.asarray(args[0], dtype=np.float64), np.asarray(args[1], dtype=np.float64)
+    first = weight[:, 0] + x[..., :-1] @ weight[:, 1:].T + x[..., -1:] * bias
+    last = x[..., :1] * bias + x[..., 1:] @ weight[:, :-1].T + weight[:, -1]
+    return [("the ones column first in x and the bias column last in the weight", first),
+            ("the ones column last in x and the bias column first in the weight", last)]
+
+
+def _with_bias(args, y: np.ndarray) -> np.ndarray:
+    bias = bias_of(args)
+    return y if bias is None else y + bias
+
+
+def _weight_normalised(args) -> list[tuple[str, np.ndarray | None]]:
+    x, weight = np.asarray(args[0], dtype=np.float64), np.asarray(args[1], dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        w = weight / weight.sum(axis=1, keepdims=True)
+    return [("each row of the weight divided by its sum, weight / weight.sum(axis=1, keepdims=True)",
+             _with_bias(args, x @ w.T))] if np.all(np.isfinite(w)) else []
+
+
+def _input_normalised(args) -> list[tuple[str, np.ndarray | None]]:
+    x, weight = np.asarray(args[0], dtype=np.float64), np.asarray(args[1], dtype=np.float64)
+    out = []
+    for how, norm in (("each vector of x divided by its length, np.linalg.norm(x, axis=-1, keepdims=True)",
+                       np.linalg.norm(x, axis=-1, keepdims=True)),
+                      ("x divided by the length of the whole array, np.linalg.norm(x)", np.linalg.norm(x))):
+        if np.all(norm > 0):
+            out.append((how, _with_bias(args, (x / norm) @ weight.T)))
+    return out
+
+
+def _sign_dropped(args) -> list[tuple[str, np.ndarray | None]]:
+    x, weight = np.asarray(args[0], dtype=np.float64), np.asarray(args[1], dtype=np.float64)
+    return [("np.abs(weight) in the product", _with_bias(args, x @ np.abs(weight).T))]
+
+
 #: (finding, its predictions, the dtype kinds a result it explains may have): a result cut to whole numbers and
 #: returned as integers is wrong-dtype's (an int buffer), not a float result that lost its fractions
 PATTERNS: list[tuple[str, Callable, str]] = [
@@ -90,6 +145,11 @@ PATTERNS: list[tuple[str, Callable, str]] = [
     ("output-scaled", lambda args, expected: _scaled(args), "biuf"),
     ("rounded-output", _truncated, "f"),
     ("outputs-left-unfilled", _unfilled, "biuf"),
+    ("bias-scaled", lambda args, expected: _bias_scaled(args), "f"),
+    ("bias-column-misplaced", lambda args, expected: _bias_column(args), "f"),
+    ("weight-normalised", lambda args, expected: _weight_normalised(args), "f"),
+    ("input-normalised", lambda args, expected: _input_normalised(args), "f"),
+    ("weight-sign-dropped", lambda args, expected: _sign_dropped(args), "f"),
 ]
 
 
@@ -103,7 +163,8 @@ def _matches(runs, predict, kinds: str) -> tuple[object, str] | None:
         if actual is None or actual.dtype.kind not in kinds or actual.shape != expected.shape:
             return None
         scale = max(1.0, float(np.abs(expected).max(initial=0.0)))
-        how = next((how for how, p in predict(run.case.args, expected) if _close(actual, p, scale)), None)
+        how = next((how for how, p in predict(run.case.args, expected)
+                    if _close(actual, p, max(scale, float(np.abs(p).max(initial=0.0))))), None)
         if how is None:
             return None
         if shown is None and not _close(actual, expected, scale):
@@ -125,6 +186,16 @@ def _text(finding_id: str, run, how: str) -> str:
     if finding_id == "rounded-output":
         return (f"On {_where(run)} your output equals the right one cut to whole numbers (an int cast drops "
                 "everything after the point, and the cast back to float does not bring it back).")
+    if finding_id == "bias-scaled":
+        return (f"On {_where(run)} your output equals x @ weight.T + {how}: the bias was multiplied by a size of "
+                "the layer before it was added. Each output gets its bias once, bias[j], unscaled.")
+    if finding_id == "bias-column-misplaced":
+        return (f"On {_where(run)} your output equals the bias folded in as one more input with {how}: the ones "
+                "meet the weight's first column and the last input of x meets the bias. The column of ones must "
+                "sit at the same end of x as the bias column in the weight.")
+    if finding_id in ("weight-normalised", "input-normalised", "weight-sign-dropped"):
+        return (f"On {_where(run)} your output equals the layer computed with {how}: the layer uses x and the "
+                "weight exactly as they are given.")
     return (f"On {_where(run)} your last output, number {weight.shape[0] - 1}, holds "
             f"{'only its bias' if how else '0'} and every other output is right: the loop over the outputs stops "
             "one short, range(out - 1) where range(out) belongs.")
