@@ -100,6 +100,12 @@ LOGITS = [
     ("max-pooling", "computed from the maximum over the positions instead of their mean", lambda F, V, c: V @ F.max(axis=(0, 1)) + c),
     ("max-pooling", "the maximum of the class map over the positions instead of its mean",
      lambda F, V, c: _map(F, V, c).max(axis=(0, 1))),
+    ("max-pooling", "computed from the maximum over the rows (axis 0) then the mean of those maxima over the columns, "
+     "fmap.max(axis=0).mean(axis=0), instead of the mean over every position",
+     lambda F, V, c: V @ F.max(axis=0).mean(axis=0) + c),
+    ("max-pooling", "computed from the maximum over the columns (axis 1) then the mean of those maxima over the "
+     "rows, fmap.max(axis=1).mean(axis=0), instead of the mean over every position",
+     lambda F, V, c: V @ F.max(axis=1).mean(axis=0) + c),
     ("median-pooling", "computed from the median over the positions (np.median) instead of their mean",
      lambda F, V, c: V @ np.median(F, axis=(0, 1)) + c),
     ("median-pooling", "the median of the class map over the positions instead of its mean",
