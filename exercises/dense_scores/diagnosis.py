@@ -35,7 +35,7 @@ that makes every call fail (a loop one window past the edge) is read from the er
 window's size, or an index one past the map's edge, is in each message. One probe with out == k*k*C lets an
 untransposed weight run.
 When nothing explains the calls, the patterns of ``unmodelled.py`` are tried (a reused row buffer, a ReLU before
-the bias).
+the bias, a kernel flipped along one axis, windows k apart along one axis, a bias shaped (out, 1, 1)).
 """
 from __future__ import annotations
 

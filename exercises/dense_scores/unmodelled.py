@@ -4,7 +4,14 @@ nothing: whole-result patterns checked against every call that returned.
 * ``buffer-reused``: one row of scores filled per grid row into a buffer allocated once and appended to a list, so
   every row of the grid is the last one (``rows.append(row)`` keeps a reference, not a copy);
 * ``activation-applied``: a ReLU on the windows' products before the bias is added, max(0, w . W_o) + b_o, where
-  the model only holds an activation on the finished scores.
+  the model only holds an activation on the finished scores;
+* ``kernel-flipped``: the kernel reversed along one axis only (``weight.reshape(out, k, k, C)[:, ::-1]``, its rows,
+  or its columns), where the model holds the 180-degree turn alone;
+* ``non-overlapping-windows``: windows k apart along one axis only (columns j * k, rows at stride 1, or the other
+  way), in a grid of the right size whose windows that would run past the edge are left at zero.
+
+``bias_channels_first`` names ``out + bias[:, None, None]`` (the bias laid out for a (C, H, W) array), which
+raises numpy's broadcast error on most grids and adds bias[i] to row i of the others.
 
 A pattern is named only when it reproduces every returned call (to the model's tolerance), changes at least one,
 and no call raised.
@@ -39,10 +46,58 @@ def _relu_before_bias(args, expected: np.ndarray) -> np.ndarray:
     return np.maximum(expected - bias, 0.0) + bias
 
 
-PATTERNS: list[tuple[str, Callable]] = [("buffer-reused", _last_row), ("activation-applied", _relu_before_bias)]
+def _windows(args) -> np.ndarray:
+    """The windows (H', W', k, k, C) of the map at stride 1."""
+    fmap, k = np.asarray(args[0], dtype=np.float64), int(args[3])
+    return np.lib.stride_tricks.sliding_window_view(fmap, (k, k), axis=(0, 1)).transpose(0, 1, 3, 4, 2)
 
 
-def _text(finding_id: str, run) -> str:
+def _scores(args, windows: np.ndarray) -> np.ndarray:
+    weight, bias = np.asarray(args[1], dtype=np.float64), np.asarray(args[2], dtype=np.float64)
+    return windows.reshape(windows.shape[0], windows.shape[1], -1) @ weight.T + bias
+
+
+def _flipped_one_axis(args, expected: np.ndarray) -> list[np.ndarray]:
+    windows = _windows(args)
+    return [_scores(args, windows[:, :, ::-1]), _scores(args, windows[:, :, :, ::-1])]
+
+
+def _stride_one_axis(args, expected: np.ndarray) -> list[np.ndarray]:
+    k = int(args[3])
+    out = []
+    for axis in (1, 0):
+        predicted = np.zeros_like(expected)
+        index = [slice(None), slice(None)]
+        index[axis] = slice(None, None, k)
+        spaced = expected[tuple(index)]
+        target = [slice(None), slice(None)]
+        target[axis] = slice(0, spaced.shape[axis])
+        predicted[tuple(target)] = spaced
+        out.append(predicted)
+    return out
+
+
+PATTERNS: list[tuple[str, Callable]] = [
+    ("buffer-reused", lambda args, expected: [_last_row(args, expected)]),
+    ("activation-applied", lambda args, expected: [_relu_before_bias(args, expected)]),
+    ("kernel-flipped", _flipped_one_axis),
+    ("non-overlapping-windows", _stride_one_axis),
+]
+
+#: what the two predictions of a pattern are, in order, for its evidence
+HOW = {"kernel-flipped": ("its rows reversed, weight.reshape(out, k, k, C)[:, ::-1]",
+                          "its columns reversed, weight.reshape(out, k, k, C)[:, :, ::-1]"),
+       "non-overlapping-windows": ("the window of column j starting at column j * k (rows at stride 1)",
+                                   "the window of row i starting at row i * k (columns at stride 1)")}
+
+
+def _text(finding_id: str, run, which: int) -> str:
+    if finding_id == "kernel-flipped":
+        return (f"On {_where(run)} your scores pair each window with the kernel flipped along one axis only, "
+                f"{HOW[finding_id][which]}: each window's values must meet the weights in place.")
+    if finding_id == "non-overlapping-windows":
+        return (f"On {_where(run)} your scores are those of {HOW[finding_id][which]}, and 0 where such a window "
+                "would run past the edge: windows must start at every position along both axes.")
     if finding_id == "buffer-reused":
         return (f"On {_where(run)} every row of your grid holds the scores of the last row of windows, "
                 f"{run.outcome.array.shape[0]} times: each row was written into one buffer allocated before the "
@@ -61,11 +116,56 @@ def unmodelled(runs) -> Finding | None:
                 break
             expected = np.asarray(run.expected, dtype=np.float64)
             scale = max(1.0, float(np.abs(expected).max(initial=0.0)))
-            if actual.dtype.kind not in "biuf" or not _close(actual, predict(run.case.args, expected), scale):
+            if actual.dtype.kind not in "biuf":
+                break
+            which = next((i for i, p in enumerate(predict(run.case.args, expected))
+                          if _close(actual, p, max(scale, float(np.abs(p).max(initial=0.0))))), None)
+            if which is None:
                 break
             if shown is None and not _close(actual, expected, scale):
-                shown = run
+                shown = (run, which)
         else:
             if shown is not None:
-                return Finding(finding_id, _text(finding_id, shown))
-    return None
+                return Finding(finding_id, _text(finding_id, *shown))
+    return bias_channels_first(runs)
+
+
+def bias_channels_first(runs) -> Finding | None:
+    """``out + bias[:, None, None]``: every call either raised numpy's broadcast error for the shapes
+    (H', W', out) and (out, 1, 1), or returned the products plus bias[i] on row i (where H' == out); at least one
+    raised or changed."""
+    shown = None
+    for run in runs:
+        if run.expected is None or len(run.case.args) < 3:
+            return None
+        expected = np.asarray(run.expected, dtype=np.float64)
+        bias = np.asarray(run.case.args[2], dtype=np.float64)
+        if expected.ndim != 3 or bias.shape != expected.shape[2:]:
+            return None
+        product = expected - bias
+        try:
+            predicted = product + bias[:, None, None]
+        except ValueError:
+            predicted = None
+        if run.outcome.status == "raised":
+            error = run.outcome.exception
+            shapes = "({},{},{}) ({},1,1)".format(*expected.shape, bias.shape[0])
+            if predicted is not None or error is None or shapes not in error.message:
+                return None
+            shown = shown or (run, shapes)
+        elif run.outcome.status == "ok" and run.outcome.array is not None and predicted is not None:
+            scale = max(1.0, float(np.abs(predicted).max(initial=0.0)))
+            if not _close(run.outcome.array, predicted, scale):
+                return None
+            if predicted.shape != expected.shape or not _close(predicted, expected, scale):
+                shown = shown or (run, None)
+        else:
+            return None
+    if shown is None:
+        return None
+    run, shapes = shown
+    what = (f"raised numpy's broadcast error for the shapes {shapes}" if shapes else
+            f"returned shape {tuple(run.outcome.array.shape)} with bias[i] added to row i of the grid")
+    return Finding("bias-channels-first", f"On {_where(run)} your function {what}: the bias was reshaped to "
+                   "(out, 1, 1), bias[:, None, None], as for a (C, H, W) array, where the scores are (H', W', out) "
+                   "and the bias belongs on the last axis, + bias.")

@@ -25,7 +25,8 @@ its departures is a finding, with a case where that departure changes the result
 probes (out == in == N == 4) let an untransposed weight and a misplaced bias run instead of raising.
 When no combination explains the calls, a weight kept from an earlier call and the whole-result patterns of
 ``unmodelled.py`` (a reused row buffer, one bias value for all outputs, a scaled product, an int cast, the last
-output never written) are tried.
+output never written, a scaled bias, a bias column at the wrong end, a normalised weight or input, the weights'
+absolute values) are tried.
 """
 from __future__ import annotations
 
