@@ -157,3 +157,31 @@ def grade_students(folder: Path, session, names: list[str]) -> dict:
     entries = [e for e in batch.discover([folder]).entries if e.student in names]
     assert sorted(e.student for e in entries) == sorted(names)
     return {o.result.student: o.result for o in batch.grade_all(entries, session, jobs=2)}
+
+
+@pytest.fixture
+def forks(monkeypatch):
+    """The pids of the forked copies of the grader (``procworkers.Copy``) started while the test runs."""
+    from grader import procworkers
+
+    pids: list[int] = []
+    original = procworkers.Copy.__init__
+
+    def counted(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        pids.append(self.pid)
+
+    monkeypatch.setattr(procworkers.Copy, "__init__", counted)
+    return pids
+
+
+def untimed_results(out: Path) -> dict[str, dict]:
+    """Each student's ``result.json`` under ``OUT/students/``, by student, without its timing and signature: what
+    two batches of the same class must agree on."""
+    found = {}
+    for path in (out / "students").glob("*/result.json"):
+        document = json.loads(path.read_text())
+        document.pop("timing")
+        document.pop("signature", None)
+        found[document["student"]] = document
+    return found

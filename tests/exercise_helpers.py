@@ -20,7 +20,7 @@ from typing import Callable, Iterable, Iterator
 import nbformat
 import numpy as np
 
-from conftest import ROOT
+from conftest import ROOT, SUBMISSIONS
 from grader import exercise as exercise_mod
 from grader import notebook as notebook_mod
 from grader.grade import Session, grade_file
@@ -405,3 +405,32 @@ def differing(grades: list[SeedGrade]) -> dict[tuple, list[int]]:
     for g in grades:
         seen.setdefault((g.failed, g.points, g.named), []).append(g.seed)
     return seen
+
+
+def assert_buggy_file_named_alone_over_seeds(exercise_id: str, stem: str, seeds: Iterable[int] = (1, 2, 3)) -> None:
+    """The catalog's buggy file ``stem`` loses value points and is named alone (by the part of its name before
+    ``--``) on the hidden cases and probes of every student seed, in process."""
+    ex = exercise_mod.load(exercise_id)
+    path = SUBMISSIONS / exercise_id / "buggy" / f"{stem}.py"
+    full = sum(s.points for s in ex.checks if s.kind == "values")
+    seeds = tuple(seeds)
+    grades = grades_over_seeds(ex, [path], seeds)[path]
+    assert len(grades) == len(seeds)
+    for grade in grades:
+        assert grade.points < full, grade
+        assert grade.named == (stem.split("--")[0],), grade
+
+
+def exercise_findings(exercise_id: str, fn: Callable, seed: int = 7) -> list:
+    """What the exercise's diagnosis finds for ``fn`` on one student's hidden cases and the probes."""
+    ex = exercise_mod.load(exercise_id)
+    return ex.diagnosis_module.diagnose(case_runs(ex, fn, ex.hidden_cases(seed) + ex.probe_cases()), ex)
+
+
+def buggy_evidence(exercise_id: str, stem: str) -> str:
+    """The evidence of the one finding the catalog's buggy file ``stem`` gets."""
+    ex = exercise_mod.load(exercise_id)
+    found = exercise_findings(exercise_id, load_function(SUBMISSIONS / exercise_id / "buggy" / f"{stem}.py",
+                                                         ex.function))
+    assert len(found) == 1, [(f.id, f.evidence) for f in found]
+    return found[0].evidence

@@ -18,10 +18,6 @@ import numpy as np
 import pytest
 
 import exercise_helpers as helpers
-from conftest import SUBMISSIONS
-from grader import exercise as exercise_mod
-
-SEEDS = (1, 2, 3)
 
 NAMED = [
     ("linear", "bias-scaled"), ("linear", "bias-column-misplaced"), ("linear", "weight-normalised"),
@@ -33,27 +29,7 @@ NAMED = [
 
 @pytest.mark.parametrize("exercise_id, stem", NAMED, ids=lambda v: v)
 def test_the_round_s_mistakes_lose_points_and_are_named_alone_for_every_student(exercise_id, stem):
-    ex = exercise_mod.load(exercise_id)
-    path = SUBMISSIONS / exercise_id / "buggy" / f"{stem}.py"
-    full = sum(s.points for s in ex.checks if s.kind == "values")
-    grades = helpers.grades_over_seeds(ex, [path], SEEDS)[path]
-    assert len(grades) == len(SEEDS)
-    for grade in grades:
-        assert grade.points < full, grade
-        assert grade.named == (stem.split("--")[0],), grade
-
-
-def _found(exercise_id: str, fn) -> list:
-    ex = exercise_mod.load(exercise_id)
-    return ex.diagnosis_module.diagnose(helpers.case_runs(ex, fn, ex.hidden_cases(7) + ex.probe_cases()), ex)
-
-
-def _evidence(exercise_id: str, stem: str) -> str:
-    ex = exercise_mod.load(exercise_id)
-    found = _found(exercise_id, helpers.load_function(SUBMISSIONS / exercise_id / "buggy" / f"{stem}.py",
-                                                      ex.function))
-    assert len(found) == 1, [(f.id, f.evidence) for f in found]
-    return found[0].evidence
+    helpers.assert_buggy_file_named_alone_over_seeds(exercise_id, stem)
 
 
 @pytest.mark.parametrize("exercise_id, stem, said", [
@@ -68,7 +44,7 @@ def _evidence(exercise_id: str, stem: str) -> str:
     ("gap_head", "max-pooling--rows-then-columns", "fmap.max(axis=0).mean(axis=0)"),
 ])
 def test_the_evidence_says_what_was_done(exercise_id, stem, said):
-    assert said in _evidence(exercise_id, stem)
+    assert said in helpers.buggy_evidence(exercise_id, stem)
 
 
 def test_right_layers_that_fold_the_bias_in_or_reshape_it_are_not_read_as_the_new_patterns():
@@ -85,5 +61,5 @@ def test_right_layers_that_fold_the_bias_in_or_reshape_it_are_not_read_as_the_ne
         scores = windows.reshape(windows.shape[0], windows.shape[1], -1) @ weight.T
         return scores + bias[None, None, :]
 
-    assert _found("linear", folded) == []
-    assert _found("dense_scores", reshaped_bias) == []
+    assert helpers.exercise_findings("linear", folded) == []
+    assert helpers.exercise_findings("dense_scores", reshaped_bias) == []

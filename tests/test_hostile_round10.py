@@ -25,7 +25,7 @@ import time
 
 import pytest
 
-from conftest import leftovers, run_cli
+from conftest import leftovers, run_cli, untimed_results
 from grader import batch, batchcopies, cgroups, procworkers
 
 HEAD = """import numpy as np
@@ -47,32 +47,17 @@ HOSTILE = {
 ORDINARY = {"ana": RIGHT, "bo": RIGHT.replace("x @ W1 + b1", "x @ W1"), "cy": RIGHT, "di": RIGHT}
 
 
-def _results(out) -> dict[str, dict]:
-    found = {}
-    for path in (out / "students").glob("*/result.json"):
-        document = json.loads(path.read_text())
-        document.pop("timing")
-        document.pop("signature", None)
-        found[document["student"]] = document
-    return found
-
-
-def test_a_students_output_and_values_never_break_a_copy(capsys, tmp_path, monkeypatch):
+def test_a_students_output_and_values_never_break_a_copy(capsys, tmp_path, monkeypatch, forks):
     folder = tmp_path / "class"
     folder.mkdir()
     for name, source in {**ORDINARY, **HOSTILE}.items():
         (folder / f"{name}.py").write_text(source)
-    failed, forks, init = [], [], procworkers.Copy.__init__
-
-    def counted(self, *args, **kwargs):
-        init(self, *args, **kwargs)
-        forks.append(self.pid)
+    failed = []
 
     def stop(self, stop=procworkers.Copy.stop):
         failed.append(self.broken)
         stop(self)
 
-    monkeypatch.setattr(procworkers.Copy, "__init__", counted)
     monkeypatch.setattr(procworkers.Copy, "stop", stop)
     outputs = {}
     for copies in ("1", "0"):
@@ -81,7 +66,7 @@ def test_a_students_output_and_values_never_break_a_copy(capsys, tmp_path, monke
         code, _, err = run_cli(capsys, "grade", folder, "--exercise", "vgg_classifier", "--no-full-scale", "--jobs",
                                "2", "--out", out, "-q", "--secret", "round10")
         assert code == 0, err
-        outputs[copies] = _results(out)
+        outputs[copies] = untimed_results(out)
     assert len(forks) == 1 and failed == []  # the copy answered for every student it was handed
     assert outputs["1"] == outputs["0"] and len(outputs["0"]) == len(ORDINARY) + len(HOSTILE)
     assert outputs["1"]["ana"]["score"] == outputs["1"]["ana"]["max_score"] > outputs["1"]["message"]["score"]
@@ -98,7 +83,7 @@ def _copy_cgroups(pid: int) -> list[str]:
     return glob.glob(str(cgroups.CGROUP_ROOT / "*" / cgroups.CGROUP_NAME / f"{pid}-*"))
 
 
-def test_a_copy_killed_from_outside_leaves_no_cgroup_behind(tmp_path, session, monkeypatch):
+def test_a_copy_killed_from_outside_leaves_no_cgroup_behind(tmp_path, session, monkeypatch, forks):
     """Before: the killed copy's memory, pids and cpu cgroups stayed after the batch, until the next grader."""
     if not getattr(session.sandbox, "cgroups", False):
         pytest.skip("no cgroups on this machine")
@@ -107,13 +92,7 @@ def test_a_copy_killed_from_outside_leaves_no_cgroup_behind(tmp_path, session, m
     slow = RIGHT.replace("import numpy as np", "import time\ntime.sleep(1.5)\nimport numpy as np")
     for name, source in {**ORDINARY, "slow1": slow, "slow2": slow, "slow3": slow}.items():
         (folder / f"{name}.py").write_text(source)
-    forks, init = [], procworkers.Copy.__init__
 
-    def counted(self, *args, **kwargs):
-        init(self, *args, **kwargs)
-        forks.append(self.pid)
-
-    monkeypatch.setattr(procworkers.Copy, "__init__", counted)
 
     def kill_the_copy_mid_run(*_):
         deadline = time.monotonic() + 10
@@ -149,7 +128,7 @@ def test_stopping_a_copy_twice_kills_nothing_the_second_time(monkeypatch):
     assert kills == [] and reaped == [copy.pid]
 
 
-def test_a_copy_that_stops_answering_does_not_hold_the_batch(tmp_path, session, monkeypatch):
+def test_a_copy_that_stops_answering_does_not_hold_the_batch(tmp_path, session, monkeypatch, forks):
     """Before: a copy stopped from outside (SIGSTOP) or stuck held the batch forever, as the grader waited for the
     entry it had handed over; now, past its deadline (three submission limits and a minute; one second here), the
     copy is killed and the grader grades the entry itself."""
@@ -157,13 +136,7 @@ def test_a_copy_that_stops_answering_does_not_hold_the_batch(tmp_path, session, 
     folder.mkdir()
     for name, source in {**ORDINARY, "ed": RIGHT, "fu": RIGHT}.items():
         (folder / f"{name}.py").write_text(source)
-    forks, init = [], procworkers.Copy.__init__
 
-    def counted(self, *args, **kwargs):
-        init(self, *args, **kwargs)
-        forks.append(self.pid)
-
-    monkeypatch.setattr(procworkers.Copy, "__init__", counted)
     monkeypatch.setattr(batchcopies, "ANSWER_LIMITS", 0)
     monkeypatch.setattr(batchcopies, "ANSWER_SLACK", 1.0)
     entries = batch.discover([folder]).entries

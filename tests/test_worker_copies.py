@@ -8,7 +8,6 @@ keeps every worker a thread.
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 import threading
@@ -16,8 +15,8 @@ import time
 
 import pytest
 
-from conftest import leftovers, run_cli
-from grader import batch, batchcopies, procworkers
+from conftest import leftovers, run_cli, untimed_results
+from grader import batch, batchcopies
 from grader.results import GradeResult
 
 RIGHT = """import numpy as np
@@ -42,30 +41,6 @@ def course(tmp_path):
     return folder
 
 
-@pytest.fixture
-def forks(monkeypatch):
-    """The pids of the copies forked while the test runs."""
-    pids: list[int] = []
-    original = procworkers.Copy.__init__
-
-    def counted(self, *args, **kwargs):
-        original(self, *args, **kwargs)
-        pids.append(self.pid)
-
-    monkeypatch.setattr(procworkers.Copy, "__init__", counted)
-    return pids
-
-
-def _results(out) -> dict[str, dict]:
-    found = {}
-    for path in (out / "students").glob("*/result.json"):
-        document = json.loads(path.read_text())
-        document.pop("timing")
-        document.pop("signature", None)
-        found[document["student"]] = document
-    return found
-
-
 def _grade(capsys, course, out, *extra):
     code, _, err = run_cli(capsys, "grade", course, "--exercise", "vgg_classifier", "--no-full-scale", "--jobs", "2",
                            "--out", out, "-q", "--secret", "copies", *extra)
@@ -80,7 +55,7 @@ def test_a_copy_grades_as_the_threads_do(capsys, course, tmp_path, forks, monkey
     code, err = _grade(capsys, course, tmp_path / "threads")
     assert code == 0, err
     assert len(forks) == 1  # none this time
-    with_copies, threads = _results(tmp_path / "copies"), _results(tmp_path / "threads")
+    with_copies, threads = untimed_results(tmp_path / "copies"), untimed_results(tmp_path / "threads")
     assert with_copies == threads and len(threads) == len(CLASS)
     assert threads["ana"]["score"] == threads["ana"]["max_score"] > threads["bo"]["score"]
     assert (tmp_path / "copies" / "gradebook.csv").read_text() == (tmp_path / "threads" / "gradebook.csv").read_text()
@@ -107,7 +82,7 @@ def test_a_copy_that_dies_costs_nothing(capsys, course, tmp_path, forks, monkeyp
     code, err = _grade(capsys, course, tmp_path / "out")
     assert code == 0, err
     assert len(forks) == 1
-    results = _results(tmp_path / "out")
+    results = untimed_results(tmp_path / "out")
     assert sorted(results) == sorted(CLASS)
     assert results["ana"]["score"] == results["ana"]["max_score"]
     assert "bo" in (tmp_path / "out" / "gradebook.csv").read_text()
@@ -127,7 +102,7 @@ def test_an_answer_that_is_not_a_result_is_never_used(capsys, course, tmp_path, 
     code, err = _grade(capsys, course, tmp_path / "out")
     assert code == 0, err
     assert len(forks) == 1
-    results = _results(tmp_path / "out")
+    results = untimed_results(tmp_path / "out")
     assert sorted(results) == sorted(CLASS) and all(r["score"] <= r["max_score"] for r in results.values())
 
 
