@@ -145,6 +145,13 @@ def test_reassigning_an_inputs_shape_is_a_mutation_though_no_byte_changes(grade_
     assert "mutates-input" in diagnosis_ids(result)
 
 
+def test_reassigning_an_inputs_dtype_is_a_mutation_too(grade_source):
+    """The child compares each array argument's dtype before and after the call: reading the same bytes as another
+    dtype of the same size (``b2.dtype = np.int64``) changes no byte."""
+    result = grade_source(returning("y", "    b2.dtype = np.int64\n"))
+    assert check(result, "unmodified").status == "failed" and "b2" in check(result, "unmodified").message
+
+
 def test_mutation_is_seen_under_renamed_parameters(grade_source):
     source = ("import numpy as np\n\ndef vgg_classifier(a, b, c, d, e, f, g):\n"
               "    y = np.maximum(np.maximum(a.reshape(len(a), -1) @ b + c, 0) @ d + e, 0) @ f + g\n"
