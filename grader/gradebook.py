@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
@@ -258,7 +259,7 @@ def _exercise_summary(exercise: str, results: Sequence[GradeResult]) -> dict:
         "not_graded": len(parts) - len(graded),
         "full_marks": sum(1 for _, part in graded if part.score >= part.max_score),
         "max_score": top,
-        "mean": _statistics().fmean(part.score for _, part in parts) if parts else 0.0,
+        "mean": _mean([part.score for _, part in parts]),
         "checks": _rates(graded),
         "mistakes": _mistakes(parts),
     }
@@ -313,8 +314,8 @@ def class_summary(results: list[GradeResult], exercise_id: str, notes: Sequence[
         "errors": errors,
         "full_marks": sum(1 for r in graded if r.score >= r.max_score),
         "max_score": max_score,
-        "mean": _statistics().fmean(scores) if scores else 0.0,
-        "median": _statistics().median(scores) if scores else 0.0,
+        "mean": _mean(scores),
+        "median": _median(scores),
         "histogram": histogram,
         "histogram_max": max((b["count"] for b in histogram), default=0),
         "checks": checks,
@@ -370,8 +371,16 @@ def append_step_summary(results: list[GradeResult], path: Path) -> None:
         handle.write(text if text.endswith("\n") else text + "\n")
 
 
-def _statistics():
-    """``statistics``, loaded for the class files only (with ``fractions`` and ``decimal``, about 4 ms)."""
-    import statistics
+def _mean(values: Sequence[float]) -> float:
+    """The mean (0 for none), summed exactly as ``statistics.fmean`` does; ``statistics`` itself loads ``fractions``
+    and ``decimal``, about 7 ms at the very end of a batch, when nothing else is left to overlap with."""
+    return math.fsum(values) / len(values) if values else 0.0
 
-    return statistics
+
+def _median(values: Sequence[float]) -> float:
+    """The median (0 for none): the middle score, or the mean of the two middle ones, as ``statistics.median``."""
+    ordered = sorted(values)
+    half = len(ordered) // 2
+    if not ordered:
+        return 0.0
+    return ordered[half] if len(ordered) % 2 else (ordered[half - 1] + ordered[half]) / 2

@@ -142,6 +142,9 @@ def test_summary_lists_timeouts_and_lowest_scores():
     assert [r.student for r in data["timeouts"]] == ["slow"]
     assert [r.student for r in data["lowest"]] == ["slow", "low"]
     assert [b["count"] for b in data["histogram"]] == [1, 1, 1]
+    assert data["mean"] == 1.0 and data["median"] == 1.0
+    assert class_summary([low, full], "vgg_classifier")["median"] == 1.5  # an even count: the two middle ones
+    assert class_summary([], "vgg_classifier")["mean"] == 0.0
     assert data["checks"][0]["passed"] == 1 and data["checks"][0]["total"] == 3
     seen = summary_sections(render_summary([slow, low, full], "vgg_classifier"))
     assert seen["Ran out of time (1)"] == ["slow 0 / 2 Returns"]  # the check that timed out is named
