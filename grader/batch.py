@@ -327,7 +327,7 @@ def _grade_all(entries, session, outcomes, done, *, jobs, out, force, writers, o
                     built = True
                 if not started:  # forked copies first: a fork needs this thread alone
                     if copies and copies_mod.wanted(session, entries, count):
-                        _before_copies(writers)
+                        warm_up(writers)  # (the command line did it already, while its templates started)
                     forked = copies_mod.fork(session, entries, count, grade_one) if copies else []
                     workers = [threading.Thread(target=work, args=(copy,), name=f"grader-worker-{n}", daemon=True)
                                for n, copy in enumerate([*forked, *[None] * (count - len(forked))])]
@@ -368,10 +368,13 @@ def _grade_all(entries, session, outcomes, done, *, jobs, out, force, writers, o
     return [outcomes[i] for i in range(len(entries))]
 
 
-def _before_copies(writers: Sequence[Writer]) -> None:
+def warm_up(writers: Sequence[Writer]) -> None:
     """Load now, once, what each forked copy would otherwise load for itself after the fork: the generators the
     hidden cases are drawn with, and what each writer says it needs (its ``warm``). Without copies this waits for
-    the first page, so that the first runs start sooner."""
+    the first page, so that the first runs start sooner. Cheap when called again.
+
+    The command line calls it before its session waits for the first template's start (about 40 ms in which the
+    grader has nothing else to do) and before it forks the similarity copy, which then finds all of it loaded."""
     import numpy.random  # noqa: F401  (numpy loads it on first use)
 
     for writer in writers:

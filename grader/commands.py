@@ -92,10 +92,13 @@ def grade(args: argparse.Namespace,
         merge.remove_manifest(out)  # written again at the end: a run killed before then leaves none
     # read while the class is graded, in a copy of the grader forked now, before any thread starts (``forked``):
     # its Python then never holds the lock the workers feed the runs with; used once all are in
+    writers = (report.write_pages, gradescope_results.write)
+    # Nothing below needs the session: done now, while the first template starts (the session waits for it), and
+    # once for the similarity copy (Jinja, which it renders the given code with, and numpy.random) as for the rest.
+    batch.warm_up(writers if out is not None else ())
+    fingerprint = batch.grader_fingerprint()
     similarity = None
     if out is not None and similarity_report.enabled(args):
-        if forked.can_fork():  # Jinja, which the copy renders the given code with: loaded once, for both
-            report.warm_pages()
         similarity = forked.Task(similarity_report.plain_for_report, args, whole,
                                  exercise.exercises if isinstance(exercise, Assignment) else exercise)
     session = open_session(exercise, args, secret)
@@ -107,7 +110,7 @@ def grade(args: argparse.Namespace,
         for note in machine:
             progress.note(note)
         notes = (*whole.notes, *secret_notes, *machine)
-        settings = merge.run_settings(graded.id, graded.version, session.full_scale, batch.grader_fingerprint())
+        settings = merge.run_settings(graded.id, graded.version, session.full_scale, fingerprint)
         signer = Signer(secret, settings)
         lms_format = getattr(args, "gradebook_format", None)
         lms_title = getattr(args, "lms_assignment", None) or graded.title
@@ -150,7 +153,7 @@ def grade(args: argparse.Namespace,
             try:
                 outcomes = batch.grade_all(
                     plan.entries, session, jobs=jobs, out=out, force=args.force,
-                    writers=(report.write_pages, gradescope_results.write),
+                    writers=writers,
                     on_start=progress.start,
                     on_outcome=on_outcome,
                     private=private, signer=signer, copies=True,
