@@ -33,9 +33,11 @@ KINDS = ("grader", "template", "init", "runner", "run's children", "other")
 
 
 def record(checkout: Path, folder: Path, data: Path, out: Path, event: tuple[str, ...] = TRACE) -> None:
-    code = (f"import sys; sys.path.insert(0, {str(checkout)!r}); from grader.cli import run; "
+    # as the ``grader`` command starts (``grader.launch``; ``grader.cli`` in a checkout from before it)
+    entry = "launch" if (checkout / "grader" / "launch.py").exists() else "cli"
+    code = (f"import sys; sys.path.insert(0, {str(checkout)!r}); "
             f"sys.argv = ['grader', 'grade', {str(folder)!r}, '--no-full-scale', '--force', '-q', '--out', "
-            f"{str(out)!r}]; run()")
+            f"{str(out)!r}]; from grader.{entry} import run; run()")
     env = {**os.environ, "GRADER_SECRET": os.environ.get("GRADER_SECRET", "run-cpu-secret")}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     subprocess.run(["perf", "record", "-q", *event, "-o", str(data), "--",

@@ -20,11 +20,8 @@ import marshal
 import os
 import stat
 import sys
-import tempfile
 from importlib.util import MAGIC_NUMBER
 from types import CodeType
-
-from . import pysource
 
 #: what an entry file was written by: another Python (or format) never reads this one's code
 HEADER = b"grader-class-cache/1 " + MAGIC_NUMBER.hex().encode() + f" {sys.version_info[:3]}\n".encode()
@@ -42,9 +39,7 @@ def user_folder(kind: str) -> str | None:
     """This user's cache folder for ``kind`` (made if missing), or None where none is safe to use: one that another
     user owns or can write into, or a link, would let them choose the code the grader runs."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    candidates = [os.path.join(base, "grader", kind),
-                  os.path.join(tempfile.gettempdir(), f"grader-{kind}-{os.getuid()}")]
-    for folder in candidates:
+    for folder in _candidates(base, kind):
         try:
             os.makedirs(folder, mode=0o700, exist_ok=True)
             info = os.lstat(folder)
@@ -53,6 +48,16 @@ def user_folder(kind: str) -> str | None:
         if stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o077:
             return folder
     return None
+
+
+def _candidates(base: str, kind: str):
+    """The home cache's folder, then the temporary one: ``tempfile`` is loaded only when the first will not do (the
+    command line installs this first thing, before it starts the sandbox's templates, and the fewer modules it loads
+    before that, the sooner they start)."""
+    yield os.path.join(base, "grader", kind)
+    import tempfile
+
+    yield os.path.join(tempfile.gettempdir(), f"grader-{kind}-{os.getuid()}")
 
 
 def install() -> None:
@@ -83,6 +88,8 @@ def _exec(source, globals=None, locals=None, /):
     if isinstance(source, str):
         code = _codes.get(source)
         if code is None:
+            from . import pysource  # (the grader loads it anyway; not before the templates start)
+
             code = _codes[source] = pysource.compile_source(source, "<string>")
             _added += 1
         _used.add(source)
@@ -111,6 +118,8 @@ def _write() -> None:
     """Write the entries back if this process compiled new ones (at exit)."""
     if not _added or _path is None:
         return
+    import tempfile
+
     temporary = None
     try:
         fd, temporary = tempfile.mkstemp(dir=os.path.dirname(_path), prefix=".classes-")

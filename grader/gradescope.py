@@ -282,7 +282,7 @@ def _pyproject(checkout: Path, package: Path) -> bytes:
     deps = [r for r in (requires("grader") or []) if "extra ==" not in r]
     return ("[build-system]\nrequires = [\"setuptools>=68\"]\nbuild-backend = \"setuptools.build_meta\"\n\n"
             "[project]\nname = \"grader\"\nversion = \"0.0.0\"\nrequires-python = \">=3.10\"\n"
-            f"dependencies = {json.dumps(deps)}\n\n[project.scripts]\ngrader = \"grader.cli:run\"\n\n"
+            f"dependencies = {json.dumps(deps)}\n\n[project.scripts]\ngrader = \"grader.launch:run\"\n\n"
             "[tool.setuptools]\npackages = [\"grader\", \"grader.runner\", \"grader.exercises\"]\n"
             "package-dir = {\"grader.exercises\" = \"exercises\"}\n\n[tool.setuptools.package-data]\n"
             "grader = [\"templates/*\"]\n\"grader.exercises\" = [\"*/*.py\", \"*/*.toml\", \"*/*.md\", \"*/*.json\"]\n"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 
 from grader import classcache
 
@@ -75,7 +76,7 @@ def test_a_folder_others_can_write_into_is_never_used(tmp_path, monkeypatch):
     shared.mkdir(parents=True)
     shared.chmod(0o777)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    monkeypatch.setattr(classcache.tempfile, "gettempdir", lambda: str(tmp_path / "tmp"))
+    monkeypatch.setattr(tempfile, "gettempdir", lambda: str(tmp_path / "tmp"))  # loaded by classcache on use
     (tmp_path / "tmp").mkdir()
     assert classcache.user_folder("classes") == str(tmp_path / "tmp" / f"grader-classes-{os.getuid()}")
     link = tmp_path / "tmp" / f"grader-classes-{os.getuid()}"

@@ -39,6 +39,7 @@ RANKS = {
     "similarity_passages": 8.9,  # which passages many submissions hold are one group's copy (similarity uses it)
     "similarity": 9, "similarity_report": 9, "regrade": 9, "lms": 9, "blackboard": 9, "gradescope_results": 9, "merge": 9.5, "gradescope": 9.5,
     "commands": 10, "choose": 10.5, "cli": 11, "__init__": 12, "__main__": 12,
+    "launch": 11.5,  # the command's first steps: the templates start, then cli
     "__version__": 0,  # a constant of __init__ (the package's version), not a stage
 }
 MODULES = sorted(p for p in PACKAGE.glob("*.py"))
