@@ -157,7 +157,7 @@ def test_a_copy_of_a_course_exercise_diagnoses_with_its_own_siblings(tmp_path):
     assert {"search", "stages", "structure", "variants", "verdicts"} <= set(siblings)
     for name, module in siblings.items():
         assert Path(module.__file__).parent == folder.resolve(), name
-    assert copy.diagnosis_module.Q is not original.diagnosis_module.Q
+    assert copy.diagnosis_module.V is not original.diagnosis_module.V
     assert [p.name for p in copy.probe_cases()] == [p.name for p in original.probe_cases()]
 
 

@@ -1,7 +1,7 @@
 """The features' factor (or centring) read through activations that are not ReLU, from probe 'flatten-order'.
 
 That probe's layers are the identity with zero biases and its features are positive, so what it returns is the
-features after FC1's and FC2's activations: ``diagnosis._input_changes`` reads a factor on the features there when
+features after FC1's and FC2's activations: ``probework._input_changes`` reads a factor on the features there when
 both activations are ReLU (x * 2 comes out as 2 x). Beside a sigmoid in FC1 or tanh in FC2 it comes out as
 sigmoid(2 x) or tanh(2 x), and the factor was never tried, so the pair got a bare wrong-stage. Undoing activations that
 can be undone (a sigmoid, tanh) shows the factor again, or the batch's mean subtracted (``variants.CENTRED``).
@@ -44,7 +44,7 @@ def through_activations(run) -> list[str]:
     for act1, first in _INVERSES.items():
         for act2, second in _INVERSES.items():
             if {act1, act2} <= {"relu", "none"}:
-                continue  # the same on positive values as two ReLUs, which ``diagnosis._input_changes`` reads
+                continue  # the same on positive values as two ReLUs, which ``probework._input_changes`` reads
             with np.errstate(all="ignore"):
                 undone = first(second(arr))
                 ratio = undone / x

@@ -14,6 +14,8 @@ import numpy as np
 
 from . import equivalents as Eq
 from . import variants as V
+from . import activations as A
+from . import finals as Fn
 
 MATCH_RTOL = 1e-4  # loose enough for float32 arithmetic, far tighter than any two variants differ
 EXACT_RTOL = 1e-10  # where the variant's output is a float32 number, float32 arithmetic gets it exactly
@@ -79,7 +81,7 @@ def describe(spec) -> list[tuple[str, str, object]]:
         elif act in _AFTER_RELU:
             items.append((_AFTER_RELU[act][0], f"in FC1 and FC2 {_AFTER_RELU[act][1].format(h='h1 and h2')}", undone))
         else:
-            items.append(("wrong-activation", f"FC1 and FC2 use {V.activation_name(act)} instead of ReLU"
+            items.append(("wrong-activation", f"FC1 and FC2 use {A.activation_name(act)} instead of ReLU"
                           + (", so FC3 only adds b3: the logits are b3 on every row, whatever the input"
                              if act == "zero" else ""), undone))
     else:
@@ -93,7 +95,7 @@ def describe(spec) -> list[tuple[str, str, object]]:
                 items.append((_AFTER_RELU[act][0], f"in {LAYER[i]} {_AFTER_RELU[act][1].format(h=f'h{i + 1}')}",
                               undone))
             else:
-                text = f"{LAYER[i]} uses {V.activation_name(act)} instead of ReLU"
+                text = f"{LAYER[i]} uses {A.activation_name(act)} instead of ReLU"
                 if act == "zero" and i == 1:
                     text += ", so FC3 only adds b3: the logits are b3 on every row, whatever the input"
                 items.append(("wrong-activation", text, undone))
@@ -241,7 +243,7 @@ def _final_item(final: str) -> tuple[str, str] | None:
                 "softmax-batch": "values that sum to 1 down each column, across the samples",
                 "softmax-all": "values that sum to 1 over the whole batch, not per sample"}.get(final,
                                                                                               "probabilities")
-        return ("softmax-output", f"{V.final_name(final)} is applied to the output of FC3, returning {what}")
+        return ("softmax-output", f"{Fn.final_name(final)} is applied to the output of FC3, returning {what}")
     if final == "centre-batch":
         return ("samples-mixed", "after FC3 the mean of the logits over the batch (axis 0) is subtracted from "
                                  "each sample's logits, y - y.mean(axis=0), so each sample's logits depend on "
@@ -252,11 +254,11 @@ def _final_item(final: str) -> tuple[str, str] | None:
                                  "of the classes'), so each sample's logits depend on the other samples of its batch "
                                  "(a single sample's are all 0)")
     if final.startswith("round:") or final == "trunc":
-        return ("rounded-output", f"{V.final_name(final)} is applied to the output of FC3")
-    if final in V.CHANGED_FINALS or final.startswith(("shift:", "times:", "affine:")):  # no activation: a factor, a reorder...
-        return ("logits-changed", f"after FC3 the logits are {V.final_name(final)}")
+        return ("rounded-output", f"{Fn.final_name(final)} is applied to the output of FC3")
+    if final in Fn.CHANGED_FINALS or final.startswith(("shift:", "times:", "affine:")):  # no activation: a factor, a reorder...
+        return ("logits-changed", f"after FC3 the logits are {Fn.final_name(final)}")
     if final != "none":
-        return ("relu-after-fc3", f"{V.final_name(final)} is applied to the logits after FC3")
+        return ("relu-after-fc3", f"{Fn.final_name(final)} is applied to the logits after FC3")
     return None
 
 

@@ -1,6 +1,6 @@
 """An answer that follows the inputs' sizes and nothing else: a placeholder drawing random numbers from a fixed seed.
 
-``detectors.fixed_output`` names a function that returns one array whatever it is given. A placeholder such as
+``fixedoutput.fixed_output`` names a function that returns one array whatever it is given. A placeholder such as
 ``np.random.default_rng(0).standard_normal((B, K))`` escapes it: each output size gets its own array. Nothing in
 the values search fits it either (no stage computed anything), so the report said nothing at all. The evidence
 that names it is in the runs already: calls whose inputs differ in every array, but whose outputs have one size,

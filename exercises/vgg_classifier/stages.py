@@ -13,7 +13,7 @@ to identities shifted into their linear range, so that the logits read back what
 
 Every ramp value and every intermediate is a short dyadic number, so float32 and float16 arithmetic compute
 these probes exactly: any departure from the statement here is a real one, however small, never rounding.
-The affine stages and the flatten are read from the other probes (``diagnosis.py``), each through stages that
+The affine stages and the flatten are read from the other probes (``probes.py``), each through stages that
 are checked first: a stage whose probe passes through a stage that departs is reported as not read.
 """
 from __future__ import annotations
@@ -24,7 +24,7 @@ import numpy as np
 
 from grader.authoring import PROBE, Case
 
-from . import variants as V
+from . import activations as A
 
 H, W, C = 2, 3, 2
 N = H * W * C
@@ -241,9 +241,9 @@ def fit_activation(values: np.ndarray) -> list[str]:
         names.append(f"thresh:{_g(bounds[0])}")
     if RAMP[0] < lo < 0 and hi == RAMP[-1] and exact(values, np.maximum(RAMP, float(_g(lo)))).all():
         names.append(f"floor:{_g(lo)}")  # a floor below 0, np.maximum(z, -1)
-    for name in ("elu", "softplus", "min0", *V.FITTED):  # none of them a parameter fit reads
+    for name in ("elu", "softplus", "min0", *A.FITTED):  # none of them a parameter fit reads
         with np.errstate(all="ignore"):
-            if np.allclose(values, V.activation(name)(RAMP), rtol=1e-6, atol=1e-9):
+            if np.allclose(values, A.activation(name)(RAMP), rtol=1e-6, atol=1e-9):
                 names.append(name)
     return names
 

@@ -5,19 +5,20 @@ which weights are read transposed, which biases are added, the activation of eac
 bias, a bias used in the wrong place (added to a layer's input before the product, or taken as the floor of the
 maximum in place of 0), a constant scale on the hidden activations, an activation on the logits and the sequence of
 layers.
-``REFERENCE`` is the exercise itself. Activations and final functions are named by strings; besides the fixed
-ones, ``clip:LO:HI``, ``leaky:SLOPE``, ``floor:EPS`` and ``thresh:T`` name parameterised ones that ``stages.py``
-fits to what a submission's activation did on a ramp, and ``round:D`` the logits rounded to D decimals.
+``REFERENCE`` is the exercise itself. Activations and final functions are named by strings, defined in
+``activations.py`` (the hidden layers') and ``finals.py`` (what follows FC3).
 ``Stack`` holds several cases of identical sizes stacked on a leading axis so that one variant is evaluated on
 all of them with a handful of batched NumPy calls (tens of microseconds).
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
 import numpy as np
+
+from .activations import ACTIVATIONS, COMMON, _batch_norm, activation
+from .finals import FINALS, _final
 
 # -- flatten orders: the per-sample axis order (of H, W, C) that is read row-major -----------------------------
 # A tuple orders the axes (H, W, C) of each sample; a string names a reshape that mixes the samples.
@@ -71,93 +72,6 @@ def flatten(features: np.ndarray, order: str) -> np.ndarray:
     return features.transpose(0, *(1 + a for a in axes)).reshape(b, -1)
 
 
-def _sigmoid(z):
-    return 0.5 * (1.0 + np.tanh(0.5 * z))
-
-
-def _elu(z):
-    return np.where(z > 0, z, np.expm1(np.minimum(z, 0.0)))
-
-
-def _softplus(z):
-    return np.logaddexp(0.0, z)
-
-
-ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
-    "relu": lambda z: np.maximum(z, 0.0),
-    "relu6": lambda z: np.clip(z, 0.0, 6.0),
-    "abs": np.abs,
-    "zero": lambda z: np.zeros_like(z),
-    "min0": lambda z: np.minimum(z, 0.0),  # the mask inverted: z * (z < 0)
-    "step-ge": lambda z: (z >= 0).astype(np.float64),
-    "none": lambda z: z,
-    "sigmoid": _sigmoid,
-    "tanh": np.tanh,
-    "leaky0.01": lambda z: np.where(z > 0, z, 0.01 * z),
-    "leaky0.1": lambda z: np.where(z > 0, z, 0.1 * z),
-    "leaky0.2": lambda z: np.where(z > 0, z, 0.2 * z),
-    "step": lambda z: (z > 0).astype(np.float64),
-    "elu": _elu,
-    "softplus": _softplus,
-    "relu-trunc": lambda z: np.trunc(np.maximum(z, 0.0)),  # relu(z).astype(int): the hidden values cut to integers
-    "layernorm": lambda z: _layer_norm(np.maximum(z, 0.0)),
-    "batchnorm": lambda z: np.zeros_like(z),  # one sample alone; Stack._layer normalises over a batch's real rows
-}
-ACTIVATION_NAMES = {
-    "relu6": "ReLU6, clip(z, 0, 6)",
-    "abs": "the absolute value |z|",
-    "zero": "an activation that outputs 0 for every input (a ReLU mask that keeps nothing)",
-    "min0": "min(z, 0), which keeps the negative part (the mask is inverted)",
-    "step-ge": "a step function (ReLU's derivative, 1 where z >= 0, else 0)",
-    "sigmoid": "a sigmoid",
-    "tanh": "tanh",
-    "leaky0.01": "a leaky ReLU (slope 0.01)",
-    "leaky0.1": "a leaky ReLU (slope 0.1)",
-    "leaky0.2": "a leaky ReLU (slope 0.2)",
-    "step": "a step function (ReLU's derivative, 0 or 1)",
-    "elu": "an ELU",
-    "softplus": "a softplus",
-    "relu-trunc": "a ReLU whose output is cut to whole numbers (as .astype(int) does)",
-    "layernorm": "a ReLU followed by a normalisation of each sample over its units (a layer norm, (h - mean) / std)",
-    "batchnorm": "a ReLU followed by a normalisation of each unit over the samples of the batch (a batch norm, "
-                 "(h - h.mean(axis=0)) / h.std(axis=0))",
-}
-#: activations that normalise, each (h - mean) / (std + NORM_EPS)
-NORM_EPS = 1e-5
-
-
-def _layer_norm(h):
-    return (h - h.mean(axis=-1, keepdims=True)) / (h.std(axis=-1, keepdims=True) + NORM_EPS)
-
-
-def _batch_norm(h, rows):
-    """Each unit normalised over the real rows (``rows`` (P, B, 1)) of each stacked case, padding rows left alone."""
-    count = rows.sum(axis=-2, keepdims=True)
-    mean = np.where(rows, h, 0.0).sum(axis=-2, keepdims=True) / count
-    std = np.sqrt(np.where(rows, (h - mean) ** 2, 0.0).sum(axis=-2, keepdims=True) / count)
-    return np.where(rows, (h - mean) / (std + NORM_EPS), h)
-
-
-def _gelu_tanh(z):
-    return 0.5 * z * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (z + 0.044715 * z ** 3)))
-
-
-_ERF = np.vectorize(math.erf, otypes=[np.float64])
-
-
-#: smooth activations read from a ramp only (``stages.fit_activation``), never in the search's own neighbourhood:
-#: a submission's ramp must show one of them before the search tries it, on one layer or both
-FITTED: dict[str, Callable[[np.ndarray], np.ndarray]] = {
-    "gelu": _gelu_tanh,
-    "gelu-erf": lambda z: 0.5 * z * (1.0 + _ERF(z / np.sqrt(2.0))),
-    "silu": lambda z: z * _sigmoid(z),
-}
-FITTED_NAMES = {
-    "gelu": "a GELU (the tanh approximation)",
-    "gelu-erf": "a GELU, z * Phi(z) with the normal distribution's Phi,",
-    "silu": "a SiLU (swish), z * sigmoid(z),",
-}
-
 #: the features centred over the batch before FC1 (x - x.mean(axis=0)): fitted from probe 'flatten-order' only, as
 #: ``scale:S`` is, and computed by ``Stack`` (it needs each case's real rows), never a neighbour of every search
 CENTRED = "centre-batch"
@@ -175,49 +89,8 @@ def input_function(name: str) -> Callable[[np.ndarray], np.ndarray]:
         lo, hi = (None if v == "None" else float(v) for v in name.split(":")[1:])
         return lambda x: np.clip(x, lo, hi)
     return INPUT_ACTS[name]
-COMMON = ("relu", "none", "sigmoid", "tanh", "leaky0.01", "leaky0.1", "step", "relu6", "abs", "zero", "relu-trunc",
-          "layernorm", "batchnorm")
-FINALS = ("none", "relu", "softmax", "sigmoid", "tanh", "log-softmax", "softmax-batch", "exp", "abs", "centre-batch",
-          "double", "half", "plus-one", "minus-max", "minus-mean", "unit-norm", "class-sum", "classes-reversed")
-#: tried only when the logits ramp shows something after FC3 (``diagnosis.py``), so that they cost the search of
-#: every other submission nothing: each neighbour is one evaluation of the search's budget, at every step
-RARE_FINALS = ("relu+softmax", "softmax-all", "standardised", "minus-min", "abs-max", "negated", "classes-rolled",
-               "classes-rolled-back", "class-cumsum", "classes-sorted", "classes-sorted-down", "max-batch")
 
 
-def activation(name: str) -> Callable[[np.ndarray], np.ndarray]:
-    """A hidden layer's activation by name, the parameterised ``clip:LO:HI``, ``leaky:SLOPE``, ``floor:EPS`` and
-    ``thresh:T`` too."""
-    fn = ACTIVATIONS.get(name) or FITTED.get(name)
-    if fn is not None:
-        return fn
-    kind, *params = name.split(":")
-    values = [float(p) for p in params]
-    if kind == "clip":
-        return lambda z: np.clip(z, values[0], values[1])
-    if kind == "leaky":
-        return lambda z: np.where(z > 0, z, values[0] * z)
-    if kind == "floor":
-        return lambda z: np.maximum(z, values[0])
-    if kind == "thresh":
-        return lambda z: np.where(z > values[0], z, 0.0)
-    raise KeyError(name)
-
-
-def activation_name(name: str) -> str:
-    """How a sentence names an activation."""
-    if name in ACTIVATION_NAMES or name in FITTED_NAMES:
-        return ACTIVATION_NAMES.get(name) or FITTED_NAMES[name]
-    kind, *params = name.split(":")
-    if kind == "clip":
-        return f"a ReLU clipped at {params[1]}, clip(z, {params[0]}, {params[1]})"
-    if kind == "leaky":
-        return f"a leaky ReLU (slope {params[0]})"
-    if kind == "floor":
-        return f"a ReLU with a floor of {params[0]}, max(z, {params[0]})"
-    if kind == "thresh":
-        return f"z * (z > {params[0]}), which sets the positive values up to {params[0]} to 0 as well,"
-    return name
 SCALES = (0.5, 2.0, 0.8, 1.25)
 
 # -- layer sequences: (weight index, bias index, role); role 0/1 = hidden layer FC1/FC2, 2 = output layer ----
@@ -383,142 +256,6 @@ def _bias_scales(spec: Spec) -> list[tuple[float, float, float]]:
         out.append((-1.0, -1.0, -1.0))
     return list(dict.fromkeys(out))
 
-
-def _softmax(z):
-    e = np.exp(z - z.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-
-
-def _log_softmax(z):
-    shifted = z - z.max(axis=-1, keepdims=True)
-    return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
-
-
-FINAL_ACTIVATIONS = {
-    "none": lambda z: z,
-    "relu": lambda z: np.maximum(z, 0.0),
-    "softmax": _softmax,
-    "sigmoid": lambda z: 1.0 / (1.0 + np.exp(-z)),
-    "tanh": np.tanh,
-    "log-softmax": _log_softmax,
-    "exp": np.exp,
-    "abs": np.abs,
-    # the logits rescaled, shifted, normalised, summed or reordered after FC3 (each keeps the shape (B, K))
-    "double": lambda z: 2.0 * z,
-    "half": lambda z: z / 2.0,
-    "plus-one": lambda z: z + 1.0,
-    "minus-max": lambda z: z - z.max(axis=-1, keepdims=True),
-    "minus-mean": lambda z: z - z.mean(axis=-1, keepdims=True),
-    "unit-norm": lambda z: z / np.linalg.norm(z, axis=-1, keepdims=True),
-    "class-sum": lambda z: np.broadcast_to(z.sum(axis=-1, keepdims=True), z.shape),
-    "classes-reversed": lambda z: z[..., ::-1],
-    "standardised": lambda z: (z - z.mean(axis=-1, keepdims=True)) / z.std(axis=-1, keepdims=True),
-    "minus-min": lambda z: z - z.min(axis=-1, keepdims=True),
-    "abs-max": lambda z: z / np.abs(z).max(axis=-1, keepdims=True),
-    "negated": lambda z: -z,
-    "classes-rolled": lambda z: np.roll(z, 1, axis=-1),
-    "classes-rolled-back": lambda z: np.roll(z, -1, axis=-1),
-    "class-cumsum": lambda z: np.cumsum(z, axis=-1),
-    "classes-sorted": lambda z: np.sort(z, axis=-1),
-    "classes-sorted-down": lambda z: -np.sort(-z, axis=-1),
-}
-#: changes to the logits that are no function applied to them: a sentence says "the logits are <name>"
-CHANGED_FINALS = ("double", "half", "plus-one", "minus-max", "minus-mean", "unit-norm", "class-sum", "classes-reversed",
-                  "standardised", "minus-min", "abs-max", "negated", "classes-rolled", "classes-rolled-back",
-                  "class-cumsum", "classes-sorted", "classes-sorted-down")
-FINAL_NAMES = {
-    "relu": "a ReLU", "sigmoid": "a sigmoid", "tanh": "tanh", "softmax": "a softmax over the classes",
-    "log-softmax": "a log-softmax over the classes", "softmax-batch": "a softmax over the batch axis (axis 0)",
-    "exp": "the exponential, np.exp,", "abs": "the absolute value, np.abs,",
-    "double": "multiplied by 2 (2 * y)", "half": "divided by 2 (y / 2, a temperature of 2)",
-    "plus-one": "increased by 1 (y + 1)",
-    "minus-max": "shifted down by each sample's largest logit (y - y.max(axis=1, keepdims=True))",
-    "minus-mean": "shifted down by each sample's mean logit (y - y.mean(axis=1, keepdims=True))",
-    "unit-norm": "divided by each sample's Euclidean norm (y / np.linalg.norm(y, axis=1, keepdims=True))",
-    "class-sum": "replaced by their sum over the classes (y.sum(axis=1), repeated in every column)",
-    "classes-reversed": "put in reverse class order (y[:, ::-1])",
-    "standardised": "standardised per sample ((y - y.mean(axis=1, keepdims=True)) / y.std(axis=1, keepdims=True))",
-    "minus-min": "shifted by each sample's smallest logit (y - y.min(axis=1, keepdims=True)), so none is negative",
-    "abs-max": "divided by each sample's largest absolute logit (y / np.abs(y).max(axis=1, keepdims=True))",
-    "negated": "negated (-y), every sign flipped",
-    "classes-rolled": "moved one class to the right (np.roll(y, 1, axis=1)), the last class's logit first",
-    "classes-rolled-back": "moved one class to the left (np.roll(y, -1, axis=1)), the first class's logit last",
-    "class-cumsum": "replaced by their running sum over the classes (np.cumsum(y, axis=1))",
-    "classes-sorted": "sorted within each sample (np.sort(y, axis=1)), so a logit no longer sits at its class",
-    "classes-sorted-down": "sorted within each sample, largest first (-np.sort(-y, axis=1)), so a logit no longer "
-                           "sits at its class",
-    "softmax-all": "a softmax over the whole batch at once, np.exp(y) / np.sum(np.exp(y)) with no axis (or "
-                   "keepdims=True alone),",
-    "centre-batch": "the mean over the batch (axis 0) subtracted from each sample's logits, y - y.mean(axis=0),",
-    "max-batch": "each class's largest logit over the batch (axis 0) subtracted, y - y.max(axis=0),",
-}
-
-
-def final_name(name: str) -> str:
-    if "+" in name:  # one function after another, "relu+round:2"
-        first, then = name.split("+", 1)
-        return f"{final_name(first)} followed by {final_name(then)}"
-    if name in FINAL_NAMES:
-        return FINAL_NAMES[name]
-    kind, *params = name.split(":")
-    if kind == "softmax":
-        return f"a softmax over the classes of the logits divided by {params[0]} (a temperature)"
-    if kind == "round":
-        return f"rounding to {params[0]} decimals (np.round(y, {params[0]}))"
-    if kind == "trunc":
-        return "truncation toward 0 to whole numbers (as y.astype(int) does)"
-    if kind == "shift":
-        return f"shifted by the constant {params[0]} (y + {params[0]})"
-    if kind == "times":
-        return f"multiplied by {float(params[0]):.6g} ({float(params[0]):.6g} * y)"
-    if kind == "affine":
-        slope, offset = float(params[0]), float(params[1])
-        return (f"multiplied by {slope:.6g} and shifted by {offset:.6g} ({slope:.6g} * y {'-' if offset < 0 else '+'} "
-                f"{abs(offset):.6g})")
-    return f"clip(y, {params[0]}, {params[1]})" if kind == "clip" else name
-
-
-def _final(name: str, z: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
-    """The function after FC3; ``rows`` (P, B, 1) marks the real rows of each stacked case (softmax over B)."""
-    if "+" in name:
-        first, then = name.split("+", 1)
-        return _final(then, _final(first, z, rows), rows)
-    if name == "softmax-batch":
-        valid = np.ones(z.shape[:-1] + (1,), bool) if rows is None else rows
-        peak = np.where(valid, z, -np.inf).max(axis=-2, keepdims=True)
-        e = np.where(valid, np.exp(z - peak), 0.0)
-        return np.where(valid, e / e.sum(axis=-2, keepdims=True), z)
-    if name == "softmax-all":  # one sum over every real row and class: the samples share one denominator
-        valid = np.ones(z.shape[:-1] + (1,), bool) if rows is None else rows
-        peak = np.where(valid, z, -np.inf).max(axis=(-2, -1), keepdims=True)
-        e = np.where(valid, np.exp(z - peak), 0.0)
-        return np.where(valid, e / e.sum(axis=(-2, -1), keepdims=True), z)
-    if name == "centre-batch":
-        valid = np.ones(z.shape[:-1] + (1,), bool) if rows is None else rows
-        mean = np.where(valid, z, 0.0).sum(axis=-2, keepdims=True) / valid.sum(axis=-2, keepdims=True)
-        return np.where(valid, z - mean, z)
-    if name == "max-batch":  # the softmax's stabilising shift on the wrong axis: each class's largest over the batch
-        valid = np.ones(z.shape[:-1] + (1,), bool) if rows is None else rows
-        return np.where(valid, z - np.where(valid, z, -np.inf).max(axis=-2, keepdims=True), z)
-    fn = FINAL_ACTIVATIONS.get(name)
-    if fn is not None:
-        return fn(z)
-    kind, *params = name.split(":")
-    if kind == "clip":
-        return np.clip(z, float(params[0]), float(params[1]))
-    if kind == "softmax":
-        return _softmax(z / float(params[0]))
-    if kind == "round":  # rounding for display, left in the returned value
-        return np.round(z, int(params[0]))
-    if kind == "trunc":  # a cast to int, cast back or not
-        return np.trunc(z)
-    if kind == "shift":  # a stray constant, y + 1e-8 (fitted from the logits ramp)
-        return z + float(params[0])
-    if kind == "times":  # one factor on every logit, 3 * y (fitted from the logits ramp)
-        return z * float(params[0])
-    if kind == "affine":  # a factor and a constant, 2 * y + 1 (fitted from the logits ramp)
-        return z * float(params[0]) + float(params[1])
-    raise KeyError(name)
 
 
 class Stack:

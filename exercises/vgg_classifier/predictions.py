@@ -1,0 +1,83 @@
+"""The predicted class of each sample (an index, or a one-hot row) returned instead of the logits
+(``class-predictions``): read from the outputs directly, since no variant of the head's model returns indices.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from grader.authoring import PROBE, Finding
+
+from . import search as Q
+
+
+def _predictions_of_wrong_logits(kinds: set, hits: int, samples: int, seen: set) -> Finding | None:
+    """Every call returned class indices (or one-hot rows), but some point at another class than the statement's
+    largest logit: the logits were wrong before the argmax as well. Said only when the indices vary and most of
+    them are still right, which a placeholder (zeros, random whole numbers) is not; the evidence says that the
+    logits themselves must be fixed too, since no finding can be read from indices alone."""
+    if len(seen) < 2 or 2 * hits < samples:
+        return None
+    what = ("one class index per sample" if kinds == {"labels"}
+            else "for each sample, a row of zeros with a single 1 (a one-hot prediction)")
+    return Finding("class-predictions", f"Every call returned {what} instead of the logits; {hits} of the {samples} "
+                                        f"samples get the class of their largest logit, the others another one, so "
+                                        "the logits computed before the argmax are wrong too: return the logits, "
+                                        "and the checks will show what else differs.")
+
+
+def predictions(runs) -> Finding | None:
+    """Every call returned the predicted class of each sample (the index of its largest logit), or a one-hot row
+    with a 1 there, instead of the logits."""
+    small = [r for r in runs if r.case.group != "full-scale"]
+    if any(r.outcome.status != "ok" for r in small):
+        return None
+    kinds, example, hits, samples, seen = set(), None, 0, 0, set()
+    for run in small:
+        arr, expected = run.outcome.array, run.expected
+        if arr is None or arr.ndim == 0 or arr.dtype.kind not in "biuf" or expected.ndim != 2 \
+                or expected.shape[1] < 2:
+            return None
+        B = expected.shape[0]
+        top = expected.max(axis=1)
+        if arr.size == B and arr.shape[-1] != expected.shape[1] or arr.shape in ((B,), (B, 1)) and B > 1:
+            labels = arr.reshape(-1)
+            if not np.all(labels == np.round(labels)) or labels.min() < 0 or labels.max() >= expected.shape[1]:
+                return None
+            right = expected[np.arange(B), labels.astype(np.int64)] == top
+            kinds.add("labels")
+        elif arr.shape == expected.shape:
+            ones = arr == 1
+            if not (np.all(ones | (arr == 0)) and np.all(ones.sum(axis=1) == 1)):
+                return None
+            right = np.array([expected[i][ones[i]][0] == top[i] for i in range(B)])
+            labels = np.argmax(ones, axis=1)
+            kinds.add("one-hot")
+        else:
+            return None
+        hits, samples = hits + int(right.sum()), samples + B
+        seen.update(int(v) for v in labels)
+        if right.all() and (run.case.name == "sizes" or example is None):
+            example = run
+    if len(small) < 2 or len(kinds) != 1:
+        return None
+    if hits < samples:  # class indices of logits that are wrong as well: most still point at the right class
+        return _predictions_of_wrong_logits(kinds, hits, samples, seen)
+    if example is None:
+        return None
+    arr, expected = example.outcome.array, example.expected
+    where = (f"on probe '{example.case.name}' ({example.case.description})" if example.case.group == PROBE
+             else "on a graded case")
+    if kinds == {"labels"}:
+        shown = ", ".join(str(int(v)) for v in arr.reshape(-1)[:4])
+        return Finding("class-predictions", f"Every call returned one class index per sample, the position of its "
+                                            f"largest logit, instead of the logits: {where} your function returned "
+                                            f"{shown}{', ...' if arr.size > 4 else ''} (shape {tuple(arr.shape)}, "
+                                            f"dtype {arr.dtype}) where the statement gives an array of shape "
+                                            f"{expected.shape} whose largest entry in each row is at those positions.")
+    return Finding("class-predictions", f"Every call returned, for each sample, a row of zeros with a single 1 at the "
+                                        f"position of the largest logit (a one-hot prediction) instead of the logits "
+                                        f"themselves: {where} the first row is "
+                                        f"{', '.join(f'{v:g}' for v in arr[0][:8])}{', ...' if arr.shape[1] > 8 else ''}"
+                                        f" where the statement gives "
+                                        f"{', '.join(Q.fmt(v) for v in expected[0][:8])}"
+                                        f"{', ...' if arr.shape[1] > 8 else ''}.")
