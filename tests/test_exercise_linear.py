@@ -301,7 +301,8 @@ UNMODELLED = {
     "doubled": lambda x, w, b=None: 2 * _with_bias(x @ w.T, b),
     "outputs reversed": lambda x, w, b=None: _with_bias(x @ w.T, b)[..., ::-1],
     "inputs reversed": lambda x, w, b=None: _with_bias(x[..., ::-1] @ w.T, b),
-    "bias rolled": lambda x, w, b=None: _with_bias(x @ w.T, None if b is None else np.roll(b, 1)),
+    # np.roll(b, 1) is bias[j - 1], named index-shifted since round eight; two places off is no index slip
+    "bias rolled by two": lambda x, w, b=None: _with_bias(x @ w.T, None if b is None else np.roll(b, 2)),
     "leaky ReLU": lambda x, w, b=None: (lambda y: np.where(y > 0, y, 0.1 * y))(_with_bias(x @ w.T, b)),
     "clipped": lambda x, w, b=None: np.clip(_with_bias(x @ w.T, b), -1, 1),
     "rows normalised": lambda x, w, b=None: _with_bias(x @ (w / np.linalg.norm(w, axis=1, keepdims=True)).T, b),

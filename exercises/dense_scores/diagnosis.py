@@ -166,9 +166,11 @@ def _grid_too_large(runs) -> Finding | None:
 
 # -- a bias added a different number of times at different positions -----------------------------------------------
 def _bias_counts(runs) -> Finding | None:
-    """Every result is the layer without its bias plus a whole number of biases at each position, not the same
-    number everywhere (a constant count is the search's missing or twice): a bias added to a whole row, or to the
-    whole output, inside the loop that fills it, so the positions filled first collect it again at every step."""
+    """Every result is the layer without its bias plus a whole number of biases at each position, not once
+    everywhere: a bias added to a whole row, or to the whole output, inside the loop that fills it, so the positions
+    filled first collect it again at every step; a bias added once per kernel position (k * k times, which the
+    search's twice does not hold); or a bias added at some positions only (counts of 0 and 1), which is a bias
+    missing where it is 0, not one added twice."""
     shown = None
     for run in runs:
         if run.outcome.status != "ok" or tuple(run.outcome.array.shape) != tuple(run.expected.shape):
@@ -186,12 +188,24 @@ def _bias_counts(runs) -> Finding | None:
         counts = np.round(times).astype(int)
         if counts.size and counts.min() < 0:
             return None
-        if shown is None and counts.size and len(np.unique(counts)) > 1:
+        if counts.size and np.any(counts != 1) and (shown is None or len(np.unique(shown[1])) < len(np.unique(counts))):
             shown = (run, counts)
     if shown is None:
         return None
     run, counts = shown
     row = ", ".join(str(n) for n in counts[0][:6]) + (", ..." if counts.shape[1] > 6 else "")
+    if counts.max() <= 1:
+        return Finding("missing-bias", f"On {_where(run)} your scores are the layer's with the bias at some positions "
+                                       f"only and without it at the others: along row 0 of the grid it is there "
+                                       f"{row} times. Every position of the grid gets the bias once, not only the "
+                                       "positions your code adds it to.")
+    if len(np.unique(counts)) == 1:
+        k = int(run.case.args[3])
+        per = (f" ({k} x {k}: once per kernel position, as when the bias is added inside the loop over the "
+               "kernel's rows and columns)" if counts.flat[0] == k * k else "")
+        return Finding("bias-added-twice", f"On {_where(run)} your scores are the layer's without its bias plus the "
+                                           f"bias {counts.flat[0]} times at every position{per}. Each score gets its "
+                                           "bias once: add it after the sum over the window, not inside it.")
     return Finding("bias-added-twice", f"On {_where(run)} your scores are the layer's without its bias plus the bias "
                                        f"a different number of times at different positions, from {counts.min()} to "
                                        f"{counts.max()} times instead of once: along row 0 of the grid {row}. An "

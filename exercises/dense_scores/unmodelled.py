@@ -9,6 +9,12 @@ nothing: whole-result patterns checked against every call that returned.
   or its columns), where the model holds the 180-degree turn alone;
 * ``non-overlapping-windows``: windows k apart along one axis only (columns j * k, rows at stride 1, or the other
   way), in a grid of the right size whose windows that would run past the edge are left at zero.
+* ``bias-one-value``: one number added to every score, the bias's first or last entry, its sum or its mean;
+* ``output-scaled``: the windows' products scaled by 1/sqrt(k*k*C) (attention's scaling, or the initialisation's
+  bound) or by sqrt(k*k*C) before the bias;
+* ``weight-sign-dropped``: ``np.abs(weight)`` in the product;
+* ``grid-stride``: a loop that steps by 2 along the rows, the columns or both (``range(0, H - k + 1, 2)``) into a
+  grid of the right size, the positions it skips left at zero.
 
 ``bias_channels_first`` names ``out + bias[:, None, None]`` (the bias laid out for a (C, H, W) array), which
 raises numpy's broadcast error on most grids and adds bias[i] to row i of the others.
@@ -77,18 +83,59 @@ def _stride_one_axis(args, expected: np.ndarray) -> list[np.ndarray]:
     return out
 
 
+def _product(args, expected: np.ndarray) -> np.ndarray:
+    """The scores without their bias (the expected scores minus the bias)."""
+    return expected - np.asarray(args[2], dtype=np.float64)
+
+
+def _one_bias(args, expected: np.ndarray) -> list[np.ndarray]:
+    bias, product = np.asarray(args[2], dtype=np.float64), _product(args, expected)
+    return [product + bias[0], product + bias[-1], product + bias.sum(), product + bias.mean()]
+
+
+def _scaled(args, expected: np.ndarray) -> list[np.ndarray]:
+    n = np.asarray(args[1]).shape[1]
+    bias, product = np.asarray(args[2], dtype=np.float64), _product(args, expected)
+    return [product / np.sqrt(n) + bias, product * np.sqrt(n) + bias]
+
+
+def _sign_dropped(args, expected: np.ndarray) -> list[np.ndarray]:
+    windows = _windows(args)
+    weight, bias = np.abs(np.asarray(args[1], dtype=np.float64)), np.asarray(args[2], dtype=np.float64)
+    return [windows.reshape(windows.shape[0], windows.shape[1], -1) @ weight.T + bias]
+
+
+def _every_other(args, expected: np.ndarray) -> list[np.ndarray]:
+    out = []
+    for rows, cols in ((2, 1), (1, 2), (2, 2)):
+        predicted = np.zeros_like(expected)
+        predicted[::rows, ::cols] = expected[::rows, ::cols]
+        out.append(predicted)
+    return out
+
+
 PATTERNS: list[tuple[str, Callable]] = [
     ("buffer-reused", lambda args, expected: [_last_row(args, expected)]),
     ("activation-applied", lambda args, expected: [_relu_before_bias(args, expected)]),
     ("kernel-flipped", _flipped_one_axis),
     ("non-overlapping-windows", _stride_one_axis),
+    ("bias-one-value", _one_bias),
+    ("output-scaled", _scaled),
+    ("weight-sign-dropped", _sign_dropped),
+    ("grid-stride", _every_other),
 ]
 
 #: what the two predictions of a pattern are, in order, for its evidence
 HOW = {"kernel-flipped": ("its rows reversed, weight.reshape(out, k, k, C)[:, ::-1]",
                           "its columns reversed, weight.reshape(out, k, k, C)[:, :, ::-1]"),
        "non-overlapping-windows": ("the window of column j starting at column j * k (rows at stride 1)",
-                                   "the window of row i starting at row i * k (columns at stride 1)")}
+                                   "the window of row i starting at row i * k (columns at stride 1)"),
+       "bias-one-value": ("its first entry, bias[0]", "its last entry, bias[-1]", "the sum of the bias, np.sum(bias)",
+                          "the mean of the bias"),
+       "output-scaled": ("divided by sqrt(k*k*C)", "multiplied by sqrt(k*k*C)"),
+       "grid-stride": ("every other row of the grid (range(0, H - k + 1, 2)), the columns at stride 1",
+                       "every other column of the grid (range(0, W - k + 1, 2)), the rows at stride 1",
+                       "every other row and every other column of the grid")}
 
 
 def _text(finding_id: str, run, which: int) -> str:
@@ -98,6 +145,19 @@ def _text(finding_id: str, run, which: int) -> str:
     if finding_id == "non-overlapping-windows":
         return (f"On {_where(run)} your scores are those of {HOW[finding_id][which]}, and 0 where such a window "
                 "would run past the edge: windows must start at every position along both axes.")
+    if finding_id == "bias-one-value":
+        return (f"On {_where(run)} your scores equal each window's product with the weight plus one number for every "
+                f"score, {HOW[finding_id][which]}, where score o must get bias[o].")
+    if finding_id == "output-scaled":
+        n = run.case.args[1].shape[1]
+        return (f"On {_where(run)} your scores equal each window's product with the weight {HOW[finding_id][which]} "
+                f"= sqrt({n}), then the bias: the layer has no scaling of its own.")
+    if finding_id == "weight-sign-dropped":
+        return (f"On {_where(run)} your scores equal the layer computed with np.abs(weight): each window must meet "
+                "the weights as they are given, negative ones included.")
+    if finding_id == "grid-stride":
+        return (f"On {_where(run)} your scores are right at {HOW[finding_id][which]}, and 0 at every position in "
+                "between: the loop steps by 2, where a window starts at every row and every column (stride 1).")
     if finding_id == "buffer-reused":
         return (f"On {_where(run)} every row of your grid holds the scores of the last row of windows, "
                 f"{run.outcome.array.shape[0]} times: each row was written into one buffer allocated before the "

@@ -80,6 +80,12 @@ def _sigmoid(z):
         return 1.0 / (1.0 + np.exp(-z))
 
 
+def _unit_rows(V):
+    """V with each row divided by its length (a row of zeros stays zeros)."""
+    norm = np.linalg.norm(V, axis=1, keepdims=True)
+    return V / np.where(norm > 0, norm, 1.0)
+
+
 def _channels_first(F):
     """The channels-last map's numbers read as a (C, h*w) array, as ``x.view(C, -1)`` reads a PyTorch map."""
     return F.reshape(F.shape[2], -1)
@@ -146,6 +152,20 @@ LOGITS = [
      "vector alone ([0]), the other rows left out", lambda F, V, c: V @ F.mean(axis=1)[0] + c),
     ("channel-mean", "computed from an average over the channels (axis 2), one value per position, multiplied by V",
      lambda F, V, c: V @ F.mean(axis=2) + c),
+    ("partial-pooling", "computed from every other row and column only, fmap[::2, ::2], instead of every position",
+     lambda F, V, c: V @ F[::2, ::2].mean(axis=(0, 1)) + c),
+    ("partial-pooling", "computed from every other row only, fmap[::2], instead of every position",
+     lambda F, V, c: V @ F[::2].mean(axis=(0, 1)) + c),
+    ("partial-pooling", "computed from every other column only, fmap[:, ::2], instead of every position",
+     lambda F, V, c: V @ F[:, ::2].mean(axis=(0, 1)) + c),
+    ("floor-division", "computed from the positions' sum floor-divided by h*w, fmap.sum(axis=(0, 1)) // (h*w), which "
+     "drops each channel's fraction", lambda F, V, c: V @ (F.sum(axis=(0, 1)) // _positions(F)) + c),
+    ("bias-one-value", "computed with one number, the sum of c, added to every logit instead of c[k] to logit k",
+     lambda F, V, c: V @ _p(F) + c.sum()),
+    ("bias-one-value", "computed with one number, c[0], added to every logit instead of c[k] to logit k",
+     lambda F, V, c: V @ _p(F) + c[0]),
+    ("weight-normalised", "computed with each row of V scaled to unit length, V / np.linalg.norm(V, axis=1, "
+     "keepdims=True)", lambda F, V, c: _unit_rows(V) @ _p(F) + c),
     ("activation-applied", "turned into probabilities by a softmax", lambda F, V, c: _softmax(V @ _p(F) + c)),
     ("activation-applied", "passed through a sigmoid", lambda F, V, c: _sigmoid(V @ _p(F) + c)),
     ("activation-applied", "passed through a ReLU, every negative score set to 0",
@@ -158,6 +178,10 @@ MAPS = [
     ("bias-count", "computed with the bias divided by h*w", lambda F, V, c: F @ V.T + c / _positions(F)),
     ("sum-pooling", "divided by h*w, so that its sum rather than its mean gives the logits",
      lambda F, V, c: _map(F, V, c) / _positions(F)),
+    ("sum-pooling", "the products divided by h*w before the bias is added, each position's share of a summed "
+     "logit, so that the map no longer averages to the logits", lambda F, V, c: F @ V.T / _positions(F) + c),
+    ("weight-normalised", "computed with each row of V scaled to unit length, V / np.linalg.norm(V, axis=1, "
+     "keepdims=True)", lambda F, V, c: F @ _unit_rows(V).T + c),
     ("class-map-layout", "laid out (K, h, w)", lambda F, V, c: np.moveaxis(_map(F, V, c), -1, 0)),
     ("class-map-layout", "laid out (h*w, K), the positions flattened",
      lambda F, V, c: _map(F, V, c).reshape(_positions(F), -1)),

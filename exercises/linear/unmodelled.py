@@ -13,7 +13,13 @@ nothing: each is a whole-result pattern, checked against every call that returne
   of x and the bias column at the other end of the weight, so the bias meets a real input;
 * ``weight-normalised``: each row of the weight divided by its sum, as if it were an average's weights;
 * ``input-normalised``: x scaled to unit length (each vector, or the whole array) before the product;
-* ``weight-sign-dropped``: ``np.abs(weight)`` in the product.
+* ``weight-sign-dropped``: ``np.abs(weight)`` in the product;
+* ``samples-left-unfilled``: a loop over the vectors of x that stops one short, the last vector's outputs never
+  written (0, or its bias alone);
+* ``index-shifted``: an index off by one in a loop over the outputs, bias[j - 1] or weight[j + 1] (wrapping round
+  at the end, as numpy's negative indices and a ``% out`` do), so each output gets its neighbour's bias or row.
+
+``weight-normalised`` also holds a weight centred on the mean of the whole matrix.
 
 A pattern is named only when it reproduces every returned call (to the model's tolerance), changes at least one of
 them, and no call raised.
@@ -117,8 +123,12 @@ def _weight_normalised(args) -> list[tuple[str, np.ndarray | None]]:
     x, weight = np.asarray(args[0], dtype=np.float64), np.asarray(args[1], dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         w = weight / weight.sum(axis=1, keepdims=True)
-    return [("each row of the weight divided by its sum, weight / weight.sum(axis=1, keepdims=True)",
-             _with_bias(args, x @ w.T))] if np.all(np.isfinite(w)) else []
+    out = [("each row of the weight divided by its sum, weight / weight.sum(axis=1, keepdims=True)",
+            _with_bias(args, x @ w.T))] if np.all(np.isfinite(w)) else []
+    # each row centred, weight - weight.mean(axis=1, keepdims=True), is left out: it computes exactly what each
+    # vector of x centred does, so the result cannot say which of the two was done
+    return out + [("the weight centred on its mean, weight - weight.mean()",
+                   _with_bias(args, x @ (weight - weight.mean()).T))]
 
 
 def _input_normalised(args) -> list[tuple[str, np.ndarray | None]]:
@@ -137,6 +147,26 @@ def _sign_dropped(args) -> list[tuple[str, np.ndarray | None]]:
     return [("np.abs(weight) in the product", _with_bias(args, x @ np.abs(weight).T))]
 
 
+def _last_sample(args, expected: np.ndarray) -> list[tuple[str, np.ndarray | None]]:
+    bias = bias_of(args)
+    out = []
+    for how, last in (("", 0.0),) + (() if bias is None else (("with the bias", bias),)):
+        predicted = expected.copy()
+        predicted.reshape(-1, expected.shape[-1])[-1] = last
+        out.append((how, predicted))
+    return out
+
+
+def _shifted(args) -> list[tuple[str, np.ndarray | None]]:
+    y, bias = _product(args), bias_of(args)
+    out = [("output j gets row j + 1 of the weight, weight[(j + 1) % out]", _with_bias(args, np.roll(y, -1, axis=-1))),
+           ("output j gets row j - 1 of the weight, weight[j - 1]", _with_bias(args, np.roll(y, 1, axis=-1)))]
+    if bias is None:  # a shifted bias index changes nothing without a bias
+        return out + [("", y)]
+    return out + [("output j gets bias[j - 1]", y + np.roll(bias, 1)),
+                  ("output j gets bias[(j + 1) % out]", y + np.roll(bias, -1))]
+
+
 #: (finding, its predictions, the dtype kinds a result it explains may have): a result cut to whole numbers and
 #: returned as integers is wrong-dtype's (an int buffer), not a float result that lost its fractions
 PATTERNS: list[tuple[str, Callable, str]] = [
@@ -150,6 +180,8 @@ PATTERNS: list[tuple[str, Callable, str]] = [
     ("weight-normalised", lambda args, expected: _weight_normalised(args), "f"),
     ("input-normalised", lambda args, expected: _input_normalised(args), "f"),
     ("weight-sign-dropped", lambda args, expected: _sign_dropped(args), "f"),
+    ("samples-left-unfilled", _last_sample, "biuf"),
+    ("index-shifted", lambda args, expected: _shifted(args), "f"),
 ]
 
 
@@ -196,6 +228,14 @@ def _text(finding_id: str, run, how: str) -> str:
     if finding_id in ("weight-normalised", "input-normalised", "weight-sign-dropped"):
         return (f"On {_where(run)} your output equals the layer computed with {how}: the layer uses x and the "
                 "weight exactly as they are given.")
+    if finding_id == "samples-left-unfilled":
+        count = x.reshape(-1, x.shape[-1]).shape[0]
+        return (f"On {_where(run)} the outputs of the last vector of x (number {count - 1} of {count} when the leading "
+                f"axes are read as rows) hold {'only the bias' if how else '0'} and every other vector's are right: "
+                "the loop over the vectors stops one short, range(N - 1) where range(N) belongs.")
+    if finding_id == "index-shifted":
+        return (f"On {_where(run)} your output equals the layer with an index off by one: {how}. Output j uses row j "
+                "of the weight and bias[j], the same j for both.")
     return (f"On {_where(run)} your last output, number {weight.shape[0] - 1}, holds "
             f"{'only its bias' if how else '0'} and every other output is right: the loop over the outputs stops "
             "one short, range(out - 1) where range(out) belongs.")
