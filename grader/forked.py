@@ -54,8 +54,10 @@ def fork() -> int:
 class Task:
     """``function(*args)`` in a forked copy started now, or else in a thread from ``start()``."""
 
-    def __init__(self, function: Callable, *args, fork: bool = True) -> None:
+    def __init__(self, function: Callable, *args, fork: bool = True, niceness: int = 0) -> None:
+        """``niceness``: added to the copy's (``os.nice``), for work that can wait for a core nothing else needs."""
         self.function, self.args = function, args
+        self.niceness = niceness
         self.pid = 0
         self.fd = -1
         self.thread: threading.Thread | None = None
@@ -76,7 +78,7 @@ class Task:
             return
         if pid == 0:  # the copy: never returns, never runs the grader's exit handlers or flushes its buffers
             os.close(read)
-            _serve(write, self.function, self.args, parent)
+            _serve(write, self.function, self.args, parent, self.niceness)
         os.close(write)
         self.pid, self.fd = pid, read
         # stopped and reaped however the batch ends: a value never asked for (an error, an interrupt) leaves no
@@ -159,10 +161,12 @@ def end_with(parent: int) -> None:
         os._exit(1)
 
 
-def _serve(fd: int, function: Callable, args: tuple, parent: int) -> None:
+def _serve(fd: int, function: Callable, args: tuple, parent: int, niceness: int = 0) -> None:
     """In the copy: compute, send ``ok`` and the value as JSON (or nothing: the caller computes it), exit."""
     code = 1
     try:
+        if niceness:
+            os.nice(niceness)
         # Ctrl-C and SIGTERM are the grader's to handle: it stops this copy itself (``close``); and the copy ends
         # with the grader (it holds the grader's descriptors: a template would not see the grader gone while it lived on)
         for stop in (signal.SIGINT, signal.SIGTERM):

@@ -84,14 +84,14 @@ def test_a_function_cut_short_leaves_its_queued_calls_behind_and_the_next_functi
 
 def test_an_answer_forged_for_a_queued_call_is_a_protocol_error(tmp_path, exercise, small_limits):
     forge = CORRECT + textwrap.dedent("""
-        import gc, json, struct
+        import gc, json, os, struct
         _real = vgg_classifier
 
         def forging(*args):
             child = next(o for o in gc.get_objects() if type(o).__name__ == 'Child' and hasattr(o, 'channel'))
             body = json.dumps({'t': 'result', 'seq': 10**6, 'status': 'ok', 'error': None, 'count': 1,
                                'parts': [{'type': 'NoneType', 'exact': False, 'subclass': False}]}).encode()
-            child.write(child.channel, struct.pack('>II', len(body), 0) + body)
+            os.write(child.channel, struct.pack('>II', len(body), 0) + body)
             return _real(*args)
         """)
     (executions, _) = _run(tmp_path, forge, exercise, small_limits, [("forging", 4)])

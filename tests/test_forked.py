@@ -28,6 +28,14 @@ def _reaped(pid: int) -> bool:
     return False
 
 
+def test_a_copy_can_yield_the_cores_and_the_grader_keeps_its_own_priority():
+    """The batch's similarity copy runs at niceness 19: its value waits for idle time, the runs do not."""
+    before = os.nice(0)
+    task = forked.Task(lambda: os.nice(0), niceness=5)
+    assert task.pid > 0 and task.result() == min(19, before + 5)
+    assert os.nice(0) == before
+
+
 def test_the_value_comes_from_a_copy_and_the_copy_is_reaped():
     parent = os.getpid()
     task = forked.Task(lambda: {"pid": os.getpid(), "rows": list(range(100_000))})

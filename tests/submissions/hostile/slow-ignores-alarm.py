@@ -2,6 +2,7 @@
 frames that once reset the parent's deadline. The parent's deadline must hold: the call times out."""
 import gc
 import json
+import os
 import signal
 import struct
 import time
@@ -27,7 +28,7 @@ def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
             for message in ({"t": "cell-start", "number": 1}, {"t": "start", "call": 0}, {"t": "note", "text": "x"}):
                 body = json.dumps(message).encode()
                 try:
-                    child.write(child.channel, struct.pack(">II", len(body), 0) + body)
+                    os.write(child.channel, struct.pack(">II", len(body), 0) + body)
                 except OSError:
                     pass
         time.sleep(0.5)
