@@ -124,6 +124,7 @@ def test_each_grader_sandbox_value_is_honoured(tmp_path):
 # -- a submission's error: its own result, exit 0 ------------------------------------------------------------------
 BREAKS_THE_WIRE = '''
 import gc
+import os
 import struct
 
 import numpy as np
@@ -132,7 +133,7 @@ import numpy as np
 def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
     for obj in gc.get_objects():
         if type(obj).__name__ == "Child" and hasattr(obj, "channel"):
-            obj.write(obj.channel, struct.pack(">II", 1 << 30, 0))  # a frame far larger than the protocol allows
+            os.write(obj.channel, struct.pack(">II", 1 << 30, 0))  # a frame far larger than the protocol allows
             break
     return np.zeros((features.shape[0], W3.shape[1]))
 '''
