@@ -35,9 +35,9 @@ EXPECTED = {
                             "(cell 2 of the notebook), with different code; the cells run from top to bottom, so "
                             "the one graded is the last, in code cell 2 (cell 2 of the notebook)."],
     "vscode-numba": [GUARDED.format("numba")],
-    "vscode-tqdm": [GUARDED.format("tqdm")],
+    "vscode-tqdm": [GUARDED.format("tqdm.auto")],
     "lab4-fsum": [],
-    "lab4-drive": [GUARDED.format("google")],
+    "lab4-drive": [GUARDED.format("google.colab")],
     "pip-install": ["The line magic '%pip' was not run during grading."],
     "future-npt": [],
     "export-autoreload": [],

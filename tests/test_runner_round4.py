@@ -73,7 +73,7 @@ def test_a_kill_inside_the_graded_function_still_ends_the_call(results):
 
 def test_helper_modules_are_stood_in(results):
     warnings = " ".join(results["threadpoolctl-limit"].warnings + results["helper-imports"].warnings)
-    for module in ("threadpoolctl", "icecream", "loguru", "tqdm", "rich", "pandas"):
+    for module in ("threadpoolctl", "icecream", "loguru", "tqdm.auto", "rich", "pandas"):
         assert f"The module '{module}' is not available while grading" in warnings, module
 
 

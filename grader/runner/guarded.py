@@ -70,6 +70,24 @@ def importing_frame():
     return None, importing
 
 
+def requested(top: str) -> str:
+    """The module the student's import names, as written (``google.colab`` for ``from google.colab import drive``),
+    where ``top`` is the package Python looks for first: the note named 'google', a module the student never
+    wrote. It is the name of the outermost ``_find_and_load`` under the student's frame; ``top`` when there is none
+    or it is not under ``top`` (the parent cuts and quotes it, as any note's words)."""
+    name, frame = top, sys._getframe(1)
+    while frame is not None:
+        module = frame.f_globals.get("__name__", "")
+        if not (module == "importlib" or module.startswith("importlib.") or module in ("standins", __name__)):
+            break
+        if frame.f_code.co_name == "_find_and_load":
+            asked = frame.f_locals.get("name")
+            if type(asked) is str and asked.startswith(top + "."):
+                name = asked
+        frame = frame.f_back
+    return name
+
+
 def has_fallback(frame, environment: frozenset) -> bool:
     """Whether the import running in ``frame`` sits in a ``try`` whose handler catches ImportError and binds a
     fallback (see the module's docstring). ``environment``: top-level names of the modules that get stand-ins."""

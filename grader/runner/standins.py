@@ -472,10 +472,10 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
             return None
         if frame is not None and guarded.has_fallback(frame, ENVIRONMENT_MODULES):
             if top == fullname:
-                self.report("module-guarded", top)
+                self.report("module-guarded", guarded.requested(top))
             return None  # ModuleNotFoundError, which the student's handler expects
         if top == fullname:
-            self.report("module-stand-in", top)
+            self.report("module-stand-in", guarded.requested(top))
         return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
 
     def create_module(self, spec):
@@ -488,7 +488,8 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 
 def install(report, shell=None) -> None:
-    """Add the fallback finder; ``report(kind, module)`` is called once per stood-in top-level module; ``shell`` is what
+    """Add the fallback finder; ``report(kind, module)`` is called once per stood-in top-level module, with the name the
+    import asked for (``google.colab``: the first one, when several submodules are imported); ``shell`` is what
     IPython's ``get_ipython()`` gives (the notebook's own shell: a stand-in lost what its magics defined)."""
     if shell is not None:
         _shell[:] = [shell]
