@@ -75,8 +75,16 @@ def declared(spec: object) -> Declared | None:
     own = text_field(spec, "own_name")  # the function's __name__: shown only, and only when it is an identifier
     if len(own) > wire.MAX_PARAMETER_NAME:
         raise ProtocolError("a function's own name is longer than the protocol allows")
+    printed_by = spec.get("printed_by", [])  # the helpers whose result it returns, down to the one that prints
+    if not isinstance(printed_by, list) or len(printed_by) > _MAX_PRINTED_BY or not all(
+            isinstance(name, str) and len(name) <= wire.MAX_PARAMETER_NAME for name in printed_by):
+        raise ProtocolError("a function's printing helpers are not a short list of names")
     return Declared(parameters=tuple(parameters), count=count, own_name=_clean(own, 60),
-                    prints=bool_field(spec, "prints"))
+                    prints=bool_field(spec, "prints"), printed_by=tuple(_clean(name, 60) for name in printed_by))
+
+
+#: the child follows returned results this many functions deep (``describe._RETURN_DEPTH``)
+_MAX_PRINTED_BY = 4
 
 
 def call_error(error: object, submission: Submission) -> CallError:

@@ -68,8 +68,8 @@ def check_returns(runs: list[CaseRun], execution: Execution, facts: Facts) -> Ve
             return Verdict(False, _failure_of_call(run, execution), status)
         if run.outcome.type_name == "NoneType":
             if execution.declared is not None and execution.declared.prints:
-                return Verdict(False, f"On {_label(run)} the function returned None: its body calls print, but "
-                                      "prints are not returned; only a return statement hands a value back.")
+                return Verdict(False, f"On {_label(run)} the function returned None: {execution.declared.printing()}"
+                                      ", but prints are not returned; only a return statement hands a value back.")
             return Verdict(False, f"On {_label(run)} the function returned None: it has no return statement "
                                   "(or still ends in the starter's 'pass').")
     return Verdict(True, f"Returned on all {len(runs)} cases.")
@@ -179,8 +179,8 @@ def check_completes(runs: list[CaseRun], execution: Execution, facts: Facts) -> 
     if runs and all(r.outcome.status == "ok" and r.outcome.type_name == "NoneType" for r in runs):
         # the untouched starter runs to its end too, but earns nothing for it
         if execution.declared is not None and execution.declared.prints:
-            return Verdict(False, "Not assessed: the function returned None on every case (its body calls "
-                                  "print, but what it prints is not what it returns).")
+            return Verdict(False, f"Not assessed: the function returned None on every case "
+                                  f"({execution.declared.printing()}, but what it prints is not what it returns).")
         return Verdict(False, "Not assessed: the function returned None on every case, as one not written yet, or "
                               "with no return statement, does.")
     if runs and all(r.outcome.status == "raised" and r.outcome.exception is not None

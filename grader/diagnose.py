@@ -178,13 +178,15 @@ def _right(facts: Facts, run: CaseRun) -> bool:
 
 
 def _printed(execution: Execution) -> str:
-    """What to add when the function's body calls print: a result printed is not a result returned, and the
-    student who sees the right numbers on the screen needs to be told why the grader saw none."""
+    """What to add when the function's body (or a helper whose result it returns) calls print: a result printed is not
+    a result returned, and the student who sees the right numbers on the screen needs to be told why the grader saw
+    none."""
     if execution.declared is None or not execution.declared.prints:
         return ""
-    return (" Its body calls print, but what it returns is None: print only shows a value on the screen, and the "
-            "caller, the grader included, receives only what a return statement hands back. Return the result (and "
-            "print it outside the function if you want to see it).")
+    where = execution.declared.printing()
+    return (f" {where[0].upper()}{where[1:]}, but what it returns is None: print only shows a value on the screen, "
+            "and the caller, the grader included, receives only what a return statement hands back. Return the "
+            "result (and print it outside the function if you want to see it).")
 
 
 def _own_limit(error: CallError | None, execution: Execution) -> str:

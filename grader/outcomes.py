@@ -121,6 +121,18 @@ class Declared:
     count: int
     own_name: str = ""  # the function's ``__name__``, when it is not the name graded (``linear = dense_scores``)
     prints: bool = False  # its own body calls print (read from its code's names, so a claim, never a verdict)
+    #: or not its own body, but the helper whose result it returns (then that one's, and so on): their names
+    printed_by: tuple[str, ...] = ()
+
+    def printing(self) -> str:
+        """Where the print is, as the clause of a sentence about a None returned: "its body calls print", or "it
+        returns the result of helper(), which calls print" (each helper named only when its name is an identifier,
+        so no name of the student's choosing reads as the grader's words)."""
+        if not self.printed_by:
+            return "its body calls print"
+        names = [f"{name}()" if name.isidentifier() and name.isascii() else "a function" for name in self.printed_by]
+        steps = "".join(f", which returns that of {name}" for name in names[1:])
+        return f"it returns the result of {names[0]}{steps}, which calls print"
 
 
 @dataclass(frozen=True)

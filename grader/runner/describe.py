@@ -125,13 +125,127 @@ def signature(function, wire) -> dict | None:
         own = name[:wire.MAX_PARAMETER_NAME] if type(name) is str else ""
     except Exception:  # noqa: BLE001  (a callable object's __getattr__ may raise anything)
         pass
-    prints = False
-    try:  # a body that calls print: the parent's sentence for a function that returns None says so
-        code = function.__code__
-        prints = type(code) is type(_code_type.__code__) and "print" in code.co_names  # a real code object only
+    chain = None
+    try:  # a body that calls print, its own or a helper's whose result it returns: the parent's sentence says so
+        chain = _printed_by(function, _RETURN_DEPTH, [_MAX_CODES], {id(function)})
     except Exception:  # noqa: BLE001  (a callable object's __getattr__ may raise anything)
         pass
-    return {"count": int(len(parameters)), "parameters": listed, "own_name": own, "prints": prints}
+    reply = {"count": int(len(parameters)), "parameters": listed, "own_name": own, "prints": chain is not None}
+    if chain:
+        reply["printed_by"] = [name[:wire.MAX_PARAMETER_NAME] for name in chain]
+    return reply
+
+
+#: how many functions deep a returned result is followed, and how many code objects are read in all
+_RETURN_DEPTH, _MAX_CODES = 4, 64
+#: instructions that call, and how many stack slots above the callable each one's argument count leaves out
+_CALLS = {"CALL": 0, "CALL_FUNCTION": 0, "CALL_METHOD": 0, "CALL_FUNCTION_KW": 1, "CALL_KW": 1}
+#: instructions between the callable and the call that move no value of the call's (3.11's PRECALL pops nothing)
+_INERT = frozenset({"PRECALL", "KW_NAMES", "CACHE", "EXTENDED_ARG", "NOP"})
+
+
+def _printed_by(function, depth: int, budget: list, seen: set) -> list[str] | None:
+    """Where a None the function returns may come from a print: ``[]`` when its own body calls print (what it
+    always said), ``["g", "h"]`` when it returns what ``g()`` returns, which returns what ``h()`` returns, whose body
+    calls print; None otherwise. Only a helper whose result is returned counts: a helper called for its effect that
+    prints (a log line) has nothing to do with a None the function hands back (``def f(x): show(x)`` has no return
+    statement, and is told so). Read from the bytecode, never run; a claim the parent only words, never a verdict."""
+    if type(function) is _method_type:  # a bound method graded (``f = model.forward``): its function
+        function = function.__func__
+    code = function.__code__ if type(function) is _function_type else None
+    if type(code) is not _code_type_:
+        return None
+    if _calls_print(code, budget):
+        return []
+    if depth <= 0:
+        return None
+    for callee in _returned_callees(function, code):
+        if id(callee) in seen or budget[0] <= 0:
+            continue
+        seen.add(id(callee))
+        found = _printed_by(callee, depth - 1, budget, seen)
+        if found is not None:
+            name = callee.__code__.co_name
+            return [name if type(name) is str else "?"] + found
+    return None
+
+
+def _calls_print(code, budget: list) -> bool:
+    """Whether ``code`` or a code object nested in it (a comprehension, a lambda, an inner def) names print."""
+    budget[0] -= 1
+    if "print" in code.co_names:
+        return True
+    return any(type(const) is _code_type_ and budget[0] > 0 and _calls_print(const, budget) for const in code.co_consts)
+
+
+def _returned_callees(function, code) -> list:
+    """The plain Python functions whose result ``function`` returns: ``return helper(...)``, or ``out = helper(...)``
+    then ``return out``; a callable named by a global or a closure's variable, nothing else."""
+    dis = stdlib.load("dis")
+    instructions = list(dis.get_instructions(code))
+    calls = []
+    for i, ins in enumerate(instructions):
+        if ins.opname != "RETURN_VALUE" or i == 0:
+            continue
+        before = instructions[i - 1]
+        if before.opname in _CALLS:
+            calls.append(i - 1)
+        elif before.opname.startswith("LOAD_FAST") and isinstance(before.argval, str):
+            calls.extend(j - 1 for j, store in enumerate(instructions) if j and store.opname == "STORE_FAST"
+                         and store.argval == before.argval and instructions[j - 1].opname in _CALLS)
+    callees = []
+    for at in calls:
+        try:
+            callee = _callee(function, code, instructions, at, dis)
+        except (ValueError, TypeError):  # an instruction whose stack effect this interpreter does not give
+            continue
+        if type(callee) is _function_type and callee not in callees:
+            callees.append(callee)
+    return callees
+
+
+def _callee(function, code, instructions: list, at: int, dis):
+    """The function the call at ``instructions[at]`` calls, when the instruction that loaded it names it: walking
+    back over the arguments' instructions, the callable is what the first one to fill the stack past them loaded.
+    A jump among them (``helper(a if c else b)``) or an unknown instruction gives None: no guess."""
+    call = instructions[at]
+    needed, pushed = (call.arg or 0) + 1 + _CALLS[call.opname], 0
+    for j in range(at - 1, -1, -1):
+        ins = instructions[j]
+        if ins.opcode in dis.hasjrel or ins.opcode in dis.hasjabs:
+            return None
+        if ins.opname in _INERT:
+            continue
+        pushed += dis.stack_effect(ins.opcode, ins.arg if ins.opcode >= dis.HAVE_ARGUMENT else None, jump=False)
+        if pushed >= needed:
+            if ins.opname == "PUSH_NULL" and j:  # 3.13 pushes the NULL after the callable
+                ins = instructions[j - 1]
+            return _named_value(function, code, ins)
+        if ins.is_jump_target:
+            return None
+    return None
+
+
+def _named_value(function, code, ins):
+    """The value a ``LOAD_GLOBAL``, ``LOAD_NAME`` or ``LOAD_DEREF`` of ``function`` loads, read without running
+    anything of the student's (a plain dict's item, a closure's cell); None for any other instruction."""
+    name = ins.argval
+    if not isinstance(name, str):
+        return None
+    if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
+        namespace = function.__globals__
+        return dict.get(namespace, name) if isinstance(namespace, dict) else None
+    if ins.opname == "LOAD_DEREF" and name in code.co_freevars and function.__closure__ is not None:
+        try:
+            return function.__closure__[code.co_freevars.index(name)].cell_contents
+        except (IndexError, ValueError):  # an empty cell: the variable is not assigned yet
+            return None
+    return None
+
+
+_function_type = type(_code_type)
+_method_type = type(Results().detached)
+_code_type_ = type(_code_type.__code__)
 
 
 def unreadable(exc: BaseException) -> dict:
