@@ -51,8 +51,8 @@ ACTIVATIONS = {
 @pytest.mark.parametrize("name", sorted(ACTIVATIONS))
 def test_smooth_and_floored_activations_are_named(name):
     """Before: a bare 'FC1 and the first activation turn b1 = ... into ...' (wrong-stage): GELU, ELU on one layer,
-    SiLU, softplus on one layer and a floor of -1 were read on the ramp but never tried. A squared ReLU stays the
-    catalog's own wrong-stage example: what its ramp shows is named, not the function."""
+    SiLU, softplus on one layer and a floor of -1 were read on the ramp but never tried. (A squared ReLU, the
+    catalog's wrong-stage example then, is named too since round ten; the example is now log1p of a ReLU.)"""
     fn, words = ACTIVATIONS[name]
     assert _loses_points(fn)
     findings = _diagnose(fn)

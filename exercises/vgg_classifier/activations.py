@@ -92,11 +92,13 @@ FITTED: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "gelu": _gelu_tanh,
     "gelu-erf": lambda z: 0.5 * z * (1.0 + _ERF(z / np.sqrt(2.0))),
     "silu": lambda z: z * _sigmoid(z),
+    "relu-squared": lambda z: np.maximum(z, 0.0) ** 2,
 }
 FITTED_NAMES = {
     "gelu": "a GELU (the tanh approximation)",
     "gelu-erf": "a GELU, z * Phi(z) with the normal distribution's Phi,",
     "silu": "a SiLU (swish), z * sigmoid(z),",
+    "relu-squared": "a squared ReLU, max(z, 0) ** 2,",
 }
 
 

@@ -1,5 +1,5 @@
-"""The predicted class of each sample (an index, or a one-hot row) returned instead of the logits
-(``class-predictions``): read from the outputs directly, since no variant of the head's model returns indices.
+"""The predicted class of each sample (an index, a one-hot row, or every class ranked by its logit) returned instead
+of the logits (``class-predictions``): read from the outputs directly, since no variant of the head's model returns indices.
 """
 from __future__ import annotations
 
@@ -25,6 +25,26 @@ def _predictions_of_wrong_logits(kinds: set, hits: int, samples: int, seen: set)
                                         "and the checks will show what else differs.")
 
 
+def _ranking(arr: np.ndarray, expected: np.ndarray) -> str | None:
+    """"descending" or "ascending" when each row of ``arr`` is a permutation of the class indices that lists the
+    classes by their logit, largest first or smallest first (``np.argsort(-logits)`` or ``np.argsort(logits)``), or
+    None. Ties may come in either order, so the check is that the logits read in that order never go up (or down)."""
+    K = expected.shape[1]
+    if arr.dtype.kind not in "biuf" or not np.all(arr == np.round(arr)) or arr.min() < 0 or arr.max() >= K:
+        return None
+    idx = arr.astype(np.int64)
+    if not np.all(np.sort(idx, axis=1) == np.arange(K)):
+        return None
+    read = np.take_along_axis(expected, idx, axis=1)
+    steps = np.diff(read, axis=1)
+    slack = 1e-9 * (1.0 + np.abs(read[:, 1:]))
+    if np.all(steps <= slack):
+        return "descending"
+    if np.all(steps >= -slack):
+        return "ascending"
+    return None
+
+
 def predictions(runs) -> Finding | None:
     """Every call returned the predicted class of each sample (the index of its largest logit), or a one-hot row
     with a 1 there, instead of the logits."""
@@ -45,6 +65,13 @@ def predictions(runs) -> Finding | None:
                 return None
             right = expected[np.arange(B), labels.astype(np.int64)] == top
             kinds.add("labels")
+        elif arr.shape == expected.shape and expected.shape[1] > 2 and _ranking(arr, expected) is not None:
+            order = _ranking(arr, expected)  # with two classes a ranking and a one-hot row look alike
+            labels = arr[:, 0] if order == "descending" else arr[:, -1]
+            right = np.ones(B, dtype=bool)
+            kinds.add(f"ranking-{order}")
+        elif arr.shape == expected.shape == (B, 2) and _ranking(arr, expected) is not None:
+            continue  # two classes, each row 0, 1 or 1, 0: a ranking's as much as a one-hot's, so it tells neither
         elif arr.shape == expected.shape:
             ones = arr == 1
             if not (np.all(ones | (arr == 0)) and np.all(ones.sum(axis=1) == 1)):
@@ -67,6 +94,18 @@ def predictions(runs) -> Finding | None:
     arr, expected = example.outcome.array, example.expected
     where = (f"on probe '{example.case.name}' ({example.case.description})" if example.case.group == PROBE
              else "on a graded case")
+    if len(kinds) == 1 and next(iter(kinds)).startswith("ranking-"):
+        order = next(iter(kinds))[len("ranking-"):]
+        first = "largest" if order == "descending" else "smallest"
+        call = "np.argsort(-logits, axis=1)" if order == "descending" else "np.argsort(logits, axis=1)"
+        shown = ", ".join(str(int(v)) for v in arr[0][:8])
+        return Finding("class-predictions", f"Every call returned, for each sample, the class indices ordered from "
+                                            f"the {first} logit to the {'smallest' if first == 'largest' else 'largest'}"
+                                            f" (a ranking, as {call} gives) instead of the logits: {where} the first "
+                                            f"row is {shown}{', ...' if arr.shape[1] > 8 else ''} (dtype {arr.dtype})"
+                                            f" where the statement gives the logits "
+                                            f"{', '.join(Q.fmt(v) for v in expected[0][:8])}"
+                                            f"{', ...' if arr.shape[1] > 8 else ''}.")
     if kinds == {"labels"}:
         shown = ", ".join(str(int(v)) for v in arr.reshape(-1)[:4])
         return Finding("class-predictions", f"Every call returned one class index per sample, the position of its "

@@ -143,9 +143,34 @@ def _mixed_rows(run, wrong) -> str:
     return ", ".join(parts)
 
 
+_AXES = ("H", "W", "C")
+_FLIPS = {("H",): "a vertical flip", ("W",): "a horizontal flip, as data augmentation does",
+          ("H", "W"): "a rotation by 180 degrees", ("C",): "the channels in reverse order, as RGB read as BGR"}
+
+
+def _flip(position: np.ndarray, shape: tuple[int, int, int]) -> str | None:
+    """Each sample's features reversed along one or more of H, W and C before a row-major flatten (``positions``:
+    where each of x's values comes from in its own sample): a sentence that says along which, or None. A reversal
+    is a change of the features, not of the flatten order, which is why the finding names it apart."""
+    grid = np.arange(int(np.prod(shape))).reshape(shape)
+    for mask in range(1, 7):  # all three reversed is x[:, ::-1], as much W1's rows reversed: a flatten order
+        axes = tuple(a for a in range(3) if mask >> a & 1)
+        if any(shape[a] < 2 for a in axes):
+            continue
+        if np.all(position == np.flip(grid, axis=axes).reshape(-1)[None, :]):
+            names = tuple(_AXES[a] for a in axes)
+            index = ", ".join("::-1" if a in axes else ":" for a in range(3))
+            what = _FLIPS.get(names, f"the order of {' and '.join(names)} reversed")
+            return (f"the features of each sample reach FC1 reversed along {' and '.join(names)} "
+                    f"(features[:, {index}], {what}) and then flattened row-major: on probe 'flatten-order' (every "
+                    f"layer the identity) each sample gets all of its own features, from the mirrored positions; "
+                    f"every later stage computes what the statement says")
+    return None
+
+
 def flatten_reading(run) -> tuple[str, str] | None:
     """What the flatten did, read from the 'flatten-order' probe (identity layers, every input value distinct and
-    k/8): ("as stated" | "departs" | "mixes", sentence), or None when the output is not a rearrangement of the
+    k/8): ("as stated" | "departs" | "changed" | "mixes", sentence), or None when the output is not a rearrangement of the
     input values (another stage departs too)."""
     arr = run.outcome.array
     features = run.case.args[0]
@@ -165,6 +190,9 @@ def flatten_reading(run) -> tuple[str, str] | None:
     position = index % width
     Hh, Ww, Cc = features.shape[1:]
     if np.all(sample_of == np.arange(B)[:, None]):
+        flipped = _flip(position, (Hh, Ww, Cc))
+        if flipped is not None:
+            return ("changed", flipped)
         j = int(np.flatnonzero(position[0] != np.arange(width))[0])
         h, w, c = np.unravel_index(int(position[0, j]), (Hh, Ww, Cc))
         eh, ew, ec = np.unravel_index(j, (Hh, Ww, Cc))

@@ -201,6 +201,14 @@ def _product(left_cols: int, right_rows: int, n, names, left=None, right=None, w
                                 f"{operands}: the product meets a matrix with {n[IN_OF[layer]]} rows where it has "
                                 f"{n[OUT_OF[layer]]} columns, W{layer}'s shape read the other way round "
                                 f"(W{layer} used from the left, or another layer's matrix)", backwards=layer)
+    foreign = right_rows not in set(n.values()) and not rname
+    layer = next((k for k in (1, 2, 3) if IN_OF[k] in lroles), None)
+    if foreign and layer is not None:  # the matrix has a size no array of this call has: it is not an argument
+        return ErrorReading("product", "raises-error", f"fc{layer}",
+                            f"{operands}: {right_rows} is none of this call's sizes, so the matrix is not this "
+                            f"call's W{layer} ({n[IN_OF[layer]]} rows) but an array from elsewhere, such as a "
+                            f"variable of that name left over from another cell or a test and used in place of "
+                            f"the parameter (check the spelling of the parameter too)")
     if "B" in rroles:
         return ErrorReading("product", "raises-error", "",
                             f"{operands}: the batch axis ended up where a width was expected")
@@ -216,6 +224,14 @@ def _broadcast(a: tuple, b: tuple, n, names) -> ErrorReading:
                             f"{text}: a vector of {small[0]} values is added as a row to a result with {small[0]} "
                             f"rows and {big[1]} columns" + (", the samples as columns" if big[1] == n["B"] else "")
                             + "; in that layout a bias must be a column, b[:, None]", column=True)
+    if len(a) == len(b) == 2 and small[1] == 1 and small[0] == big[1] != 1 and big[0] != small[0]:
+        # a bias reshaped to a column, b.reshape(-1, 1), added to a layer's output that holds the samples as rows
+        return ErrorReading("broadcast", "raises-error", "",
+                            f"{bname or big} plus {small}: a vector of {small[0]} values made a column ({small[0]} x "
+                            f"1, as b.reshape(-1, 1) or b[:, None] makes it) is added to a result whose rows are the "
+                            f"samples and whose {big[1]} columns are the units; a bias must then be a row, b itself or"
+                            f" b[None, :] (a column only lines up when the samples are the columns; with one sample "
+                            f"it spreads the result over a {small[0]} x {small[0]} grid)")
     if len(big) == 2 and len(small) == 1 and bname and sname and sname.startswith("b"):
         layer = int(sname[1])
         if big[1] == n["B"]:
