@@ -157,7 +157,7 @@ def _printed_by(function, depth: int, budget: list, seen: set) -> list[str] | No
         return None
     if _calls_print(code, budget):
         return []
-    if depth <= 0:
+    if depth <= 0 or not _names_a_printer(function, code, depth, budget):
         return None
     for callee in _returned_callees(function, code):
         if id(callee) in seen or budget[0] <= 0:
@@ -176,6 +176,27 @@ def _calls_print(code, budget: list) -> bool:
     if "print" in code.co_names:
         return True
     return any(type(const) is _code_type_ and budget[0] > 0 and _calls_print(const, budget) for const in code.co_consts)
+
+
+def _names_a_printer(function, code, depth: int, budget: list) -> bool:
+    """Whether a plain function ``function`` names (a global, a closure's variable), or one that names, calls print,
+    ``depth`` deep: only then is the bytecode read for the calls whose result is returned. Most graded functions
+    name no such function, and their runs never load ``dis`` (about 1 ms each)."""
+    namespace = function.__globals__
+    values = [dict.get(namespace, name) for name in code.co_names] if isinstance(namespace, dict) else []
+    for cell in function.__closure__ or ():
+        try:
+            values.append(cell.cell_contents)
+        except ValueError:  # an empty cell
+            pass
+    for value in values:
+        if type(value) is not _function_type or value is function or budget[0] <= 0:
+            continue
+        inner = value.__code__
+        if type(inner) is _code_type_ and (_calls_print(inner, budget)
+                                           or depth > 1 and _names_a_printer(value, inner, depth - 1, budget)):
+            return True
+    return False
 
 
 def _returned_callees(function, code) -> list:
