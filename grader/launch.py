@@ -20,14 +20,17 @@ GRADING = ("grade", "check")
 
 def run() -> None:
     """The ``grader`` command (``python -m grader`` too)."""
-    from . import classcache
+    try:  # an optimisation only: whatever fails here, cli does the same work and reports what went wrong
+        from . import classcache
 
-    classcache.install()  # before the sandbox's modules (and then the rest) define their dataclasses
-    count = templates_ahead(sys.argv[1:])
-    if count:
-        from . import sandbox
+        classcache.install()  # before the sandbox's modules (and then the rest) define their dataclasses
+        count = templates_ahead(sys.argv[1:])
+        if count:
+            from . import sandbox
 
-        sandbox.prestart(count)
+            sandbox.prestart(count)
+    except Exception:  # noqa: BLE001
+        pass
     from . import cli
 
     cli.run()
