@@ -104,6 +104,7 @@ def describe(spec) -> list[tuple[str, str, object]]:
                                             f"ReLU whose floor is 0, max({h} W{i + 1} + b{i + 1}, 0)",
                           replace(spec, bias_floor=_cleared(spec.bias_floor, i))))
     items += _bias_scale_items(spec)
+    items += _rare_items(spec)
     first, second = spec.scale
     if first != 1.0 and first * second == 1.0 and spec.bias[1]:
         # FC1's activations times s and FC2's times 1/s: ReLU(h1 W2 + b2 / s), b2 alone scaled (added twice, 2 b2)
@@ -247,7 +248,8 @@ def stage_of(spec) -> dict[str, list[str]]:
                 where.append("final")
             elif field in ("act", "scale"):
                 where += [f"act{j + 1}" for j in range(2) if old[j] != new[j]]
-            elif field in ("transposed", "bias", "relu_before_bias", "bias_input", "bias_scale", "averaged"):
+            elif field in ("transposed", "bias", "relu_before_bias", "bias_input", "bias_scale", "averaged",
+                           "residual", "bias_one", "weight_relu"):
                 where += [f"fc{j + 1}" for j in range(len(old)) if old[j] != new[j]]
             elif field == "bias_floor":
                 where += [s for j in range(len(old)) if old[j] != new[j] for s in (f"fc{j + 1}", f"act{j + 1}")]
@@ -260,3 +262,42 @@ def stage_of(spec) -> dict[str, list[str]]:
 
 def _join(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+#: how each single value of a bias is said: (the value, the code that adds it to every unit)
+_ONE_VALUE = {"first": ("its first value, {b}[0],", "{z} + {b}[0], as a loop adding {b}[0] to each column does"),
+              "last": ("its last value, {b}[-1],", "{z} + {b}[-1]"),
+              "sum": ("the sum of its values, {b}.sum(),", "{z} + {b}.sum()"),
+              "mean": ("the mean of its values, {b}.mean(),", "{z} + {b}.mean()")}
+
+
+def _rare_items(spec) -> list:
+    """(id, sentence, undone) for the departures the search tries last: a skip connection, one value of a bias
+    added to every unit, a ReLU applied to a weight matrix."""
+    items = []
+    for i, on in enumerate(spec.residual):
+        if on:
+            h, out = ("x", "h1")[i], f"h{i + 1}"
+            act = "ReLU" if spec.act[i] == "relu" else "act"
+            into = "the flattened features" if i == 0 else "FC1's output"
+            items.append(("residual-connection",
+                          f"{LAYER[i]} adds its input to its output, {out} = {act}({h} W{i + 1} + b{i + 1}) + {h} (a "
+                          f"skip connection, as in a ResNet block: {into} added to {LAYER[i]}'s), which the head does "
+                          f"not have; the sum only exists when the two widths are equal, as on the square probes, "
+                          f"and fails with a shape error wherever they differ",
+                          replace(spec, residual=_cleared(spec.residual, i))))
+    for i, kind in enumerate(spec.bias_one):
+        if kind and spec.bias[i]:
+            b, z = f"b{i + 1}", ("x W1", "h1 W2", "h2 W3")[i]
+            value, code = (t.format(b=b, z=z) for t in _ONE_VALUE[kind])
+            items.append(("bias-one-value",
+                          f"{LAYER[i]} adds one number of {b}, {value} to every unit ({code}) instead of adding "
+                          f"{b}[k] to unit k",
+                          replace(spec, bias_one=tuple("" if j == i else k for j, k in enumerate(spec.bias_one)))))
+    for i, on in enumerate(spec.weight_relu):
+        if on:
+            items.append(("activation-on-weights",
+                          f"{LAYER[i]} multiplies by np.maximum(W{i + 1}, 0), a ReLU applied to the weight matrix "
+                          f"W{i + 1} (its negative weights set to 0), instead of by W{i + 1} itself",
+                          replace(spec, weight_relu=_cleared(spec.weight_relu, i))))
+    return items

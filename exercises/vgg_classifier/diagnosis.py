@@ -57,7 +57,7 @@ class Analysis:
 
 
 EXPLAINS_RAISES = {"transposed-weights", "missing-layer", "bias-misplaced", "batch-flattened", "hardcoded-shape",
-                   "spatial-pooling", "helper-result", "samples-dropped", "wrong-signature"}
+                   "spatial-pooling", "helper-result", "samples-dropped", "wrong-signature", "residual-connection"}
 #: (key, runs, Analysis) of this thread's last analysis: diagnose() and stage_trace() share it (per thread, so a
 #: batch's other worker cannot replace it in between)
 _LAST = threading.local()
@@ -79,7 +79,7 @@ def analyse(runs, random: bool = False) -> Analysis:
                 if f is not None]
     unflattened = pooled is not None and pooled.id == "raises-error"
     findings += [f for f in T.error_findings(everything) if not (unflattened and f.id == "raises-error")]
-    findings += _row_findings(everything)
+    findings += _row_findings(everything) or Rows.extra_rows(everything)
     predicted = Pr.predictions(everything)
     if predicted is not None:  # the class of each sample, not its logits: nothing else about the values to find
         analysis = Analysis([predicted], [])

@@ -199,6 +199,11 @@ class _Probes:
                                     averaged=True)
             if found:
                 spec, complete = other, True
+        if not complete:  # the rarer departures (a skip connection, one value of a bias, a ReLU on a weight
+            # matrix): last, from the reference alone, so that they never stand in for a commoner mistake
+            other, found = Q.search(stack, actual, mask, (), extra_acts, finals, self.loose, exact, rare=True)
+            if found:
+                spec, complete = other, True
         spec = Eq.simplest(spec) if complete else spec
         changes = _input_changes(by_name.get("flatten-order")) if not complete or len(Q.describe(spec)) > 1 else []
         if not complete and not changes:  # read through a sigmoid or tanh

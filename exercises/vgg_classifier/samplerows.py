@@ -202,3 +202,48 @@ def flatten_reading(run) -> tuple[str, str] | None:
     samples = sorted({int(s) + 1 for s in sample_of[row]})
     return ("mixes", f"row {row + 1} of your flattened input holds values of sample"
                      f"{'s' if len(samples) > 1 else ''} {', '.join(map(str, samples))}: the samples are mixed")
+
+
+def extra_rows(runs) -> list:
+    """Every call that returned an array returned each sample's right logits, in order, and the same number of rows
+    more above them (or below): a result stacked onto a first row it was seeded with (``np.vstack([out, row])`` from
+    ``out = np.zeros((1, K))``), or allocated one row too long. The shape alone says only that it is wrong; the right
+    rows beside the extra ones say what happened, on the batches and the single samples alike."""
+    seen, sides, extras = [], {"top", "bottom"}, set()
+    for run in runs:
+        out, expected = run.outcome, run.expected
+        if out.status != "ok" or out.array is None:
+            continue
+        arr = out.array
+        if arr.dtype.kind not in "biuf" or arr.ndim != 2 or expected.ndim != 2 or arr.shape[1] != expected.shape[1]:
+            return []
+        B = expected.shape[0]
+        extra = arr.shape[0] - B
+        if extra <= 0:
+            return []
+        rows = arr.astype(np.float64)
+        sides &= {side for side, part in (("top", rows[extra:]), ("bottom", rows[:B])) if close(part, expected)}
+        if not sides:
+            return []
+        extras.add(extra)
+        seen.append(run)
+    if len(seen) < 2 or len(extras) != 1 or not any(r.case.group == PROBE for r in seen) \
+            or all(r.case.group == PROBE for r in seen):
+        return []
+    side, extra = ("top" if "top" in sides else "bottom"), extras.pop()
+    leftover = [r.outcome.array[:extra] if side == "top" else r.outcome.array[-extra:] for r in seen]
+    what = ("only zeros" if all(not np.any(part) for part in leftover) else
+            "values that are no sample's logits")
+    run = min(seen, key=lambda r: (r.case.group != PROBE, r.case.name != "flatten-order"))
+    B, K = run.expected.shape
+    rows = "one row" if extra == 1 else f"{extra} rows"
+    where = "first" if side == "top" else "last"
+    seed = (" as when the result is stacked (np.vstack, np.concatenate, np.append) onto a first row it was seeded "
+            f"with, out = np.zeros((1, K)), which is never removed" if side == "top" and extra == 1 else
+            " as when the result is allocated too long and the extra rows are never filled or removed")
+    return [Finding("extra-rows", f"On probe '{run.case.name}' ({run.case.description}) your function returned "
+                                  f"{B + extra} rows for {B} sample{'s' if B > 1 else ''}: the {where} "
+                                  f"{'row holds' if extra == 1 else rows + ' hold'} {what}, and the other {B} are the "
+                                  f"right logits of the samples in order,{seed}. Every call that returned an array "
+                                  f"({len(seen)}) has {rows} more, so every sample's logits are right "
+                                  f"and only the shape is wrong, ({B + extra}, {K}) where ({B}, {K}) is expected.")]

@@ -44,7 +44,7 @@ def tolerance(model: np.ndarray, scale, loose: float = MATCH_RTOL, exact: float 
 
 
 def search(stack, actual, mask, starts=(), extra_acts=(), extra_finals=(), loose=MATCH_RTOL, exact=EXACT_RTOL,
-           averaged: bool = False):
+           averaged: bool = False, rare: bool = False):
     """Greedy descent over one-field changes: most matching probe outputs first, then the smallest distance.
 
     The distance breaks ties when two mistakes that every probe sees (say, a sigmoid and a scale) must both be
@@ -78,7 +78,7 @@ def search(stack, actual, mask, starts=(), extra_acts=(), extra_finals=(), loose
             if best[0] == total or budget[0] <= 0:
                 break
             step, step_score = None, best
-            for candidate in V.neighbours(spec, extra_acts, extra_finals, averaged):
+            for candidate in V.neighbours(spec, extra_acts, extra_finals, averaged, rare):
                 if candidate in seen:
                     continue
                 seen.add(candidate)
@@ -152,7 +152,8 @@ def undo(current, spec, undone):
 PREFERRED_PROBE = {  # the probe built to show each departure on its own, for a readable example
     "flatten": "flatten-order", "sequence": "weights", "transposed": "weights", "scale": "weights",
     "final": "fc3", "bias": ("fc1", "fc2", "fc3"), "act": ("fc1", "fc2"), "relu_before_bias": ("fc1", "fc2"),
-    "bias_input": ("fc1", "fc2", "fc3"), "bias_floor": ("fc1", "fc2"),
+    "bias_input": ("fc1", "fc2", "fc3"), "bias_floor": ("fc1", "fc2"), "residual": ("fc1", "fc2"),
+    "bias_one": ("fc1", "fc2", "fc3"), "weight_relu": ("fc1", "fc2", "fc3"),
 }
 
 

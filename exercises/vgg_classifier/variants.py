@@ -4,7 +4,8 @@ A ``Spec`` names one variant of the computation: the flatten order (within a sam
 which weights are read transposed, which biases are added, the activation of each hidden layer, ReLU before the
 bias, a bias used in the wrong place (added to a layer's input before the product, or taken as the floor of the
 maximum in place of 0), a constant scale on the hidden activations, an activation on the logits and the sequence of
-layers.
+layers; and, tried only in a last search, a layer's input added to its output (a skip connection), one value of a
+bias added to every unit and a ReLU on a weight matrix.
 ``REFERENCE`` is the exercise itself. Activations and final functions are named by strings, defined in
 ``activations.py`` (the hidden layers') and ``finals.py`` (what follows FC3).
 ``Stack`` holds several cases of identical sizes stacked on a leading axis so that one variant is evaluated on
@@ -164,6 +165,12 @@ class Spec:
     # per weight matrix: the product averaged over the layer's inputs instead of summed, (h[:, :, None] * W).mean(1),
     # the same as h W divided by the fan-in, which differs from case to case (no fixed scale reproduces it)
     averaged: tuple[bool, bool, bool] = (False, False, False)
+    # the rarer departures, neighbours only in a last search (``neighbours``' ``rare``): per hidden layer, its input
+    # added to its output (a skip connection, ReLU(h1 W2 + b2) + h1); per bias, one of its values (or their sum or
+    # mean, ``ONE_VALUE``) added to every unit; per weight matrix, a ReLU applied to the matrix, np.maximum(W, 0)
+    residual: tuple[bool, bool] = (False, False)
+    bias_one: tuple[str, str, str] = ("", "", "")
+    weight_relu: tuple[bool, bool, bool] = (False, False, False)
 
 
 REFERENCE = Spec()
@@ -183,12 +190,14 @@ def _replace(spec: Spec, **changes) -> Spec:
 
 
 def neighbours(spec: Spec, extra_acts: Sequence[str] = (), extra_finals: Sequence[str] = (),
-               averaged: bool = False):
+               averaged: bool = False, rare: bool = False):
     """Every spec that differs from ``spec`` in one field (a multi-layer field may change all its layers).
 
     ``extra_acts`` and ``extra_finals`` add parameterised functions (``clip:0:6``...) to the fixed ones. A layer
-    averaged instead of summed is a neighbour only with ``averaged`` (or once the spec has one): the search tries
-    it only when nothing else explained the outputs, so that it costs every other search nothing."""
+    averaged instead of summed is a neighbour only with ``averaged`` (or once the spec has one), and the rare
+    departures (a skip connection, a bias's one value, a ReLU on a weight matrix) only with ``rare`` (or once the
+    spec has one): the search tries them only when nothing else explained the outputs, so that they cost every
+    other search nothing and never stand in for a commoner mistake."""
     out: list[Spec] = []
     for mask in _masks(3):  # biases left out
         bias = tuple(b and not m for b, m in zip(REFERENCE.bias, mask))
@@ -236,6 +245,29 @@ def neighbours(spec: Spec, extra_acts: Sequence[str] = (), extra_finals: Sequenc
     for name in SEQUENCES:
         if name != spec.sequence:
             out.append(_replace(spec, sequence=name))
+    if rare or spec.residual != REFERENCE.residual or spec.bias_one != REFERENCE.bias_one \
+            or spec.weight_relu != REFERENCE.weight_relu:
+        out += _rare_neighbours(spec)
+    return out
+
+
+#: one value of a bias added to every unit, as a loop over the units adding ``b[0]`` does: how each is computed
+ONE_VALUE = {"first": lambda b: b[..., :1], "last": lambda b: b[..., -1:],
+             "sum": lambda b: b.sum(axis=-1, keepdims=True), "mean": lambda b: b.mean(axis=-1, keepdims=True)}
+
+
+def _rare_neighbours(spec: Spec) -> list[Spec]:
+    """One layer's skip connection, one bias's single value, one weight matrix's ReLU, switched on or off."""
+    out = []
+    for i in range(2):
+        out.append(_replace(spec, residual=tuple(r != (j == i) for j, r in enumerate(spec.residual))))
+    for i in range(3):
+        if spec.bias[i]:
+            for kind in ("", *ONE_VALUE):
+                if kind != spec.bias_one[i]:
+                    out.append(_replace(spec, bias_one=tuple(kind if j == i else k
+                                                             for j, k in enumerate(spec.bias_one))))
+        out.append(_replace(spec, weight_relu=tuple(r != (j == i) for j, r in enumerate(spec.weight_relu))))
     return out
 
 
@@ -293,7 +325,8 @@ class Stack:
         w, b, role = steps[0]
         key = (spec.flatten, spec.input_act, w, b, role, spec.transposed[w - 1], spec.bias[b - 1],
                spec.act[role], spec.relu_before_bias[role], spec.scale[role], spec.bias_input[b - 1],
-               spec.bias_floor[role] if role < 2 else False, spec.bias_scale[b - 1], spec.averaged[w - 1])
+               spec.bias_floor[role] if role < 2 else False, spec.bias_scale[b - 1], spec.averaged[w - 1],
+               spec.residual[role] if role < 2 else False, spec.bias_one[b - 1], spec.weight_relu[w - 1])
         h = self._first.get(key)
         if h is None:  # the first layer's output is shared by most variants a search tries: keep it
             x = self.flat(spec.flatten)
@@ -309,11 +342,15 @@ class Stack:
         return np.where(self.rows, x - np.where(self.rows, x, 0.0).sum(axis=-2, keepdims=True) / count, x)
 
     def _layer(self, h: np.ndarray, spec: Spec, w: int, b: int, role: int) -> np.ndarray:
+        layer_input = h
         use_bias = spec.bias[b - 1]
         bias = self.biases[b] if spec.bias_scale[b - 1] == 1.0 else self.biases[b] * spec.bias_scale[b - 1]
+        if spec.bias_one[b - 1]:  # one value of the bias, broadcast over every unit
+            bias = ONE_VALUE[spec.bias_one[b - 1]](bias)
         if use_bias and spec.bias_input[b - 1]:  # the bias added to the layer's input, before the product
             h, use_bias = h + bias, False
-        z = h @ (self.weights_t[w] if spec.transposed[w - 1] else self.weights[w])
+        weight = self.weights_t[w] if spec.transposed[w - 1] else self.weights[w]
+        z = h @ (np.maximum(weight, 0.0) if spec.weight_relu[w - 1] else weight)
         if spec.averaged[w - 1]:  # a mean over the layer's inputs where the product sums them
             z = z / h.shape[-1]
         if role == 2:
@@ -331,4 +368,6 @@ class Stack:
             h = act(z + bias) if use_bias else act(z)
         if spec.scale[role] != 1.0:
             h = h * spec.scale[role]
+        if spec.residual[role]:  # the layer's input added to its output: fails (as the student's code does) unless
+            h = h + layer_input  # the two widths agree
         return h
