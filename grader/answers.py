@@ -87,6 +87,20 @@ def declared(spec: object) -> Declared | None:
 _MAX_PRINTED_BY = 4
 
 
+def earlier_call(message: dict, answered: dict, target: int) -> int | None:
+    """The step of the earlier call whose returned array the child says this result shares memory with, checked:
+    absent, or a step this child already answered for the same function (``answered``: step -> its call, which
+    has a ``target``). Anything else is a protocol error. A claim that passes can only cost the submission points,
+    never earn any."""
+    step = message.get("overwrites")
+    if step is None:
+        return None
+    if not isinstance(step, int) or isinstance(step, bool) or \
+            getattr(answered.get(step), "target", None) != target:
+        raise ProtocolError("a result claims to share memory with a call that is not an earlier one of its function")
+    return step
+
+
 def call_error(error: object, submission: Submission) -> CallError:
     """An exception the child described, with its line placed in the submission; malformed is a protocol error."""
     if not isinstance(error, dict):

@@ -154,7 +154,29 @@ def check_unmodified(runs: list[CaseRun], execution: Execution, facts: Facts) ->
             names = ", ".join(run.outcome.mutated)
             return Verdict(False, f"The function modified its input {names} in place (on {_label(run)}); "
                                   "the caller's arrays must stay as they were.")
+    overwritten = overwritten_result(runs, execution)
+    if overwritten:
+        return Verdict(False, f"{overwritten} Allocate the result inside the function, or return a copy.")
     return Verdict(True, "No input was modified.")
+
+
+def overwritten_result(runs: list[CaseRun], execution: Execution) -> str:
+    """A sentence for a call whose returned array lies in the memory an earlier call had returned (a buffer the
+    function fills and returns each time, or a cached array), as the child reported it; "" when none did. Said of
+    the graded cases when it can be: a probe (an input the grader adds to tell mistakes apart) is not named."""
+    labels = {r.case.name: _label(r) for r in runs}
+    found = [o for o in execution.calls if o.overwrote]
+    if not found:
+        return ""
+    later = min(found, key=lambda o: (o.case not in labels, o.overwrote not in labels))
+    if later.repeat and later.overwrote == later.case:
+        return (f"A second call on {labels.get(later.case, 'the same inputs')} returned the very memory the first "
+                "call had returned: a caller that keeps the first result holds the same array as the second, and "
+                "changing either changes the other.")
+    first = labels.get(later.overwrote, "an earlier call")
+    return (f"The array returned on {first} was overwritten by a later call (on {labels.get(later.case, 'another')}"
+            "): both calls returned the same memory, so a caller that keeps the first result sees it change when "
+            "it calls again.")
 
 
 def check_deterministic(runs: list[CaseRun], execution: Execution, facts: Facts) -> Verdict:

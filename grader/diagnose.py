@@ -12,6 +12,7 @@ import re
 import numpy as np
 
 from . import escape
+from .checks import overwritten_result
 from .facts import Facts, establish, order
 from .memory import human_bytes, lowered_by_submission
 from .exercise import PROBE, Exercise, Finding
@@ -92,6 +93,9 @@ def generic_findings(facts: Facts, execution: Execution, exercise: Exercise) -> 
     if mutated:
         findings.append(Finding("mutates-input", f"After the call, the values stored in {', '.join(mutated)} "
                                                  "were no longer those that were passed in."))
+    overwritten = overwritten_result(graded, execution)
+    if overwritten:
+        findings.append(Finding("shared-result", overwritten))
     if any(facts[r].again_values for r in graded):
         findings.append(Finding("nondeterministic", "Two calls with identical inputs returned different values."))
     stale = _stale(facts) if "stale-result" in exercise.catalog else ""

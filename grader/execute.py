@@ -99,6 +99,7 @@ class Run:
         self.skip_cells: set[int] = set()
         self.next_call = 0
         self.outcomes: dict[int, CallOutcome] = {}
+        self.answered: dict[int, Call] = {}  # the current child's answered calls, by step
         self.cell_errors: dict[int, str] = {}
         self.cell_incidents: list[tuple[str, str]] = []
         self.notes: dict[str, None] = {}
@@ -175,6 +176,7 @@ class Run:
 
     def _converse(self, channel: Channel, launched: Launched) -> None:
         self.seq = 0
+        self.answered = {}  # a new child's steps start again: what its ``overwrites`` may name
         channel.send(self._setup())
         self._await(channel, launched, "ready", None, self._deadline(STARTUP_SECONDS - self.grace),
                     seconds=STARTUP_SECONDS)
@@ -229,6 +231,7 @@ class Run:
             reply = self._await(channel, launched, "result", where, deadline, call.max_bytes, call.seconds, seq)
             answered = time.monotonic()
             outcome = self._outcome(call, reply, answered - started)
+            self.answered[seq] = call
             started = answered
             more = self._record(call, outcome)
             if call.target in self.cut and queue:  # the cut function's later calls are queued in the child
@@ -344,6 +347,8 @@ class Run:
         case = self._case(call).name
         outputs = self.targets[call.target].outputs
         status = message.get("status")
+        earlier = answers.earlier_call(message, self.answered, call.target)
+        overwrote = self._case(self.answered[earlier]).name if earlier is not None else ""
         mutated = plans.mutated(self.memory, call, self.targets[call.target].parameters, message.get("reshaped"))
         early = answers.early_alarm(seconds, call.seconds) if status == "timeout" else None
         if status == "timeout" and early is None:
@@ -375,7 +380,8 @@ class Run:
         return CallOutcome(
             case=case, status="ok", type_name=first.type_name, exact_ndarray=first.exact_ndarray,
             subclass=first.subclass, array=first.array, shape=first.shape, note=first.note, mutated=mutated,
-            seconds=seconds, repeat=call.repeat, parts=tuple(parts) if len(outputs) > 1 else (), count=count,
+            overwrote=overwrote, seconds=seconds, repeat=call.repeat, parts=tuple(parts) if len(outputs) > 1 else (),
+            count=count,
         )
 
     def _record(self, call: Call, outcome: CallOutcome) -> bool:

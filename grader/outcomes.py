@@ -77,6 +77,9 @@ class CallOutcome:
     incident: str = ""  # what stopped the call otherwise: "was killed after 10 s, its time limit"
     out_of_memory: bool = False  # the incident was the memory limit's kill
     mutated: tuple[str, ...] = ()  # parameter names whose arrays the call changed
+    #: the case of an earlier call whose returned array this call's result shares memory with, as the child said:
+    #: that earlier result was overwritten (a buffer or a cached array handed back every time); "" when none
+    overwrote: str = ""
     seconds: float = 0.0
     repeat: bool = False  # the second call on the same inputs, for the determinism check
     #: a function with several declared outputs: one entry per output, in order (the fields above are the

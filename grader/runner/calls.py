@@ -79,6 +79,7 @@ class Calls:
             self.send({"t": "result", "seq": command["seq"], "status": "raised", "error": error, "reshaped": []})
             return
         forms = [_form(arg) for arg in args]
+        mapped = [arg for arg, spec in zip(args, command["args"]) if "file" in spec]  # not in the inline memory
         function = self.functions[command["function"]]
         reply = {"t": "result", "seq": command["seq"], "status": "ok", "error": None}
         payload = b""
@@ -97,7 +98,8 @@ class Calls:
             # call's own alarm, so a loop there is the call's timeout, not a silence until the parent's deadline.
             max_bytes, outputs = int(command["max_bytes"]), int(command.get("outputs", 1))
             describe = (lambda: describe_error(held[1])) if raised else \
-                (lambda: self.describe_result(held[0], reply, max_bytes, outputs))
+                (lambda: self.describe_result(held[0], reply, max_bytes, outputs, (command["function"], command["seq"],
+                                                                                   mapped)))
             out_of_time, failed, described = self.timed(left(), describe)
             if failed is not None and raised:
                 described = {"type": "Exception", "message": "<unprintable>", "file": None, "line": None}

@@ -7,13 +7,22 @@ A returned array's own memory is sent as it is, never pickled, and only once no 
 from __future__ import annotations
 
 import mmap
+import weakref
 
 import alarms
 import stdlib
 
 
+#: how many earlier results of each function are remembered, to tell one that shares their memory
+KEPT_RESULTS = 64
+
+
 class Results:
     """The child's part that describes what a call returned (``describe_result``) for the answer to a call."""
+
+    #: by function name: (step, weak reference to the memory's owner, first address, end address), oldest first
+    kept_results: dict
+    inputs_range: list  # the inputs' address range, once read
 
     def detached(self, chunk):
         """A result's bytes that no object of the student's keeps alive: a view of an ndarray subclass, or of
@@ -27,9 +36,11 @@ class Results:
             base = base.base
         return chunk if base is None or type(base) is mmap.mmap else chunk.copy()
 
-    def describe_result(self, value, reply: dict, max_bytes: int, outputs: int) -> bytes:
+    def describe_result(self, value, reply: dict, max_bytes: int, outputs: int, call: tuple | None = None) -> bytes:
         """One description per returned value: the value itself, or each item of the tuple a function with
-        several outputs returns (at most ``outputs`` of them; ``count`` says how many there were)."""
+        several outputs returns (at most ``outputs`` of them; ``count`` says how many there were). ``call``: the
+        function's name, the call's step and its arguments mapped from files, to say when a returned array lies in the memory an
+        earlier call of that function returned (``overwrites``)."""
         if outputs > 1 and isinstance(value, (tuple, list)):
             reply["count"] = len(value)
             values = list(value[:outputs])
@@ -44,7 +55,92 @@ class Results:
             parts.append(part)
             chunks.append(data)
         reply["parts"] = parts
+        if call is not None:
+            earlier = self.reused(*call, values)
+            if earlier is not None:
+                reply["overwrites"] = earlier
         return chunks
+
+    def reused(self, name: str, seq: int, mapped: list, values: list) -> int | None:
+        """The step of the latest earlier call of ``name`` whose returned array shares memory with an array among
+        ``values`` (None when none does): a module-level buffer filled and returned, or a cached array, hands every
+        caller the same memory, so the next call overwrites the result a caller kept (the parent reads each result
+        at once and would never see it otherwise).
+
+        An earlier result is remembered by its address range and a weak reference to the object that owns its
+        memory, never the array itself: a 1 GB result is not kept alive, and once its owner is gone the range may
+        be reused by a fresh allocation, which then shares nothing. Arrays in the parent's inputs (an argument
+        returned, or a view of one: the inline inputs' memory, or a file ``mapped`` for this call) are no result
+        of the function's and are left out. About 3 us a call; reads only numpy's own C attributes, so no student
+        code runs."""
+        try:
+            kept = self.kept_results.setdefault(name, [])
+            kept[:] = [entry for entry in kept if entry[1]() is not None]
+            found, new, given, inputs = None, [], None, self.inputs_span()
+            for value in values:
+                span = self.span(value)
+                if span is None or inputs is not None and span[0] < inputs[1] and inputs[0] < span[1]:
+                    continue
+                owner = self.owner(value)
+                if mapped and given is None:  # the mapped files' owners: a view of one returned is an argument
+                    given = [self.owner(arg) for arg in mapped]
+                if mapped and any(owner is other for other in given):
+                    continue
+                for step, _, lo, hi in kept:
+                    if span[0] < hi and lo < span[1] and (found is None or step > found):
+                        found = step
+                try:
+                    new.append((seq, _weakref(owner), *span))
+                except TypeError:  # an owner without weak references (a bytearray): not remembered
+                    pass
+            kept.extend(new)
+            del kept[:-KEPT_RESULTS]
+            return found
+        except Exception:  # noqa: BLE001  (a fact that could not be read is not told; the grade is unchanged)
+            return None
+
+    def span(self, value) -> tuple[int, int] | None:
+        """The address range an ndarray's elements lie in (None for anything else, or an empty array); read by
+        ndarray's own descriptors, so a subclass's properties are never run."""
+        if not issubclass(type(value), self.ndarray):
+            return None
+        array = self.ndarray
+        face = array.__array_interface__.__get__(value)
+        shape, strides, start = face["shape"], face["strides"], face["data"][0]
+        size = 1
+        for n in shape:
+            size *= n
+        if not size:
+            return None
+        itemsize = array.itemsize.__get__(value)
+        if strides is None:
+            return start, start + size * itemsize
+        low = high = start
+        for n, stride in zip(shape, strides):
+            if stride < 0:
+                low += (n - 1) * stride
+            else:
+                high += (n - 1) * stride
+        return low, high + itemsize
+
+    def owner(self, value):
+        """The object at the end of an array's chain of bases: the one whose memory it is."""
+        for _ in range(64):
+            if not issubclass(type(value), self.ndarray):
+                break
+            base = self.ndarray.base.__get__(value)
+            if base is None:
+                break
+            value = base
+        return value
+
+    def inputs_span(self) -> tuple[int, int] | None:
+        """The address range of the parent's shared memory of inline inputs, read once."""
+        if self.inputs is None:
+            return None
+        if not self.inputs_range:
+            self.inputs_range.append(self.span(self.np.frombuffer(self.inputs, self.np.uint8)))
+        return self.inputs_range[0]
 
     def describe_value(self, value, reply: dict, max_bytes: int) -> bytes:
         np = self.np
@@ -311,6 +407,7 @@ def _named_value(function, code, ins, budget: _Budget):
 
 
 _function_type = type(_code_type)
+_weakref = weakref.ref  # kept at the runner's start, before the student's code could replace the module
 _method_type = type(Results().detached)
 _code_type_ = type(_code_type.__code__)
 

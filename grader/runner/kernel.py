@@ -48,6 +48,8 @@ class Child(alarms.Limits, Cells, Calls, Results):
         self.notes: set[str] = set()
         self.namespace: dict = {}
         self.functions: dict = {}  # what each lookup found, by name: an assignment asks for several
+        self.kept_results: dict = {}  # what each function's last calls returned, by address (Results.reused)
+        self.inputs_range: list = []
         # IPython's input and output history (In, Out, _, _i, _N...), kept when a notebook's code reads any of it
         self.history = self.notebook and bool(setup.get("history"))
         self.count = 0  # the execution count of the last cell run
