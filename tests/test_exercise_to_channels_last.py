@@ -75,7 +75,7 @@ def test_each_mistake_loses_points_and_is_named(request, session, path):
 #: findings made by the grader itself (they may name the case a call failed on, as for every exercise)
 GENERIC = {"raises-error", "wrong-shape", "too-slow", "wrong-signature", "not-an-array", "wrong-dtype",
            "mutates-input", "nondeterministic", "not-implemented", "rounded-output", "missing-function",
-           "stale-result"}
+           "stale-result", "shared-result"}
 
 
 def test_evidence_reads_the_labelled_probe():
