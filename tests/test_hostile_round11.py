@@ -1,5 +1,5 @@
 """Eleventh round of hostile input: the child's walk over a graded function's bytecode for a helper that prints
-(``describe._printed_by``, new this round), graded in one batch through the command line.
+(``printchain._printed_by``, new this round), graded in one batch through the command line.
 
 The walk reads the student's function, its globals, closures and code objects, which a submission controls. Before
 this round it could run the student's code (``dis`` gives the ``repr()`` of every constant it loads, and a

@@ -91,7 +91,7 @@ def serve(child) -> None:
 
 #: the runner's own modules, imported from its folder while it starts
 RUNNER_MODULES = ("wire", "child", "confine", "guarded", "rows", "standins", "template", "landlock", "seccomp",
-                  "rootfs", "alarms", "calls", "cells", "describe", "kernel", "shell", "stdlib", "syscalls")
+                  "rootfs", "alarms", "calls", "cells", "describe", "printchain", "kernel", "shell", "stdlib", "syscalls")
 #: those the runner still needs once student code runs, kept here rather than in ``sys.modules``
 _RUNNER: dict = {}
 
