@@ -95,13 +95,13 @@ def grade(args: argparse.Namespace,
     out = Path(args.out) if args.out else None
     if out is not None:
         merge.remove_manifest(out)  # written again at the end: a run killed before then leaves none
-    # read while the class is graded, in a copy of the grader forked now, before any thread starts (``forked``):
-    # its Python then never holds the lock the workers feed the runs with; used once all are in
     writers = (report.write_pages, gradescope_results.write)
     # Nothing below needs the session: done now, while the first template starts (the session waits for it), and
     # once for the similarity copy (Jinja, which it renders the given code with, and numpy.random) as for the rest.
     batch.warm_up(writers if out is not None else ())
     fingerprint = batch.grader_fingerprint()
+    # read while the class is graded, in a copy of the grader forked now, before any thread starts (``forked``):
+    # its Python then never holds the lock the workers feed the runs with; used once all are in
     similarity = None
     if out is not None and similarity_report.enabled(args):
         similarity = forked.Task(similarity_report.plain_for_report, args, whole,
