@@ -142,8 +142,9 @@ def _moved(value, was: tuple) -> bool:
     """Whether the call reassigned the array's shape, strides or dtype; a comparison that fails counts as one."""
     try:
         now = _form(value)
-        return bool(now is None or len(now) != len(was) or now[0] != was[0] or now[1] != was[1]
-                    or not (now[2] == was[2]))
+        if now is None or len(now) != len(was):
+            return True
+        return len(now) == 3 and bool(now[0] != was[0] or now[1] != was[1] or not (now[2] == was[2]))
     except Exception:  # noqa: BLE001
         return True
 
