@@ -165,13 +165,13 @@ def _serve(fd: int, function: Callable, args: tuple, parent: int, niceness: int 
     """In the copy: compute, send ``ok`` and the value as JSON (or nothing: the caller computes it), exit."""
     code = 1
     try:
-        if niceness:
-            os.nice(niceness)
         # Ctrl-C and SIGTERM are the grader's to handle: it stops this copy itself (``close``); and the copy ends
         # with the grader (it holds the grader's descriptors: a template would not see the grader gone while it lived on)
         for stop in (signal.SIGINT, signal.SIGTERM):
             signal.signal(stop, signal.SIG_IGN)
         end_with(parent)
+        if niceness:  # once it is safe: before that, at full priority
+            os.nice(niceness)
         data = _OK + json.dumps(function(*args), separators=(",", ":")).encode("ascii")
         view = memoryview(data)
         while view:
