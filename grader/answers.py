@@ -83,7 +83,7 @@ def declared(spec: object) -> Declared | None:
                     prints=bool_field(spec, "prints"), printed_by=tuple(_clean(name, 60) for name in printed_by))
 
 
-#: the child follows returned results this many functions deep (``describe._RETURN_DEPTH``)
+#: the child follows returned results this many functions deep (``printchain._RETURN_DEPTH``)
 _MAX_PRINTED_BY = 4
 
 

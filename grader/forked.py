@@ -165,8 +165,8 @@ def _serve(fd: int, function: Callable, args: tuple, parent: int, niceness: int 
     """In the copy: compute, send ``ok`` and the value as JSON (or nothing: the caller computes it), exit."""
     code = 1
     try:
-        # Ctrl-C and SIGTERM are the grader's to handle: it stops this copy itself (``close``); and the copy ends
-        # with the grader (it holds the grader's descriptors: a template would not see the grader gone while it lived on)
+        # Ctrl-C and SIGTERM are the grader's to handle: it stops this copy itself (``close``); and the copy ends with
+        # the grader (it holds the grader's descriptors: a template would not see the grader gone while it lived on)
         for stop in (signal.SIGINT, signal.SIGTERM):
             signal.signal(stop, signal.SIG_IGN)
         end_with(parent)

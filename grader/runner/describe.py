@@ -40,8 +40,8 @@ class Results:
     def describe_result(self, value, reply: dict, max_bytes: int, outputs: int, call: tuple | None = None) -> bytes:
         """One description per returned value: the value itself, or each item of the tuple a function with
         several outputs returns (at most ``outputs`` of them; ``count`` says how many there were). ``call``: the
-        function's name, the call's step and its arguments mapped from files, to say when a returned array lies in the memory an
-        earlier call of that function returned (``overwrites``)."""
+        function's name, the call's step and its arguments mapped from files, to say when a returned array lies in
+        the memory an earlier call of that function returned (``overwrites``)."""
         if outputs > 1 and isinstance(value, (tuple, list)):
             reply["count"] = len(value)
             values = list(value[:outputs])
