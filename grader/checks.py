@@ -157,7 +157,7 @@ def check_unmodified(runs: list[CaseRun], execution: Execution, facts: Facts) ->
     overwritten = overwritten_result(runs, execution)
     if overwritten:
         return Verdict(False, f"{overwritten} Allocate the result inside the function, or return a copy.")
-    return Verdict(True, "No input was modified.")
+    return Verdict(True, "No input was modified, and no call's result was overwritten by a later call.")
 
 
 def overwritten_result(runs: list[CaseRun], execution: Execution) -> str:
