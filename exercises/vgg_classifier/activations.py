@@ -93,13 +93,25 @@ FITTED: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "gelu-erf": lambda z: 0.5 * z * (1.0 + _ERF(z / np.sqrt(2.0))),
     "silu": lambda z: z * _sigmoid(z),
     "relu-squared": lambda z: np.maximum(z, 0.0) ** 2,
+    # round twelve: a softmax over the units of a hidden layer, and a ReLU followed by each sample's mean over the
+    # units subtracted (a layer norm's centring without its division)
+    "softmax": lambda z: _unit_softmax(z),
+    "relu-centred": lambda z: np.maximum(z, 0.0) - np.maximum(z, 0.0).mean(axis=-1, keepdims=True),
 }
 FITTED_NAMES = {
     "gelu": "a GELU (the tanh approximation)",
     "gelu-erf": "a GELU, z * Phi(z) with the normal distribution's Phi,",
     "silu": "a SiLU (swish), z * sigmoid(z),",
     "relu-squared": "a squared ReLU, max(z, 0) ** 2,",
+    "softmax": "a softmax over the layer's units (each sample's hidden values made to add up to 1),",
+    "relu-centred": "a ReLU followed by each sample's mean over the units subtracted (h - h.mean(axis=1, "
+                    "keepdims=True)),",
 }
+
+
+def _unit_softmax(z):
+    e = np.exp(z - z.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
 
 
 COMMON = ("relu", "none", "sigmoid", "tanh", "leaky0.01", "leaky0.1", "step", "relu6", "abs", "zero", "relu-trunc",

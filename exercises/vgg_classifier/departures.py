@@ -249,7 +249,8 @@ def stage_of(spec) -> dict[str, list[str]]:
             elif field in ("act", "scale"):
                 where += [f"act{j + 1}" for j in range(2) if old[j] != new[j]]
             elif field in ("transposed", "bias", "relu_before_bias", "bias_input", "bias_scale", "averaged",
-                           "residual", "bias_one", "weight_relu"):
+                           "residual", "bias_one", "weight_relu", "skip_inside", "weight_abs", "bias_relu",
+                           "bias_fanin"):
                 where += [f"fc{j + 1}" for j in range(len(old)) if old[j] != new[j]]
             elif field == "bias_floor":
                 where += [s for j in range(len(old)) if old[j] != new[j] for s in (f"fc{j + 1}", f"act{j + 1}")]
@@ -300,4 +301,41 @@ def _rare_items(spec) -> list:
                           f"{LAYER[i]} multiplies by np.maximum(W{i + 1}, 0), a ReLU applied to the weight matrix "
                           f"W{i + 1} (its negative weights set to 0), instead of by W{i + 1} itself",
                           replace(spec, weight_relu=_cleared(spec.weight_relu, i))))
+    return items + _round_twelve_items(spec)
+
+
+def _round_twelve_items(spec) -> list:
+    """(id, sentence, undone) for round twelve's rare departures: a skip added before the activation, the absolute
+    value of a weight matrix, a ReLU on a bias, a bias added once per input unit."""
+    items = []
+    for i, on in enumerate(spec.skip_inside):
+        if on:
+            h, out = ("x", "h1")[i], f"h{i + 1}"
+            act = "ReLU" if spec.act[i] == "relu" else "act"
+            items.append(("residual-connection",
+                          f"{LAYER[i]} adds its input to its pre-activation, {out} = {act}({h} W{i + 1} + b{i + 1} + "
+                          f"{h}) (a skip connection added before the {act} instead of after it, and the head has none "
+                          f"at all); the sum only exists when the two widths are equal, as on the square probes, and "
+                          f"fails with a shape error wherever they differ",
+                          replace(spec, skip_inside=_cleared(spec.skip_inside, i))))
+    for i, on in enumerate(spec.weight_abs):
+        if on:
+            items.append(("activation-on-weights",
+                          f"{LAYER[i]} multiplies by np.abs(W{i + 1}), the absolute value of the weight matrix "
+                          f"W{i + 1} (its negative weights made positive), instead of by W{i + 1} itself",
+                          replace(spec, weight_abs=_cleared(spec.weight_abs, i))))
+    for i, on in enumerate(spec.bias_relu):
+        if on and spec.bias[i]:
+            items.append(("activation-on-weights",
+                          f"{LAYER[i]} adds np.maximum(b{i + 1}, 0), a ReLU applied to the bias b{i + 1} (its negative "
+                          f"values set to 0), instead of b{i + 1} itself",
+                          replace(spec, bias_relu=_cleared(spec.bias_relu, i))))
+    for i, on in enumerate(spec.bias_fanin):
+        if on and spec.bias[i]:
+            h, n = ("x", "h1", "h2")[i], ("H*W*C", "D1", "D2")[i]
+            items.append(("bias-sign-or-scale",
+                          f"{LAYER[i]} adds b{i + 1} once per input unit, {n} times in all ({n} * b{i + 1}), as a loop "
+                          f"over the inputs that adds the bias inside the sum does ({h}[:, j] * W{i + 1}[j] + "
+                          f"b{i + 1} for each j), instead of once after the sum",
+                          replace(spec, bias_fanin=_cleared(spec.bias_fanin, i))))
     return items

@@ -15,7 +15,8 @@ FINALS = ("none", "relu", "softmax", "sigmoid", "tanh", "log-softmax", "softmax-
 #: tried only when the logits ramp shows something after FC3 (``probework.py``), so that they cost the search of
 #: every other submission nothing: each neighbour is one evaluation of the search's budget, at every step
 RARE_FINALS = ("relu+softmax", "softmax-all", "standardised", "minus-min", "abs-max", "negated", "classes-rolled",
-               "classes-rolled-back", "class-cumsum", "classes-sorted", "classes-sorted-down", "max-batch")
+               "classes-rolled-back", "class-cumsum", "classes-sorted", "classes-sorted-down", "max-batch",
+               "minus-first", "min-max", "abs-max-all")
 
 
 def _softmax(z):
@@ -55,11 +56,13 @@ FINAL_ACTIVATIONS = {
     "class-cumsum": lambda z: np.cumsum(z, axis=-1),
     "classes-sorted": lambda z: np.sort(z, axis=-1),
     "classes-sorted-down": lambda z: -np.sort(-z, axis=-1),
+    "minus-first": lambda z: z - z[..., :1],
+    "min-max": lambda z: (z - z.min(axis=-1, keepdims=True)) / np.ptp(z, axis=-1, keepdims=True),
 }
 #: changes to the logits that are no function applied to them: a sentence says "the logits are <name>"
 CHANGED_FINALS = ("double", "half", "plus-one", "minus-max", "minus-mean", "unit-norm", "class-sum", "classes-reversed",
                   "standardised", "minus-min", "abs-max", "negated", "classes-rolled", "classes-rolled-back",
-                  "class-cumsum", "classes-sorted", "classes-sorted-down")
+                  "class-cumsum", "classes-sorted", "classes-sorted-down", "minus-first", "min-max", "abs-max-all")
 FINAL_NAMES = {
     "relu": "a ReLU", "sigmoid": "a sigmoid", "tanh": "tanh", "softmax": "a softmax over the classes",
     "log-softmax": "a log-softmax over the classes", "softmax-batch": "a softmax over the batch axis (axis 0)",
@@ -85,6 +88,11 @@ FINAL_NAMES = {
                    "keepdims=True alone),",
     "centre-batch": "the mean over the batch (axis 0) subtracted from each sample's logits, y - y.mean(axis=0),",
     "max-batch": "each class's largest logit over the batch (axis 0) subtracted, y - y.max(axis=0),",
+    "minus-first": "shifted by each sample's first logit (y - y[:, :1]), so class 0 always scores 0",
+    "min-max": "rescaled to [0, 1] within each sample ((y - y.min(axis=1, keepdims=True)) / (y.max(axis=1, "
+               "keepdims=True) - y.min(axis=1, keepdims=True)))",
+    "abs-max-all": "divided by the largest absolute logit of the whole batch (y / np.abs(y).max(), no axis), so each "
+                   "sample's scores depend on the others'",
 }
 
 
@@ -131,6 +139,10 @@ def _final(name: str, z: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
         valid = np.ones(z.shape[:-1] + (1,), bool) if rows is None else rows
         mean = np.where(valid, z, 0.0).sum(axis=-2, keepdims=True) / valid.sum(axis=-2, keepdims=True)
         return np.where(valid, z - mean, z)
+    if name == "abs-max-all":  # one largest absolute logit over every real row and class
+        valid = np.ones(z.shape[:-1] + (1,), bool) if rows is None else rows
+        peak = np.where(valid, np.abs(z), 0.0).max(axis=(-2, -1), keepdims=True)
+        return np.where(valid, z / peak, z)
     if name == "max-batch":  # the softmax's stabilising shift on the wrong axis: each class's largest over the batch
         valid = np.ones(z.shape[:-1] + (1,), bool) if rows is None else rows
         return np.where(valid, z - np.where(valid, z, -np.inf).max(axis=-2, keepdims=True), z)

@@ -153,7 +153,8 @@ PREFERRED_PROBE = {  # the probe built to show each departure on its own, for a 
     "flatten": "flatten-order", "sequence": "weights", "transposed": "weights", "scale": "weights",
     "final": "fc3", "bias": ("fc1", "fc2", "fc3"), "act": ("fc1", "fc2"), "relu_before_bias": ("fc1", "fc2"),
     "bias_input": ("fc1", "fc2", "fc3"), "bias_floor": ("fc1", "fc2"), "residual": ("fc1", "fc2"),
-    "bias_one": ("fc1", "fc2", "fc3"), "weight_relu": ("fc1", "fc2", "fc3"),
+    "bias_one": ("fc1", "fc2", "fc3"), "weight_relu": ("fc1", "fc2", "fc3"), "skip_inside": ("fc1", "fc2"),
+    "weight_abs": ("fc1", "fc2", "fc3"), "bias_relu": ("fc1", "fc2", "fc3"), "bias_fanin": ("fc1", "fc2", "fc3"),
 }
 
 

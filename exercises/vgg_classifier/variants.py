@@ -171,6 +171,13 @@ class Spec:
     residual: tuple[bool, bool] = (False, False)
     bias_one: tuple[str, str, str] = ("", "", "")
     weight_relu: tuple[bool, bool, bool] = (False, False, False)
+    # round twelve's, searched the same way: per hidden layer, its input added before the activation,
+    # ReLU(h1 W2 + b2 + h1); per weight matrix, its absolute value, np.abs(W); per bias, a ReLU on it,
+    # np.maximum(b, 0), or the bias added once per input unit (inside the loop of the sum: b times the fan-in)
+    skip_inside: tuple[bool, bool] = (False, False)
+    weight_abs: tuple[bool, bool, bool] = (False, False, False)
+    bias_relu: tuple[bool, bool, bool] = (False, False, False)
+    bias_fanin: tuple[bool, bool, bool] = (False, False, False)
 
 
 REFERENCE = Spec()
@@ -245,8 +252,7 @@ def neighbours(spec: Spec, extra_acts: Sequence[str] = (), extra_finals: Sequenc
     for name in SEQUENCES:
         if name != spec.sequence:
             out.append(_replace(spec, sequence=name))
-    if rare or spec.residual != REFERENCE.residual or spec.bias_one != REFERENCE.bias_one \
-            or spec.weight_relu != REFERENCE.weight_relu:
+    if rare or any(getattr(spec, f) != getattr(REFERENCE, f) for f in RARE_FIELDS):
         out += _rare_neighbours(spec)
     return out
 
@@ -256,18 +262,33 @@ ONE_VALUE = {"first": lambda b: b[..., :1], "last": lambda b: b[..., -1:],
              "sum": lambda b: b.sum(axis=-1, keepdims=True), "mean": lambda b: b.mean(axis=-1, keepdims=True)}
 
 
+#: the fields of the departures the search tries last
+RARE_FIELDS = ("residual", "bias_one", "weight_relu", "skip_inside", "weight_abs", "bias_relu", "bias_fanin")
+
+
+def _toggled(flags: tuple[bool, ...], i: int) -> tuple[bool, ...]:
+    return tuple(r != (j == i) for j, r in enumerate(flags))
+
+
 def _rare_neighbours(spec: Spec) -> list[Spec]:
-    """One layer's skip connection, one bias's single value, one weight matrix's ReLU, switched on or off."""
+    """One layer's skip connection (after or before its activation), one bias's single value, ReLU or count, one
+    weight matrix's ReLU or absolute value, switched on or off."""
     out = []
     for i in range(2):
-        out.append(_replace(spec, residual=tuple(r != (j == i) for j, r in enumerate(spec.residual))))
+        out.append(_replace(spec, residual=_toggled(spec.residual, i)))
+        out.append(_replace(spec, skip_inside=_toggled(spec.skip_inside, i)))
     for i in range(3):
         if spec.bias[i]:
             for kind in ("", *ONE_VALUE):
                 if kind != spec.bias_one[i]:
                     out.append(_replace(spec, bias_one=tuple(kind if j == i else k
                                                              for j, k in enumerate(spec.bias_one))))
-        out.append(_replace(spec, weight_relu=tuple(r != (j == i) for j, r in enumerate(spec.weight_relu))))
+        out.append(_replace(spec, weight_relu=_toggled(spec.weight_relu, i)))
+        out.append(_replace(spec, weight_abs=_toggled(spec.weight_abs, i)))
+        if spec.bias[i]:
+            if i < 2:  # a ReLU on b3 stays the wrong-stage test_mistakes_round6 holds it to ("how b3 is added")
+                out.append(_replace(spec, bias_relu=_toggled(spec.bias_relu, i)))
+            out.append(_replace(spec, bias_fanin=_toggled(spec.bias_fanin, i)))
     return out
 
 
@@ -326,7 +347,9 @@ class Stack:
         key = (spec.flatten, spec.input_act, w, b, role, spec.transposed[w - 1], spec.bias[b - 1],
                spec.act[role], spec.relu_before_bias[role], spec.scale[role], spec.bias_input[b - 1],
                spec.bias_floor[role] if role < 2 else False, spec.bias_scale[b - 1], spec.averaged[w - 1],
-               spec.residual[role] if role < 2 else False, spec.bias_one[b - 1], spec.weight_relu[w - 1])
+               spec.residual[role] if role < 2 else False, spec.bias_one[b - 1], spec.weight_relu[w - 1],
+               spec.skip_inside[role] if role < 2 else False, spec.weight_abs[w - 1], spec.bias_relu[b - 1],
+               spec.bias_fanin[b - 1])
         h = self._first.get(key)
         if h is None:  # the first layer's output is shared by most variants a search tries: keep it
             x = self.flat(spec.flatten)
@@ -347,16 +370,26 @@ class Stack:
         bias = self.biases[b] if spec.bias_scale[b - 1] == 1.0 else self.biases[b] * spec.bias_scale[b - 1]
         if spec.bias_one[b - 1]:  # one value of the bias, broadcast over every unit
             bias = ONE_VALUE[spec.bias_one[b - 1]](bias)
+        if spec.bias_relu[b - 1]:  # np.maximum(b, 0): the activation applied to the bias
+            bias = np.maximum(bias, 0.0)
+        if spec.bias_fanin[b - 1]:  # added inside the loop over the inputs: once per input unit
+            bias = bias * h.shape[-1]
         if use_bias and spec.bias_input[b - 1]:  # the bias added to the layer's input, before the product
             h, use_bias = h + bias, False
         weight = self.weights_t[w] if spec.transposed[w - 1] else self.weights[w]
-        z = h @ (np.maximum(weight, 0.0) if spec.weight_relu[w - 1] else weight)
+        if spec.weight_relu[w - 1]:
+            weight = np.maximum(weight, 0.0)
+        if spec.weight_abs[w - 1]:
+            weight = np.abs(weight)
+        z = h @ weight
         if spec.averaged[w - 1]:  # a mean over the layer's inputs where the product sums them
             z = z / h.shape[-1]
         if role == 2:
             if use_bias:
                 z = z + bias
             return _final(spec.final, z, self.rows)
+        if spec.skip_inside[role]:  # the layer's input added before the activation: fails unless the widths agree
+            z = z + layer_input
         act = activation(spec.act[role])
         if spec.act[role] == "batchnorm":  # over the batch: needs the stack's real rows
             act = lambda v: _batch_norm(np.maximum(v, 0.0), self.rows)  # noqa: E731
