@@ -25,6 +25,7 @@ import subprocess
 import tempfile
 import time
 from collections import deque
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -100,6 +101,7 @@ class Run:
         self.next_call = 0
         self.outcomes: dict[int, CallOutcome] = {}
         self.answered: dict[int, Call] = {}  # the current child's answered calls, by step
+        self.occupants: dict[int, Call] = {}  # place in the shared memory -> the answered call whose inputs are there
         self.cell_errors: dict[int, str] = {}
         self.cell_incidents: list[tuple[str, str]] = []
         self.notes: dict[str, None] = {}
@@ -173,6 +175,8 @@ class Run:
         finally:
             channel.close()
             self.sandbox.kill(launched)
+            for start in list(self.occupants):  # the child is gone: nothing writes the inputs any more
+                self._written_later(start)
 
     def _converse(self, channel: Channel, launched: Launched) -> None:
         self.seq = 0
@@ -217,6 +221,7 @@ class Run:
                 queued += 1
                 if not self.found[call.target]["callable"] or call.target in self.cut:
                     continue
+                self._written_later(call.start)
                 plans.write_inputs(self.memory, call)
                 self.seq += 1
                 channel.send(plans.numbered(call.command, self.seq))
@@ -234,6 +239,8 @@ class Run:
             self.answered[seq] = call
             started = answered
             more = self._record(call, outcome)
+            if call.inputs:
+                self.occupants[call.start] = call
             if call.target in self.cut and queue:  # the cut function's later calls are queued in the child
                 if more:
                     raise _Restart()
@@ -383,6 +390,19 @@ class Run:
             overwrote=overwrote, seconds=seconds, repeat=call.repeat, parts=tuple(parts) if len(outputs) > 1 else (),
             count=count,
         )
+
+    def _written_later(self, start: int) -> None:
+        """Compare the inputs of the answered call at place ``start`` once more, before anything else is written
+        there and when its child is gone: a thread the call left behind (or a process it forked) that writes them
+        after the answer (``time.sleep(0.05); features[...] = 0``) changed the caller's arrays all the same, though
+        they were intact when the answer came. Its outcome then names them as changed."""
+        call = self.occupants.pop(start, None)
+        outcome = self.outcomes.get(call.id) if call is not None and self.memory is not None else None
+        if outcome is None:
+            return
+        later = plans.mutated(self.memory, call, self.targets[call.target].parameters)
+        if any(name not in outcome.mutated for name in later):
+            self.outcomes[call.id] = replace(outcome, mutated=tuple(dict.fromkeys(outcome.mutated + later)))
 
     def _record(self, call: Call, outcome: CallOutcome) -> bool:
         """Keep a call's outcome; return whether the next call should run. After ``MAX_IN_A_ROW`` timeouts (or

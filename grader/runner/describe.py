@@ -160,7 +160,7 @@ class Results:
             raise
         except BaseException as exc:
             reply["note"] = "unreadable"
-            reply["detail"] = str(type(exc).__name__)[:60]
+            reply["detail"] = plain(type(exc).__name__, 60)
             return b""
         if not self.wire.describable(array.shape):
             reply["note"] = "unreadable"
@@ -187,7 +187,7 @@ def type_name(value) -> str:
     try:  # a metaclass can make either attribute a property that raises, or anything but text
         module = getattr(cls, "__module__", "") or ""
         name = getattr(cls, "__qualname__", cls.__name__)
-        return str(name if module in ("builtins", "") else f"{module}.{name}")[:200]  # a __qualname__ of 10 MB
+        return plain(name if module in ("builtins", "") else f"{module}.{name}", 200)  # a __qualname__ of 10 MB
     except BaseException:  # noqa: BLE001
         return "(unnamed type)"
 
@@ -210,7 +210,7 @@ def signature(function, wire) -> dict | None:
         kind = kinds.get(parameter.kind)
         if kind is None:
             return None
-        listed.append({"name": str(parameter.name)[:wire.MAX_PARAMETER_NAME], "kind": kind,
+        listed.append({"name": plain(parameter.name, wire.MAX_PARAMETER_NAME), "kind": kind,
                        "default": parameter.default is not inspect.Parameter.empty})
     own = ""
     try:  # a function bound to another name (``linear = dense_scores``) is named by what it calls itself
@@ -232,10 +232,19 @@ def signature(function, wire) -> dict | None:
 _weakref = weakref.ref  # kept at the runner's start, before the student's code could replace the module
 
 
+def plain(value, limit: int) -> str:
+    """``str(value)`` as a plain ``str`` of at most ``limit`` characters. A ``__str__`` may return a subclass of
+    ``str`` (and a class's ``__name__`` or ``__qualname__`` may be one), whose own slicing can give anything back:
+    an int sent as an exception's message made the parent call the whole run a protocol error. ``str.__str__`` of
+    a subclass is a plain copy, and slicing that runs no student code."""
+    text = str(value)
+    return (text if type(text) is str else str.__str__(text))[:limit]
+
+
 def unreadable(exc: BaseException) -> dict:
     """A returned value whose description raised: the parent says it could not be read, and why in a word."""
     try:
-        detail = str(type(exc).__name__)
+        detail = plain(type(exc).__name__, 60)
     except BaseException:  # noqa: BLE001
         detail = "an error"
     return {"type": "(unknown)", "exact": False, "subclass": False, "note": "unreadable", "detail": detail[:60]}
@@ -254,11 +263,11 @@ def describe_error(exc: BaseException) -> dict:
             location = {"file": filename, "line": tb.tb_lineno}
         tb = tb.tb_next
     try:
-        text = str(exc)
+        text = plain(exc, 500)
     except BaseException:
         text = "<unprintable>"
     try:
-        kind = str(type(exc).__name__)
+        kind = plain(type(exc).__name__, 100)
     except BaseException:
         kind = "Exception"
     described = {"type": kind[:100], "message": text[:500], **location}
