@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .errors import DecodeFailure, MissingFile, NotANotebook, NotJson, SubmissionError, UnsupportedFileType
-from . import colabexport, escape, jupytext, kernels, pysource
+from . import colabexport, escape, jupytext, kernels, marimo, pysource
 from .brokenjson import MAX_JSON_VALUES, json_values, shown_name, unsupported_name, why_not_json  # noqa: F401
 from .ipython import (TOO_COSTLY, OverBudget, Translation, Translator, compile_error, leading_blank_lines,
                       python_cell_magic)
@@ -348,10 +348,10 @@ def _raw_cells(data: dict, major: int) -> list | None:
 
 def _script_cells(text: str, name: str = "the file") -> tuple[list[Cell], list[str], list[tuple[int, str]]]:
     """A .py file is one cell, unless it was exported from a notebook (``# In[3]:`` from Jupyter, ``# %%`` from
-    VS Code or Jupytext): then each marked part is a cell, so one failing part does not stop the rest, as in the
-    notebook the student ran. A part marked as markdown or raw (``# %% [markdown]``, PyCharm's ``#%% md``) is
-    text that those editors never run: it is kept as prose (by its first line's number), not run."""
-    if (found := jupytext.sources(text, MAX_CELLS)) is not None:  # a Jupytext script, read as Jupytext reads it
+    VS Code or Jupytext) or is one (marimo's ``@app.cell``): then each part is a cell, so one failing part does not
+    stop the rest, as in the notebook the student ran. A part marked as markdown or raw (``# %% [markdown]``,
+    PyCharm's ``#%% md``) is text that those editors never run: kept as prose (by its first line), not run."""
+    if (found := jupytext.sources(text, MAX_CELLS) or marimo.sources(text, MAX_CELLS)) is not None:  # Jupytext, marimo
         return *_Loader(found[0]).cells(), found[1]
     starts = []
     for match in CELL_MARKER.finditer(text):

@@ -53,6 +53,7 @@ ENVIRONMENT_MODULES = frozenset({
     "jaxtyping", "beartype", "typeguard", "nptyping", "dotenv", "mlflow", "tensorboard", "torchinfo", "prettytable",
     "humanize",
     "joblib",  # its Parallel runs the calls in turn (see ``_Parallel``): the computation is the student's own
+    "piplite", "micropip", "pyodide", "pyodide_js", "js", "marimo",  # JupyterLite's installers (awaited), marimo
 })
 
 VERSION = "0.0.0+stand-in"
@@ -105,7 +106,7 @@ def _named(root: str) -> type:
 
 
 class StandIn:
-    """Absorbs attribute access, calls, indexing, iteration and ``with``; never raises."""
+    """Absorbs attribute access, calls, indexing, iteration, ``with`` and ``await``; never raises."""
 
     _standin_path = "stand-in"
 
@@ -138,6 +139,7 @@ class StandIn:
     __enter__ = lambda self: self  # noqa: E731
     __exit__ = lambda self, *exc: False  # noqa: E731
     __repr__ = lambda self: "<stand-in>"  # noqa: E731
+    __await__ = lambda self: (yield from ()) or self  # noqa: E731 - ``await micropip.install(...)``: itself, at once
 
     def __format__(self, spec: str) -> str:  # f"{accuracy:.2f}"
         return repr(self)
