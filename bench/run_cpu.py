@@ -1,7 +1,7 @@
 """Where a batch's CPU goes, per process kind, in ms per submission: the grader, its templates, the runs' inits and
 runners (what the sandbox costs, as opposed to the grader's Python, which ``profile_parent.py`` splits).
 
-    .venv/bin/python bench/run_cpu.py CLASS_DIR [--checkout DIR ...] [--runs 5] [--symbols KIND]
+    .venv/bin/python bench/run_cpu.py CLASS_DIR [--checkout DIR ...] [--runs 5] [--symbols KIND] [--grader-arg ARG]
 
 Grades ``CLASS_DIR`` (``--no-full-scale --force -q``) under ``perf record -e sched:sched_stat_runtime`` (the
 scheduler's account of every stretch each process and thread of the command ran, even those that outlive their
@@ -32,12 +32,13 @@ SAMPLES = ("-e", "task-clock", "-c", "250000", "-g")
 KINDS = ("grader", "template", "init", "runner", "run's children", "other")
 
 
-def record(checkout: Path, folder: Path, data: Path, out: Path, event: tuple[str, ...] = TRACE) -> None:
+def record(checkout: Path, folder: Path, data: Path, out: Path, event: tuple[str, ...] = TRACE,
+           extra: tuple[str, ...] = ()) -> None:
     # as the ``grader`` command starts (``grader.launch``; ``grader.cli`` in a checkout from before it)
     entry = "launch" if (checkout / "grader" / "launch.py").exists() else "cli"
     code = (f"import sys; sys.path.insert(0, {str(checkout)!r}); "
             f"sys.argv = ['grader', 'grade', {str(folder)!r}, '--no-full-scale', '--force', '-q', '--out', "
-            f"{str(out)!r}]; from grader.{entry} import run; run()")
+            f"{str(out)!r}, *{list(extra)!r}]; from grader.{entry} import run; run()")
     env = {**os.environ, "GRADER_SECRET": os.environ.get("GRADER_SECRET", "run-cpu-secret")}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     subprocess.run(["perf", "record", "-q", *event, "-o", str(data), "--",
@@ -134,7 +135,10 @@ def main() -> int:
     parser.add_argument("--symbols", choices=KINDS, action="append", help="list the top functions of this kind of "
                         "process (repeatable)")
     parser.add_argument("--top", type=int, default=30)
+    parser.add_argument("--grader-arg", action="append", default=[], metavar="ARG",
+                        help="one more argument for `grader grade` (repeatable), e.g. --grader-arg=--similarity=off")
     args = parser.parse_args()
+    extra = tuple(args.grader_arg)
     checkouts = args.checkout or [ROOT]
     n = sum(1 for p in args.folder.iterdir() if not p.name.startswith("."))
     results: dict[Path, list[tuple[dict[str, float], dict[str, int]]]] = defaultdict(list)
@@ -142,10 +146,10 @@ def main() -> int:
         data = Path(work) / "perf.data"
         for _ in range(args.runs):
             for checkout in checkouts:
-                record(checkout, args.folder, data, Path(work) / "out")
+                record(checkout, args.folder, data, Path(work) / "out", extra=extra)
                 results[checkout].append(summary(data))
         if args.symbols:
-            record(checkouts[-1], args.folder, data, Path(work) / "out", SAMPLES)
+            record(checkouts[-1], args.folder, data, Path(work) / "out", SAMPLES, extra)
             for which in args.symbols:
                 print(f"top functions of the {which} processes (share of their task-clock samples):")
                 print(symbols(data, which, args.top))
