@@ -101,7 +101,7 @@ def test_the_command_line_starts_without_numpy_and_the_public_names_still_resolv
 @pytest.mark.parametrize("path", sorted((PACKAGE / "runner").glob("*.py")), ids=lambda p: p.stem)
 def test_the_childs_code_imports_only_the_standard_library_numpy_and_itself(path):
     allowed = set(sys.stdlib_module_names) | {"numpy", "wire", "confine", "landlock", "seccomp", "standins", "guarded", "rows",
-                                               "child", "rootfs", "alarms", "calls", "cells", "describe", "printchain", "kernel",
+                                               "child", "rootfs", "alarms", "calls", "cells", "describe", "maps", "printchain", "kernel",
                                                "shell", "stdlib", "syscalls", "__future__"}
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):

@@ -85,7 +85,7 @@ class Calls:
         payload = b""
         seconds = command.get("seconds", self.limits.get("call_seconds"))
         started = time.monotonic()
-        out_of_time, exc, value = self.timed(seconds, lambda: function(*args))
+        out_of_time, exc, value = self.timed(seconds, lambda: function(*args), untraced=True)
         held = [value, exc]  # what the call made, released below while its own time still runs
         raised = exc is not None
         del value, exc
@@ -100,7 +100,7 @@ class Calls:
             describe = (lambda: describe_error(held[1])) if raised else \
                 (lambda: self.describe_result(held[0], reply, max_bytes, outputs, (command["function"], command["seq"],
                                                                                    mapped)))
-            out_of_time, failed, described = self.timed(left(), describe)
+            out_of_time, failed, described = self.timed(left(), describe, untraced=True)
             if failed is not None and raised:
                 described = {"type": "Exception", "message": "<unprintable>", "file": None, "line": None}
             elif failed is not None:  # the value broke its own description: unreadable, said with its error's type
@@ -111,7 +111,7 @@ class Calls:
         # The result and the exception's frames are released here, in the call's time: released after the answer,
         # a slow ``__del__`` was charged to the next call (its case then timed out and was blamed). An alarm that
         # goes off in a ``__del__`` is swallowed by Python, so whether it went off is asked of the alarm itself.
-        stopped, _, _ = self.timed(left(), held.clear)
+        stopped, _, _ = self.timed(left(), lambda: self.release(held), untraced=True)
         if seconds and (stopped or alarms.FIRED[0]):
             out_of_time = True
         if out_of_time:

@@ -56,6 +56,9 @@ def main() -> None:
     import confine  # noqa: E402  (the sandbox's in-process layers, applied before any student code)
 
     alarms.start_clock()  # before Landlock, which hides /proc
+    import maps  # noqa: E402
+
+    maps.keep_open()  # the same: read when a result lies in a mapped file (describe.Results.reused)
     confine.apply(setup.get("confine", {}))
 
     import numpy as np  # noqa: E402
@@ -91,7 +94,8 @@ def serve(child) -> None:
 
 #: the runner's own modules, imported from its folder while it starts
 RUNNER_MODULES = ("wire", "child", "confine", "guarded", "rows", "standins", "template", "landlock", "seccomp",
-                  "rootfs", "alarms", "calls", "cells", "describe", "printchain", "kernel", "shell", "stdlib", "syscalls")
+                  "rootfs", "alarms", "calls", "cells", "describe", "maps", "printchain", "kernel", "shell", "stdlib",
+                  "syscalls")
 #: those the runner still needs once student code runs, kept here rather than in ``sys.modules``
 _RUNNER: dict = {}
 

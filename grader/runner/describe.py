@@ -7,23 +7,31 @@ A returned array's own memory is sent as it is, never pickled, and only once no 
 from __future__ import annotations
 
 import mmap
+import sys
 import weakref
 
 import alarms
+import maps
 import printchain
 import stdlib
 
 
 #: how many earlier results of each function are remembered, to tell one that shares their memory
 KEPT_RESULTS = 64
+#: the items of a returned tuple or list whose memory is compared with earlier results (``return buf, extra``)
+ITEMS_COMPARED = 4
 
 
 class Results:
     """The child's part that describes what a call returned (``describe_result``) for the answer to a call."""
 
-    #: by function name: (step, weak reference to the memory's owner, first address, end address), oldest first
+    #: by function name, oldest first: (step, weak reference to the memory's owner or None, first, end, key); key
+    #: None for an address range, ("id", id(owner)) for an owner without weak references, or ("file", device,
+    #: inode) for file offsets (see ``reused``)
     kept_results: dict
     inputs_range: list  # the inputs' address range, once read
+    #: (step, key, owner) for this call's results whose owner takes no weak reference, until ``release`` settles them
+    unsettled: list | tuple = ()
 
     def detached(self, chunk):
         """A result's bytes that no object of the student's keeps alive: a view of an ndarray subclass, or of
@@ -64,21 +72,24 @@ class Results:
 
     def reused(self, name: str, seq: int, mapped: list, values: list) -> int | None:
         """The step of the latest earlier call of ``name`` whose returned array shares memory with an array among
-        ``values`` (None when none does): a module-level buffer filled and returned, or a cached array, hands every
-        caller the same memory, so the next call overwrites the result a caller kept (the parent reads each result
-        at once and would never see it otherwise).
+        ``values``, or among the first items of a tuple or list there (None when none does): a module-level buffer
+        filled and returned, or a cached array, hands every caller the same memory, so the next call overwrites the
+        result a caller kept (the parent reads each result at once and would never see it otherwise).
 
-        An earlier result is remembered by its address range and a weak reference to the object that owns its
-        memory, never the array itself: a 1 GB result is not kept alive, and once its owner is gone the range may
-        be reused by a fresh allocation, which then shares nothing. Arrays in the parent's inputs (an argument
-        returned, or a view of one: the inline inputs' memory, or a file ``mapped`` for this call) are no result
-        of the function's and are left out. About 3 us a call; reads only numpy's own C attributes, so no student
-        code runs."""
+        An earlier result is never kept alive: a 1 GB result costs nothing, and memory freed may be reused by a
+        fresh allocation, which then shares nothing. So it is remembered by what names its memory while it lives:
+        its address range and a weak reference to the object that owns the memory (gone: the entry is forgotten);
+        for an owner that takes no weak reference (a ``bytearray`` under ``np.frombuffer``), its id and range, kept
+        only when the owner outlives the call (``release``) and forgotten when that id comes back with other memory;
+        for a shared file mapping (mapped again on every call, at a new address), the file and offsets. Arrays in
+        the parent's inputs (an argument returned, or a view of one: the inline inputs' memory, or a file
+        ``mapped`` for this call) are no result of the function's and are left out. About 3 us a call; reads only
+        numpy's and Python's own C attributes, so no student code runs."""
         try:
             kept = self.kept_results.setdefault(name, [])
-            kept[:] = [entry for entry in kept if entry[1]() is not None]
-            found, new, given, inputs = None, [], None, self.inputs_span()
-            for value in values:
+            kept[:] = [entry for entry in kept if entry[1] is None or entry[1]() is not None]
+            found, new, given, inputs, stale = None, [], None, self.inputs_span(), set()
+            for value in self.compared(values):
                 span = self.span(value)
                 if span is None or inputs is not None and span[0] < inputs[1] and inputs[0] < span[1]:
                     continue
@@ -87,18 +98,71 @@ class Results:
                     given = [self.owner(arg) for arg in mapped]
                 if mapped and any(owner is other for other in given):
                     continue
-                for step, _, lo, hi in kept:
-                    if span[0] < hi and lo < span[1] and (found is None or step > found):
+                identity = id(owner)
+                in_file = maps.file_range(*span) if issubclass(type(owner), mmap.mmap) else None
+                for entry in kept:
+                    step, _, lo, hi, key = entry
+                    if key is None:
+                        here = span
+                    elif key[0] == "id" and key[1] == identity:
+                        here = span
+                        if not (span[0] < hi and lo < span[1]):
+                            stale.add(id(entry))  # the id of an owner gone, now another object's
+                    elif in_file is not None and key == in_file[0]:
+                        here = in_file[1:]
+                    else:
+                        continue
+                    if here[0] < hi and lo < here[1] and (found is None or step > found):
                         found = step
+                if in_file is not None:
+                    new.append((seq, None, in_file[1], in_file[2], in_file[0]))
+                    continue
                 try:
-                    new.append((seq, _weakref(owner), *span))
-                except TypeError:  # an owner without weak references (a bytearray): not remembered
-                    pass
+                    new.append((seq, _weakref(owner), *span, None))
+                except TypeError:  # no weak references: its id, kept if the owner outlives the call (``release``)
+                    key = ("id", identity)
+                    twice = [i for i, entry in enumerate(new) if entry[4] == key]
+                    if twice:  # two views of one owner: one entry, over both, settled once
+                        lo, hi = new[twice[0]][2:4]
+                        new[twice[0]] = (seq, None, min(lo, span[0]), max(hi, span[1]), key)
+                    else:
+                        new.append((seq, None, *span, key))
+                        self.unsettled = [*self.unsettled, (seq, key, owner)]
+            if stale:
+                kept[:] = [entry for entry in kept if id(entry) not in stale]
             kept.extend(new)
             del kept[:-KEPT_RESULTS]
             return found
         except Exception:  # noqa: BLE001  (a fact that could not be read is not told; the grade is unchanged)
             return None
+
+    def compared(self, values: list) -> list:
+        """The values whose memory is compared: each one, or the first few items of a tuple or list (read by their
+        types' own C methods, so a subclass's ``__getitem__`` never runs)."""
+        found = []
+        for value in values:
+            kind = type(value)
+            if issubclass(kind, (tuple, list)):
+                items = tuple if issubclass(kind, tuple) else list
+                found.extend(items.__getitem__(value, i) for i in range(min(items.__len__(value), ITEMS_COMPARED)))
+            else:
+                found.append(value)
+        return found
+
+    def release(self, held: list) -> None:
+        """Drop what the call made (``held``), then keep the entries of owners without weak references only if
+        something else still holds them: a module-level ``bytearray``, never one that died with the result, whose
+        id and address the next call's fresh ``bytearray`` would likely get again."""
+        pending, self.unsettled = self.unsettled, ()
+        try:
+            held.clear()
+        finally:
+            while pending:
+                seq, key, owner = pending.pop()
+                if _refcount(owner) <= 2:  # only this name and the call's argument: it dies here, with its entry
+                    for kept in self.kept_results.values():
+                        kept[:] = [entry for entry in kept if entry[0] != seq or entry[4] != key]
+                del owner
 
     def span(self, value) -> tuple[int, int] | None:
         """The address range an ndarray's elements lie in (None for anything else, or an empty array); read by
@@ -125,11 +189,19 @@ class Results:
         return low, high + itemsize
 
     def owner(self, value):
-        """The object at the end of an array's chain of bases: the one whose memory it is."""
+        """The object at the end of an array's chain of bases, through memoryviews (``np.frombuffer``'s base) to
+        the object they export: the one whose memory it is."""
         for _ in range(64):
-            if not issubclass(type(value), self.ndarray):
+            kind = type(value)
+            if issubclass(kind, self.ndarray):
+                base = self.ndarray.base.__get__(value)
+            elif kind is memoryview:
+                try:
+                    base = _exporter(value)
+                except ValueError:  # released
+                    break
+            else:
                 break
-            base = self.ndarray.base.__get__(value)
             if base is None:
                 break
             value = base
@@ -230,6 +302,8 @@ def signature(function, wire) -> dict | None:
 
 
 _weakref = weakref.ref  # kept at the runner's start, before the student's code could replace the module
+_refcount = sys.getrefcount
+_exporter = memoryview.obj.__get__
 
 
 def plain(value, limit: int) -> str:
