@@ -12,6 +12,7 @@ saved 'hw.ipynb' as 'hw.ipynb.txt', the notebook went into a zip, or it was expo
 """
 from __future__ import annotations
 
+import codecs
 import json
 import re
 from pathlib import Path
@@ -36,6 +37,8 @@ _JSON_STRING_REST = re.compile(rb'(?:[^"\\]++|\\.)*+"', re.S)
 
 def why_not_json(raw: bytes, name: str, exc: Exception) -> str:
     """The error message for ``raw`` (the file ``name``), which ``json.loads`` refused with ``exc``."""
+    if type(exc) is ValueError:  # not a decoding error: Python refuses an integer of more than 4,300 digits
+        return f"{name} is not a readable notebook: it holds a number thousands of digits long, as no notebook does."
     head = raw[:1024].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
     if head.startswith((b"<!doctype html", b"<html", b"<head", b"<?xml")):
         return (f"{name} is a web page (HTML), not the notebook's file: it was saved from the browser (Save Page "
@@ -159,3 +162,27 @@ def unsupported_name(path: Path) -> str:
                 "(the .ipynb file; in Jupyter or Colab, File > Download > .ipynb) or a .py file.")
     return (f"Cannot grade a '{escape.terminal(suffix, 40) or 'extensionless'}' file ({name}): submit a .py file or "
             "a .ipynb notebook.")
+
+
+#: byte-order marks of the encodings Python never reads source in, longest first (UTF-32's starts like UTF-16's)
+_WIDE_BOMS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"), (codecs.BOM_UTF16_LE, "UTF-16"),
+              (codecs.BOM_UTF16_BE, "UTF-16"))
+
+
+def undecodable_python(raw: bytes, name: str, exc: Exception | None = None) -> str | None:
+    """Why the ``.py`` file ``raw`` cannot be read as Python source: saved as UTF-16 or UTF-32 (by its byte-order
+    mark, or a zero byte at every other place of its start, as ASCII text in UTF-16 has), which Python never reads
+    and which it calls an 'invalid encoding declaration' or 'null bytes'; else, given the decoder's ``exc``, that
+    error. None when nothing is wrong yet. Windows writes such files: Notepad's 'Unicode', PowerShell 5's ``>``
+    (``jupyter nbconvert --to script --stdout nb.ipynb > hw.py``)."""
+    wide = next((encoding for bom, encoding in _WIDE_BOMS if raw.startswith(bom)), None)
+    head = raw[:200]
+    if wide is None and len(head) >= 8 and 0 in (max(head[0::2]), max(head[1::2])):
+        wide = "UTF-16"
+    if wide is not None:
+        return (f"{name} is saved as {wide} text, which Python cannot run (Windows' Notepad saves 'Unicode' so, and "
+                "PowerShell's '>' writes it): save it as UTF-8 (Save As, Encoding: UTF-8) and submit it again.")
+    if exc is None:
+        return None
+    return (f"{name} cannot be decoded as Python source ({escape.terminal(exc, 200)}). Save it as UTF-8, or declare "
+            "its encoding with a '# -*- coding: ... -*-' line.")

@@ -43,6 +43,10 @@ def compile_error(source: str) -> tuple[str, int | None, str] | None:
         return _COMPILED[source]
     except KeyError:
         pass
+    if "\0" in source:  # Python refuses it without naming a line, and an editor shows it as nothing or a box
+        return ("SyntaxError", source.count("\n", 0, source.index("\0")) + 1,
+                "a null byte (NUL, character 0), which Python cannot read: the file was damaged, or written by a "
+                "program rather than an editor; delete the character, or copy the code into a new file")
     try:
         pysource.compile_source(source, flags=ast.PyCF_ONLY_AST)
     except SyntaxError as exc:  # IndentationError and TabError are subclasses

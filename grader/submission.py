@@ -21,8 +21,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .errors import DecodeFailure, MissingFile, NotANotebook, NotJson, SubmissionError, UnsupportedFileType
-from . import colabexport, escape, jupytext, kernels, marimo, pysource
-from .brokenjson import MAX_JSON_VALUES, json_values, shown_name, unsupported_name, why_not_json  # noqa: F401
+from . import colabexport, jupytext, kernels, marimo, pysource
+from .brokenjson import (MAX_JSON_VALUES, json_values, shown_name, undecodable_python,  # noqa: F401
+                         unsupported_name, why_not_json)
 from .ipython import (TOO_COSTLY, OverBudget, Translation, Translator, compile_error, leading_blank_lines,
                       python_cell_magic)
 
@@ -216,21 +217,20 @@ def _looks_like_notebook(text: str) -> bool:
         return False
     try:
         return isinstance(json.loads(stripped), dict)
-    except (json.JSONDecodeError, RecursionError):  # nested too deeply to be a notebook: compiled as Python
+    except (ValueError, RecursionError):  # too deep, or a number of thousands of digits: compiled as Python
         return False
 
 
 def decode_python(raw: bytes, name: str) -> str:
     """Decode Python source as the interpreter would (PEP 263 cookie, UTF-8 BOM), with newlines normalised."""
+    if (wide := undecodable_python(raw, name)) is not None:  # UTF-16: Python's 'null bytes' says not what to do
+        raise DecodeFailure(wide)
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
         codecs.lookup(encoding)
         text = raw.decode(encoding)
     except (SyntaxError, LookupError, UnicodeDecodeError) as exc:
-        raise DecodeFailure(
-            f"{name} cannot be decoded as Python source ({escape.terminal(exc, 200)}). Save it as UTF-8, or declare "
-            "its encoding with a '# -*- coding: ... -*-' line."
-        ) from None
+        raise DecodeFailure(undecodable_python(raw, name, exc)) from None
     return text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
@@ -246,7 +246,7 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
         data = json.loads(raw)  # bytes: UTF-8 (with or without BOM), UTF-16 and UTF-32 are detected
     except RecursionError:
         raise NotJson(f"{name} is not a readable notebook: its JSON is nested too deeply to be a notebook.") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (UnicodeDecodeError, ValueError) as exc:  # ValueError: a JSONDecodeError, or a 5,000-digit number
         raise NotJson(why_not_json(raw, name, exc)) from None
     major = kernels.format_version(data)
     if major is None:
