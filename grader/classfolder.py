@@ -45,6 +45,7 @@ HIDDEN = "hidden (a name starting with '.', __pycache__ or __MACOSX)"
 NOT_A_SUBMISSION = "not a .py or .ipynb file"
 A_LINK = "a symbolic link, never followed"
 NOT_REGULAR = "not a regular file or folder (a pipe, a socket or a device)"
+CANNOT_READ = "cannot be read"
 
 
 #: why an id has nothing to grade: a sentence (a no-submission row), or (error kind, sentence), or None (the default)
@@ -163,8 +164,8 @@ def one_student(folder: Path, student: str) -> Plan:
         raise UsageError(f"--student names the student of one submission, and {escape.terminal(folder)} holds "
                          f"{len(found)}: {names}{' and more' if len(found) > 6 else ''}. Keep one (or give its "
                          "file), or grade a class folder without --student.")
-    wrong = [path for path, reason in left if reason == NOT_A_SUBMISSION and misnamed(path)]
-    why: Problem = ("no-submission", unsupported_name(wrong[0])) if wrong else (
+    wrong = misnamed_left(left)
+    why: Problem = ("no-submission", wrong) if wrong else (
         f"No .py or .ipynb file was found in {escape.terminal(folder.resolve().name, 200) or 'the folder'} "
         "or its subfolders.")
     entries = _entries(found, [] if found else [(student, folder, why, folder)])
@@ -275,20 +276,30 @@ def _assignment_folder(student: Path, assignment: str, left: list[tuple[Path, st
         items = sorted(os.scandir(student), key=lambda item: item.name)
     except OSError as exc:
         return None, f"The folder {quote(relative_name(student, root), 80)} cannot be read ({exc.strerror or exc})."
-    chosen = None
+    chosen, linked, loose = None, None, []
     for item in items:
         path = Path(item.path)
         if item.name == assignment and item.is_dir(follow_symlinks=False):
             chosen = path
         elif item.name == assignment and item.is_symlink():
             left.append((path, A_LINK))
+            linked = path
         elif _ignored(item.name):
             left.append((path, HIDDEN))
         else:
             left.append((path, f"not the assignment graded (--assignment {escape.terminal(assignment, 60)})"))
+            loose += [path] if _supported(path) and item.is_file(follow_symlinks=False) else []
+    shown = quote(relative_name(student, root), 80)
+    if linked is not None:  # there is one, but a link: never followed, as a linked student folder is not
+        return None, (f"{quote(relative_name(linked, root), 80)} is a symbolic link, and no link in a class folder is "
+                      "followed: put the submission's real folder there.")
     if chosen is None:
-        return None, (f"There is no {escape.terminal(assignment, 60)}/ folder in "
-                      f"{quote(relative_name(student, root), 80)}: nothing was submitted for this assignment.")
+        # nbgrader's layout one level short (submitted/<student>/hw.ipynb): say where the file is, not that none is
+        inside = quote(f"{relative_name(student, root)}/{escape.terminal(assignment, 60)}/", 120)
+        there = (f" It holds {quote(loose[0].name, 80)} directly, outside any assignment folder: move it into "
+                 f"{inside} to grade it." if loose else "")
+        return None, (f"There is no {escape.terminal(assignment, 60)}/ folder in {shown}: nothing was submitted for "
+                      f"this assignment.{there}")
     return chosen, None
 
 
@@ -301,7 +312,7 @@ def _walk(folder: Path, base: str, left: list[tuple[Path, str]]) -> list[tuple[P
         try:
             items = sorted(os.scandir(here), key=lambda item: item.name)
         except OSError as exc:
-            left.append((here, f"cannot be read ({exc.strerror or exc})"))
+            left.append((here, f"{CANNOT_READ} ({exc.strerror or exc})"))
             continue
         folders = []
         for item in items:
@@ -329,6 +340,11 @@ def _nothing_graded(skipped: list[tuple[Path, str]], folder: Path, root: Path | 
     ``no-submission``: an LMS export drops such a row when the participant has another folder with a file (Moodle's
     online-text folder holds ``onlinetext.html``)."""
     files = [path for path, why in skipped if why == NOT_A_SUBMISSION]
+    unread = [(path, why) for path, why in skipped if why.startswith(CANNOT_READ)]
+    if unread and not files:  # "holds no .py or .ipynb file" would be a guess: the grader could not look
+        path, why = unread[0]
+        return ("no-submission", f"The folder {quote(relative_name(path, root), 80)} {why}, so nothing in it was "
+                                 "graded: the course staff must let the grader read it.")
     wrong = [path for path in files if misnamed(path)]
     if wrong:
         more = len(files) - 1
@@ -340,6 +356,13 @@ def _nothing_graded(skipped: list[tuple[Path, str]], folder: Path, root: Path | 
         return ("no-submission", f"The folder {quote(relative_name(folder, root), 80)} holds no .py or .ipynb file "
                                  f"to grade, only {names}: submit a .py file or a .ipynb notebook.")
     return None
+
+
+def misnamed_left(left: list[tuple[Path, str]]) -> str:
+    """What to do about the first file left out that is most likely a submission under another name (a zip,
+    ``hw.ipynb.txt``), when nothing else could be graded; '' when there is none."""
+    wrong = [path for path, reason in left if reason == NOT_A_SUBMISSION and misnamed(path)]
+    return unsupported_name(wrong[0]) if wrong else ""
 
 
 def _misnamed_id(path: Path) -> str:

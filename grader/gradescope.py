@@ -310,7 +310,7 @@ def build_command(args: argparse.Namespace, what: Exercise | Assignment) -> int:
 def find_submission(folder: Path, what: Exercise | Assignment) -> tuple[Path | None, str]:
     """The file to grade in Gradescope's submission folder, or (None, why not). Among several, the one named
     after the exercise or its function (an assignment's: after the assignment, one of its exercises or functions)."""
-    from .classfolder import _walk
+    from .classfolder import _walk, misnamed_left
 
     left: list[tuple[Path, str]] = []
     try:
@@ -320,8 +320,9 @@ def find_submission(folder: Path, what: Exercise | Assignment) -> tuple[Path | N
     usable = [path for path, problem in files if problem is None]
     if not usable:
         refused = [f"{escape.terminal(p.name)}: {problem[1]}" for p, problem in files if problem]
-        return None, ("No .ipynb or .py file was found in your submission" + (f" ({'; '.join(refused)})" if refused
-                      else "") + f". Submit your notebook ({_name(what)}.ipynb) or a .py file.")
+        return None, ("" if refused else misnamed_left(left)) or (  # a zip or 'hw.ipynb.txt': said as such
+            "No .ipynb or .py file was found in your submission" + (f" ({'; '.join(refused)})" if refused else "")
+            + f". Submit your notebook ({_name(what)}.ipynb) or a .py file.")
     if len(usable) == 1:
         return usable[0], ""
     names = {_name(what), *(name for e in _exercises(what) for name in (e.id, e.function))}
@@ -347,7 +348,7 @@ def student_of(metadata_path: Path) -> str:
         ids = [i for i in ids if i]
         if ids:
             return "+".join(ids)
-    except (OSError, ValueError, AttributeError):
+    except (OSError, ValueError, AttributeError, RecursionError):
         pass
     return "gradescope-student"
 

@@ -141,6 +141,8 @@ def _read_json(path: Path, what: str) -> tuple[dict, bytes]:
         raise MergeError(f"{what} is missing.") from None
     except (OSError, ValueError) as exc:
         raise MergeError(f"{what} cannot be read ({escape.terminal(exc, 200)}).") from None
+    except RecursionError:  # damaged, or made by hand: no file the grader writes is nested so deep
+        raise MergeError(f"{what} cannot be read (its JSON is nested thousands deep: not the grader's).") from None
     if not isinstance(document, dict):
         raise MergeError(f"{what} is not a JSON object.")
     return document, data
@@ -263,7 +265,7 @@ def _one_secret(outs: Sequence[Path], secret: str) -> None:
         try:
             manifest = json.loads(_read_regular(Path(out) / MANIFEST))
             key = manifest[signing.FIELD]["key"]
-        except (OSError, ValueError, TypeError, KeyError):
+        except (OSError, ValueError, TypeError, KeyError, RecursionError):
             continue  # read_shard says what is wrong with it
         if isinstance(key, str):
             keys.setdefault(key, []).append(escape.terminal(out))

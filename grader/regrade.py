@@ -100,7 +100,7 @@ def _read(folder: Path) -> tuple[GradeResult | None, dict | None]:
         return None, None
     try:
         key = json.loads((folder / KEY_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         key = None
     return result, key if isinstance(key, dict) else None
 
@@ -248,7 +248,7 @@ def _roster(out: Path) -> set[str] | None:
     try:
         manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
         return {str(item["folder"]) for item in manifest["class"]}
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return None
 
 

@@ -102,7 +102,13 @@ class GradeResult:
 
     @classmethod
     def from_json(cls, text: str) -> GradeResult:
-        return cls.from_dict(json.loads(text))
+        """The result a ``result.json`` holds. Raises ValueError for any text that is not one, a damaged or
+        hand-made file nested thousands deep included (whose RecursionError made a rerun an internal error)."""
+        try:
+            data = json.loads(text)
+        except RecursionError:
+            raise ValueError("JSON nested too deeply to be a result") from None
+        return cls.from_dict(data)
 
 
 @lru_cache(maxsize=None)

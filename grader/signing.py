@@ -106,7 +106,7 @@ class Signer:
         """Whether a stored ``result.json`` is this run's own, untouched (else it is regraded, not reused)."""
         try:
             verdict = verify(json.loads(text), self.secret)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested thousands deep: regraded, never reused
             return False
         return verdict.ok and verdict.run == self.run
 
