@@ -23,6 +23,16 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
 
+def _out_folder(text: str) -> Path:
+    """An ``--out`` to write into. An empty one (a shell variable left unset) would quietly mean the working folder,
+    and the filesystem's root is never what was meant: the grader writes, renames and removes its files there."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("is empty (a shell variable left unset?): name the folder to write into")
+    if os.path.realpath(text) == os.path.realpath(os.sep):
+        raise argparse.ArgumentTypeError("is the filesystem's root: name a folder of its own to write into")
+    return Path(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="grader", description="Grade numerical Python exercises in a sandbox and name the mistakes.")
     parser.add_argument("--version", action="store_true", help="print the grader's version and exit")
@@ -31,7 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
     grade = sub.add_parser("grade", help="grade submissions (.py or .ipynb files, or folders of them)")
     grade.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     _exercise_options(grade)
-    grade.add_argument("--out", type=Path, help="write result.json, report.html and report.md per student here")
+    grade.add_argument("--out", type=_out_folder,
+                       help="write result.json, report.html and report.md per student here")
     grade.add_argument("--json", action="store_true", help="print the result as one JSON document on stdout")
     grade.add_argument("--no-full-scale", dest="full_scale", action="store_false",
                        help="skip the exercise's large (full-scale) case (its points leave the maximum too)")
@@ -80,7 +91,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     merge = sub.add_parser("merge", help="join the output folders of shards (grade --shard I/N) into one")
     merge.add_argument("inputs", nargs="+", type=Path, metavar="OUT_I")
-    merge.add_argument("--out", type=Path, required=True, help="the merged output folder (a new or an older merge)")
+    merge.add_argument("--out", type=_out_folder, required=True,
+                       help="the merged output folder (a new or an older merge)")
     merge.add_argument("--allow-incomplete", action="store_true",
                        help="merge even when a shard is missing or was stopped (the class files then say so)")
     merge.add_argument("--secret", default=os.environ.get("GRADER_SECRET"),
@@ -106,7 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     bundle.add_argument("--assignment", metavar="NAME",
                         help="bundle every exercise of assignment NAME of the course file, graded together from "
                              "each submission (--exercise a,b: those exercises, weight 1 each)")
-    bundle.add_argument("--out", type=Path, required=True, help="folder to write autograder.zip to")
+    bundle.add_argument("--out", type=_out_folder, required=True, help="folder to write autograder.zip to")
     bundle.add_argument("--secret", default=os.environ.get("GRADER_SECRET"),
                         help="course secret put in the bundle (readable by root only on Gradescope; default: "
                              "$GRADER_SECRET)")
@@ -135,7 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     _exercise_options(notebook)
     notebook.add_argument("--assignment", metavar="NAME",
                           help="one notebook with every exercise of assignment NAME of the course file")
-    notebook.add_argument("--out", type=Path, default=Path("notebooks"),
+    notebook.add_argument("--out", type=_out_folder, default=Path("notebooks"),
                           help="folder (or .ipynb file) to write to (default: notebooks/)")
     return parser
 

@@ -399,7 +399,7 @@ def _same_exercise(out: Path, name: str) -> None:
     a regrade (changes.csv blaming an "exercise version"), and those of the other class left beside the new ones."""
     try:
         before = json.loads(merge._read_regular(out / merge.MANIFEST)).get("exercise")  # no link, no pipe
-    except (OSError, ValueError, AttributeError):  # none yet (or unreadable): nothing to mix with
+    except (OSError, ValueError, AttributeError, RecursionError):  # none yet, or unreadable: nothing to mix with
         return
     if isinstance(before, str) and before != name:
         raise UsageError(f"--out {escape.terminal(out)} holds the reports of '{escape.terminal(before)}' (its "

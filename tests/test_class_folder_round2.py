@@ -141,3 +141,30 @@ def test_output_folders_nested_thousands_deep_are_refused_with_a_sentence(graded
     assert "manifest.json cannot be read (its JSON is nested thousands deep" in err and "internal" not in err
     assert cli.main(["diff", str(out), str(damaged)]) in (0, 1)
     assert "internal" not in capsys.readouterr().err
+
+
+def test_a_rerun_into_an_output_folder_nested_thousands_deep_regrades_instead_of_failing(graded, tmp_path, capsys):
+    """A grade key and a manifest nested thousands deep (a damaged or hand-made output folder) made a rerun of
+    ``grader grade`` into that folder end in an internal error: the stored result is regraded, the folder used."""
+    out, _ = graded
+    damaged = tmp_path / "again"
+    shutil.copytree(out, damaged)
+    (damaged / "manifest.json").write_bytes(DEEP)
+    (damaged / "students" / "honest" / ".grade-key.json").write_bytes(DEEP)
+    honest = tmp_path / "honest.py"
+    honest.write_text(CORRECT)
+    code = cli.main(["grade", str(honest), *BASE, "-q", "--out", str(damaged), "--similarity", "off"])
+    assert code == 0, capsys.readouterr().err
+    assert "internal" not in capsys.readouterr().err
+    assert results(damaged)["honest"].score == results(damaged)["honest"].max_score
+
+
+@pytest.mark.parametrize("out", ["", "  ", "/", "//", "/."])
+def test_an_empty_or_root_out_is_a_usage_error(tmp_path, capsys, out):
+    """``--out "$UNSET"`` became the working folder and ``--out /`` wrote the class files into the root, both with
+    exit 0: each is refused before anything is read or written."""
+    (tmp_path / "honest.py").write_text(CORRECT)
+    assert cli.main(["grade", str(tmp_path / "honest.py"), *BASE, "--out", out]) == 2
+    err = capsys.readouterr().err
+    assert "--out" in err and ("empty" in err or "root" in err), err
+    assert cli.main(["merge", str(tmp_path), "--out", out]) == 2
