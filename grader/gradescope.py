@@ -319,7 +319,7 @@ def find_submission(folder: Path, what: Exercise | Assignment) -> tuple[Path | N
         return None, f"The submission folder cannot be read ({exc})."
     usable = [path for path, problem in files if problem is None]
     if not usable:
-        refused = [f"{escape.terminal(p.name)}: {problem[1]}" for p, problem in files if problem]
+        refused = [f"{escape.terminal(p.name)}: {problem[1].rstrip('.')}" for p, problem in files if problem]
         return None, ("" if refused else misnamed_left(left)) or (  # a zip or 'hw.ipynb.txt': said as such
             "No .ipynb or .py file was found in your submission" + (f" ({'; '.join(refused)})" if refused else "")
             + f". Submit your notebook ({_name(what)}.ipynb) or a .py file.")

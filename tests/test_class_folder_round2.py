@@ -168,3 +168,12 @@ def test_an_empty_or_root_out_is_a_usage_error(tmp_path, capsys, out):
     err = capsys.readouterr().err
     assert "--out" in err and ("empty" in err or "root" in err), err
     assert cli.main(["merge", str(tmp_path), "--out", out]) == 2
+
+
+def test_a_pipe_uploaded_to_gradescope_is_named_in_one_sentence(tmp_path, exercise):
+    """Its reason used to end '(a pipe or a device?).).': the reason's own full stop stays out of the brackets."""
+    folder = tmp_path / "submission"
+    folder.mkdir()
+    os.mkfifo(folder / "work.ipynb")
+    path, why = gradescope.find_submission(folder, exercise)
+    assert path is None and "work.ipynb" in why and "device?)). Submit" in why and ".)" not in why, why
