@@ -16,6 +16,14 @@ nothing: whole-result patterns checked against every call that returned.
 * ``grid-stride``: a loop that steps by 2 along the rows, the columns or both (``range(0, H - k + 1, 2)``) into a
   grid of the right size, the positions it skips left at zero.
 
+* ``window-not-moved``: every position scores the first window, ``fmap[:k, :k]`` read inside the loop over the
+  grid where ``fmap[i:i + k, j:j + k]`` belongs;
+* ``weight-row-fixed``: every score of a window uses the first row of the weight, ``weight[0]`` where
+  ``weight[o]`` belongs, each output still getting its own bias;
+* ``input-normalised``: each window centred on its mean, or scaled to unit length, before the product;
+* ``square-map-assumed``: a shortcut for a window as tall (or as wide) as the map, returning the one position of
+  a k x k map, (1, 1, out), where the map is wider (or taller) and the grid has a whole row (or column).
+
 ``bias_channels_first`` names ``out + bias[:, None, None]`` (the bias laid out for a (C, H, W) array), which
 raises numpy's broadcast error on most grids and adds bias[i] to row i of the others.
 
@@ -114,6 +122,33 @@ def _every_other(args, expected: np.ndarray) -> list[np.ndarray]:
     return out
 
 
+def _first_window(args, expected: np.ndarray) -> list[np.ndarray]:
+    return [np.broadcast_to(expected[:1, :1], expected.shape) if expected.size else expected]
+
+
+def _first_row(args, expected: np.ndarray) -> list[np.ndarray]:
+    windows = _windows(args)
+    weight, bias = np.asarray(args[1], dtype=np.float64), np.asarray(args[2], dtype=np.float64)
+    first = windows.reshape(windows.shape[0], windows.shape[1], -1) @ weight[0]
+    return [first[..., None] + bias]
+
+
+def _windows_normalised(args, expected: np.ndarray) -> list[np.ndarray]:
+    windows = _windows(args)
+    flat = windows.reshape(windows.shape[0], windows.shape[1], -1)
+    weight, bias = np.asarray(args[1], dtype=np.float64), np.asarray(args[2], dtype=np.float64)
+    norm = np.linalg.norm(flat, axis=-1, keepdims=True)
+    scaled = flat / norm if np.all(norm > 0) else flat * np.nan
+    return [(flat - flat.mean(axis=-1, keepdims=True)) @ weight.T + bias, scaled @ weight.T + bias]
+
+
+def _whole_map_shortcut(args, expected: np.ndarray) -> list[np.ndarray]:
+    fmap, k = np.asarray(args[0]), int(args[3])
+    if k in fmap.shape[:2] and expected.ndim == 3:
+        return [expected[:1, :1]]
+    return [expected]
+
+
 PATTERNS: list[tuple[str, Callable]] = [
     ("buffer-reused", lambda args, expected: [_last_row(args, expected)]),
     ("activation-applied", lambda args, expected: [_relu_before_bias(args, expected)]),
@@ -123,6 +158,10 @@ PATTERNS: list[tuple[str, Callable]] = [
     ("output-scaled", _scaled),
     ("weight-sign-dropped", _sign_dropped),
     ("grid-stride", _every_other),
+    ("window-not-moved", _first_window),
+    ("weight-row-fixed", _first_row),
+    ("square-map-assumed", _whole_map_shortcut),
+    ("input-normalised", _windows_normalised),
 ]
 
 #: what the two predictions of a pattern are, in order, for its evidence
@@ -133,6 +172,8 @@ HOW = {"kernel-flipped": ("its rows reversed, weight.reshape(out, k, k, C)[:, ::
        "bias-one-value": ("its first entry, bias[0]", "its last entry, bias[-1]", "the sum of the bias, np.sum(bias)",
                           "the mean of the bias"),
        "output-scaled": ("divided by sqrt(k*k*C)", "multiplied by sqrt(k*k*C)"),
+       "input-normalised": ("centred on its mean, window - window.mean()",
+                            "scaled to unit length, window / np.linalg.norm(window)"),
        "grid-stride": ("every other row of the grid (range(0, H - k + 1, 2)), the columns at stride 1",
                        "every other column of the grid (range(0, W - k + 1, 2)), the rows at stride 1",
                        "every other row and every other column of the grid")}
@@ -158,6 +199,22 @@ def _text(finding_id: str, run, which: int) -> str:
     if finding_id == "grid-stride":
         return (f"On {_where(run)} your scores are right at {HOW[finding_id][which]}, and 0 at every position in "
                 "between: the loop steps by 2, where a window starts at every row and every column (stride 1).")
+    if finding_id == "window-not-moved":
+        return (f"On {_where(run)} every position of your grid holds the scores of the first window, "
+                "fmap[0:k, 0:k]: the window read inside the loop does not move with the position. The window at "
+                "row i and column j is fmap[i:i + k, j:j + k].")
+    if finding_id == "weight-row-fixed":
+        return (f"On {_where(run)} every score of a window equals its product with the first row of the weight, "
+                "weight[0], plus that score's own bias: score o must use row o, weight[o], the same o as its bias.")
+    if finding_id == "input-normalised":
+        return (f"On {_where(run)} your scores equal the layer applied to each flattened window "
+                f"{HOW[finding_id][which]}: the layer reads the window's values exactly as the map holds them.")
+    if finding_id == "square-map-assumed":
+        fmap, k = run.case.args[0], run.case.args[3]
+        return (f"On {_where(run)}, where k = {k} and the map is {fmap.shape[0]} x {fmap.shape[1]}, your function "
+                f"returned shape {tuple(run.outcome.array.shape)}, the first window's scores alone, where the grid "
+                f"is {tuple(run.expected.shape)}: a window as tall (or as wide) as the map leaves a single position "
+                "only when the map is square, k x k. On every other case your scores are right.")
     if finding_id == "buffer-reused":
         return (f"On {_where(run)} every row of your grid holds the scores of the last row of windows, "
                 f"{run.outcome.array.shape[0]} times: each row was written into one buffer allocated before the "

@@ -91,6 +91,16 @@ def _channels_first(F):
     return F.reshape(F.shape[2], -1)
 
 
+def _square_loop(cmap, side: int):
+    """``cmap`` as a loop over ``range(side)`` along both axes writes it into zeros: its columns from ``side`` on
+    stay 0, and a map with fewer columns raises as the loop indexes past them."""
+    if cmap.shape[1] < side:
+        raise IndexError("index out of bounds")
+    out = cmap.copy()
+    out[:, side:] = 0.0
+    return out
+
+
 REF_LOGITS = ("", "", lambda F, V, c: V @ _p(F) + c)
 REF_MAP = ("", "", _map)
 
@@ -158,6 +168,12 @@ LOGITS = [
      lambda F, V, c: V @ F[::2].mean(axis=(0, 1)) + c),
     ("partial-pooling", "computed from every other column only, fmap[:, ::2], instead of every position",
      lambda F, V, c: V @ F[:, ::2].mean(axis=(0, 1)) + c),
+    ("partial-pooling", "computed from a sum that leaves the last row out (a loop over range(h - 1)), divided by h*w",
+     lambda F, V, c: V @ (F[:-1].sum(axis=(0, 1)) / _positions(F)) + c),
+    ("partial-pooling", "computed from a sum that leaves the last column out (a loop over range(w - 1)), divided by "
+     "h*w", lambda F, V, c: V @ (F[:, :-1].sum(axis=(0, 1)) / _positions(F)) + c),
+    ("channel-mean", "computed from the mean over every axis, channels included (fmap.mean() with no axis), one "
+     "number given to every channel", lambda F, V, c: V @ np.full(F.shape[2], F.mean()) + c),
     ("floor-division", "computed from the positions' sum floor-divided by h*w, fmap.sum(axis=(0, 1)) // (h*w), which "
      "drops each channel's fraction", lambda F, V, c: V @ (F.sum(axis=(0, 1)) // _positions(F)) + c),
     ("bias-one-value", "computed with one number, the sum of c, added to every logit instead of c[k] to logit k",
@@ -203,6 +219,12 @@ MAPS = [
     ("activation-applied", "passed through a sigmoid", lambda F, V, c: _sigmoid(_map(F, V, c))),
     ("activation-applied", "passed through a ReLU, every negative score set to 0, as Grad-CAM does for display",
      lambda F, V, c: np.maximum(_map(F, V, c), 0.0)),
+    ("square-map-assumed", "filled by a loop over range(h) for the columns as well as the rows, as if w were h: its "
+     "columns from h on are left at 0 (and a map narrower than tall raises IndexError)",
+     lambda F, V, c: _square_loop(_map(F, V, c), F.shape[0])),
+    ("square-map-assumed", "filled by a loop over range(w) for the rows as well as the columns, as if h were w: its "
+     "rows from w on are left at 0 (and a map wider than tall raises IndexError)",
+     lambda F, V, c: _square_loop(_map(F, V, c).transpose(1, 0, 2), F.shape[1]).transpose(1, 0, 2)),
     ("not-a-pair", "the logits again, shape (K,), instead of a class map", lambda F, V, c: V @ _p(F) + c),
     ("class-map-constant", "the logits repeated at every position, the same K scores everywhere, instead of the "
      "layer applied to each position's own channels", lambda F, V, c: np.broadcast_to(V @ _p(F) + c, _map(F, V, c).shape)),
@@ -309,8 +331,10 @@ def _example(table: _Table, output: int, model: int, swapped: bool) -> str:
             return f" {label}, your logits are {_fmt(mine)} where the statement's are {_fmt(right)}."
         if mine.shape != right.shape:
             return f" {label}, your class map has shape {mine.shape} instead of {right.shape}."
-        return (f" {label}, your class map at position (0, 0) is {_fmt(mine[0, 0])} where the statement's is "
-                f"{_fmt(right[0, 0])}.")
+        off = np.argwhere(np.abs(mine - right).max(axis=-1) > 1e-9 * (float(np.abs(right).max()) + 1.0))
+        i, j = (int(off[0][0]), int(off[0][1])) if len(off) else (0, 0)  # the first position that differs
+        return (f" {label}, your class map at position ({i}, {j}) is {_fmt(mine[i, j])} where the statement's is "
+                f"{_fmt(right[i, j])}.")
     return ""
 
 

@@ -4,7 +4,8 @@ The diagnosis is a search over a model of the layer (``model.py``) with a few sw
 
 * ``weight``: ``x @ weight.T`` (right), ``x @ weight`` (an error when out != in, other numbers when out == in),
   ``x @ weight`` only for a square weight (transposed only when the shapes refuse), ``weight.reshape(in, out)``
-  (runs on every shape), ``(x * weight).sum(-1)`` or the column form ``weight @ x`` (right for one vector only);
+  (runs on every shape), ``(x * weight).sum(-1)`` or the column form ``weight @ x`` (right for one vector only),
+  ``x @ weight`` on the path for a single vector only, or ``weight @ x.T + bias[:, None]`` left (out, N);
 * ``reduce``: the sum over the inputs (right), their mean, or a sum without the last or the first input;
 * ``bias``: added along the output axis (right), not added (or not for a single vector), along a leading axis
   (``bias[:, None]``, the first axis, or the first axis only from two leading axes on), as a (1, out) row (a
@@ -13,8 +14,10 @@ The diagnosis is a search over a model of the layer (``model.py``) with a few sw
 * ``shape``: x's leading axes kept (right), merged into one (``x.reshape(-1, in)``), a vector made a (1, in)
   row, some ranks refused (code written for 2-D input), a vector made a row and more axes refused, the result
   reshaped to ``(x.shape[0], -1)``, or an output allocated like x (``np.zeros_like(x)``, ``np.empty_like(x)``:
-  the entries past out_features are never written, so the model leaves them free);
-* ``none``: no bias handled (right), refused both ways, or only as None (``bias=0``) or only left out;
+  the entries past out_features are never written, so the model leaves them free), or x taken as one vector
+  (flattened, its samples averaged or summed, or x[0] kept);
+* ``none``: no bias handled (right), refused both ways, or only as None (``bias=0``) or only left out, or
+  replaced by ``np.zeros(weight.shape[1])``, in_features zeros that fit only a square weight;
 * ``activation``: the result as it is (right), or passed through ReLU, a sigmoid, tanh or a softmax.
 
 Each combination is run in the grader on the same inputs (trusted code, tiny arrays) and compared with what the
@@ -36,8 +39,8 @@ import numpy as np
 
 from grader.authoring import PROBE, Case, Finding
 
-from .model import (FINDING, MATCH, OPTIONS, REFERENCE, SPECS, Raised, Spec, _first, _run_model, _same,  # noqa: F401
-                    bias_of, finding_id, model)
+from .model import (FINDING, MATCH, ONE_VECTOR, OPTIONS, REFERENCE, SPECS, Raised, Spec, _first,  # noqa: F401
+                    _run_model, _same, bias_of, finding_id, model)
 from .unmodelled import unmodelled
 
 
@@ -194,6 +197,17 @@ def _weight_evidence(runs, spec: Spec) -> str:
             parts.append(right + ", a single vector being the one case where x * weight pairs each row of the "
                          "weight with the whole input")
         return _sentences(parts)
+    if spec.weight == "columns":
+        ran = next((r for r in _ranked(runs) if r.outcome.status == "ok" and r.case.args[0].ndim > 1
+                    and _shape(r) != tuple(r.expected.shape)), ran)
+        if ran is not None:
+            parts.append(f"On {_where(ran)} your output has shape {_shape(ran)} where {tuple(ran.expected.shape)} is "
+                         f"expected, and equals weight @ x.T{' + bias[:, None]' if _plus(ran, spec) else ''}: the "
+                         "samples were made columns, as for the textbook's W x, and the result, one column per "
+                         "sample, was never turned back into rows")
+        if failed is not None:
+            parts.append(f"on {_where(failed)} your function raised {_error(failed)}: x.T reverses every axis of x")
+        return _sentences(parts)
     if spec.weight == "column-form":
         if ran is not None:
             parts.append(f"On {_where(ran)} your output equals weight @ x{_plus(ran, spec)}, the textbook's W x for "
@@ -208,6 +222,10 @@ def _weight_evidence(runs, spec: Spec) -> str:
     if ran is not None:
         parts.append(f"On {_where(ran)}, where the weight is square so every shape fits, your output equals "
                      f"x @ weight{_plus(ran, spec)}, not x @ weight.T{_plus(ran, spec)}")
+    if spec.weight == "vector-untransposed":
+        right = _right_elsewhere(runs, spec, "weight", lambda r: r.case.args[0].ndim > 1)
+        parts.append((right or "with leading axes the weight is transposed") + ": only the code path for a single "
+                     "vector x leaves the transpose out")
     if spec.weight == "square-untransposed":
         right = _right_elsewhere(runs, spec, "weight", lambda r: r.case.args[1].shape[0] != r.case.args[1].shape[1])
         if right:
@@ -326,10 +344,20 @@ def _shape_evidence(runs, spec: Spec) -> str:
     elif spec.shape == "first-kept" and run is not None:
         parts.append(f"{got}, the right values in another shape: the result was reshaped to (x.shape[0], -1), "
                      "which keeps only the first leading axis and folds the others into the last")
+    elif spec.shape in ONE_VECTOR and run is not None:
+        how = {"flattened": "flattened into one long vector (x.ravel())", "batch-mean": "averaged into one vector "
+               "(x.mean(axis=0))", "batch-sum": "summed into one vector (x.sum(axis=0))",
+               "first-sample": "reduced to the first one (x[0])"}[spec.shape]
+        parts.append(f"{got}: the samples of x were {how}, as if x were always a single vector; the leading axes "
+                     "must stay, one output vector for every input vector")
     elif spec.shape == "like-x" and run is not None:
         parts.append(f"{got}: the output has the shape of x, one entry per input where there should be one per "
                      "output, the first out entries of its last axis right and the rest never written (0 from "
                      "np.zeros_like, whatever the memory held from np.empty_like)")
+    if spec.shape in ONE_VECTOR:
+        if failed is not None:
+            parts.append(f"on {_where(failed)} your function raised {_error(failed)}")
+        return _sentences(parts)
     if spec.shape == "like-x":
         if failed is not None:
             parts.append(f"on {_where(failed)}, with more outputs than inputs, your function raised "
@@ -356,7 +384,10 @@ def _none_evidence(runs, spec: Spec) -> str:
     how = "as linear(x, weight), the bias left out" if len(failed.case.args) == 2 else "with bias=None"
     text = (f"Called {how}, on {_where(failed)}, your function raised {_error(failed)}. A call without a bias "
             "must work and give x @ weight.T.")
-    if spec.none == "none-refused":
+    if spec.none == "in-zeros":
+        text += (" The zeros put in for the missing bias have in_features entries (weight.shape[1]), where the bias "
+                 "has one per output (weight.shape[0]): they line up only when the two are equal.")
+    elif spec.none == "none-refused":
         text += " Left out of the call, the bias was handled; passed as None, it was not."
     elif spec.none == "omitted-refused":
         text += " Passed as None, the bias was handled; left out of the call, it was not."

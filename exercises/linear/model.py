@@ -15,11 +15,11 @@ MAX_DEPARTURES = 3
 
 @dataclass(frozen=True)
 class Spec:
-    weight: str = "ok"  # ok | untransposed | square-untransposed | reshaped | elementwise | column-form
+    weight: str = "ok"  # ok | untransposed | square-untransposed | reshaped | elementwise | column-form | ...
     reduce: str = "ok"  # ok | mean | skips-last | skips-first
     bias: str = "ok"  # ok | missing | first-axis | row-axis | first-axis-nd | twice | input | truth-test | ...
-    shape: str = "ok"  # ok | merged | vector-as-row | needs-2d | no-vector | no-3d | row-no-3d | first-kept | like-x
-    none: str = "ok"  # ok | refused | none-refused | omitted-refused
+    shape: str = "ok"  # ok | merged | vector-as-row | needs-2d | no-vector | no-3d | row-no-3d | first-kept | ...
+    none: str = "ok"  # ok | refused | none-refused | omitted-refused | in-zeros
     activation: str = "ok"  # ok | relu | sigmoid | tanh | softmax
 
     def departures(self) -> list[str]:
@@ -27,18 +27,24 @@ class Spec:
 
 
 OPTIONS = {
-    "weight": ("ok", "untransposed", "square-untransposed", "reshaped", "elementwise", "column-form"),
+    "weight": ("ok", "untransposed", "square-untransposed", "reshaped", "elementwise", "column-form",
+               "vector-untransposed", "columns"),
     "reduce": ("ok", "mean", "skips-last", "skips-first"),
     "bias": ("ok", "missing", "first-axis", "row-axis", "first-axis-nd", "twice", "input", "truth-test",
              "missing-vector", "as-row", "multiplied", "subtracted", "row-axis-batch", "in-weight"),
     "shape": ("ok", "merged", "vector-as-row", "needs-2d", "no-vector", "no-3d", "row-no-3d", "first-kept",
-              "like-x"),
-    "none": ("ok", "refused", "none-refused", "omitted-refused"),
+              "like-x", "flattened", "batch-mean", "batch-sum", "first-sample"),
+    "none": ("ok", "refused", "none-refused", "omitted-refused", "in-zeros"),
     "activation": ("ok", "relu", "sigmoid", "tanh", "softmax"),
 }
+#: the shape options that treat x as one vector (its samples flattened, averaged, summed or the first one kept)
+ONE_VECTOR = ("flattened", "batch-mean", "batch-sum", "first-sample")
 #: the catalog id of each departure, by option (where one flag holds several mistakes) or else by flag
 FINDING = {"weight": "weight-not-transposed", "reshaped": "weight-reshaped-not-transposed",
            "elementwise": "elementwise-product", "column-form": "column-vector-formula",
+           "columns": "column-vector-formula", "vector-untransposed": "weight-not-transposed",
+           "flattened": "only-vector-input", "batch-mean": "only-vector-input", "batch-sum": "only-vector-input",
+           "first-sample": "only-vector-input",
            "missing-vector": "missing-bias", "as-row": "only-2d-input", "multiplied": "bias-wrong-operation",
            "subtracted": "bias-wrong-operation", "in-weight": "bias-wrong-operation", "mean": "mean-not-sum",
            "skips-last": "sum-skips-an-input",
@@ -76,6 +82,8 @@ def _refused(args, spec: Spec) -> bool:
     """Does a function with this way of handling a missing bias fail on ``args``?"""
     if bias_of(args) is not None or spec.none == "ok":
         return False
+    if spec.none == "in-zeros":  # np.zeros(weight.shape[1]) stands in for the bias: in_features zeros
+        return args[1].shape[0] != args[1].shape[1]
     omitted = len(args) < 3
     return spec.none == "refused" or (spec.none == "none-refused") != omitted
 
@@ -91,7 +99,10 @@ def _product(x, weight, spec: Spec, einsum: bool) -> np.ndarray:
         y = np.einsum("...i,ij->...j", x, weight)  # einsum broadcasts a size-1 axis where @ refuses it
     elif spec.weight == "column-form":
         y = np.dot(weight, x) if einsum else weight @ x  # y = W x: right for one vector only
-    elif spec.weight == "untransposed" or (spec.weight == "square-untransposed" and n == weight.shape[0]):
+    elif spec.weight == "columns" and x.ndim >= 2:
+        y = weight @ x.T  # the samples made columns, as for W x, and the result never turned back
+    elif spec.weight == "untransposed" or (spec.weight == "square-untransposed" and n == weight.shape[0]) or (
+            spec.weight == "vector-untransposed" and x.ndim == 1):
         y = x @ weight
     elif spec.weight == "reshaped":
         y = x @ weight.reshape(weight.shape[1], weight.shape[0])
@@ -111,8 +122,10 @@ ACTIVATIONS = {"ok": lambda y: y, "relu": lambda y: np.maximum(y, 0.0), "sigmoid
                "tanh": np.tanh, "softmax": _softmax}
 
 
-def model(args, spec: Spec, einsum: bool = False) -> np.ndarray:
-    """What a function with the departures of ``spec`` returns on ``args`` (raises where it would raise)."""
+def model(args, spec: Spec, einsum: bool = False, strict: bool = False) -> np.ndarray:
+    """What a function with the departures of ``spec`` returns on ``args`` (raises where it would raise).
+    ``strict``: the samples averaged or summed into a vector that ``weight @`` it then refuses when x had more
+    than one leading axis (the code was written for a batch of rows, the product as W x)."""
     x, weight, bias = args[0], args[1], bias_of(args)
     given = x
     if _refused(args, spec):
@@ -123,6 +136,11 @@ def model(args, spec: Spec, einsum: bool = False) -> np.ndarray:
         x = x.reshape(-1, x.shape[-1])
     elif spec.shape in ("vector-as-row", "row-no-3d") and x.ndim == 1:
         x = x[None, :]
+    elif spec.shape in ONE_VECTOR and x.ndim > 1:
+        if strict and x.ndim > 2:
+            raise Raised("a matrix where the product wants a vector")
+        x = {"flattened": lambda a: a.ravel(), "batch-mean": lambda a: a.mean(axis=0),
+             "batch-sum": lambda a: a.sum(axis=0), "first-sample": lambda a: a[0]}[spec.shape](x)
     elif (spec.shape == "needs-2d" and x.ndim != 2) or (spec.shape == "no-vector" and x.ndim == 1) or (
             spec.shape == "no-3d" and x.ndim > 2) or (spec.shape == "row-no-3d" and x.ndim > 2):
         raise Raised("rank refused")
@@ -145,6 +163,8 @@ def model(args, spec: Spec, einsum: bool = False) -> np.ndarray:
             y = y - bias
         elif spec.bias == "in-weight":
             y = y + x.sum(axis=-1, keepdims=True) * bias  # x @ (weight.T + bias): b_j times the sum of the inputs
+        elif spec.weight == "columns" and x.ndim >= 2:
+            y = y + bias[:, None]  # the bias as a column, right for the (out, N) result it was written for
         else:
             y = y + bias
     if spec.shape == "first-kept":
@@ -161,12 +181,15 @@ def model(args, spec: Spec, einsum: bool = False) -> np.ndarray:
 def _run_model(args, spec: Spec):
     """The model's possible results on ``args``: arrays, or None where it raises. An untransposed weight has two,
     the product's and einsum's, which differ only when a size-1 axis meets a larger one; the column form has
-    ``weight @ x`` and ``np.dot(weight, x)``, which pair different axes of a 3-D x."""
+    ``weight @ x`` and ``np.dot(weight, x)``, which pair different axes of a 3-D x; the samples averaged or summed
+    into one vector have ``vector @ weight.T`` and ``weight @ vector``, which refuses what x's extra axes leave."""
     found = []
-    for einsum in ((False, True) if spec.weight in ("untransposed", "column-form") else (False,)):
+    einsums = (False, True) if spec.weight in ("untransposed", "column-form") else (False,)
+    stricts = (False, True) if spec.shape in ("batch-mean", "batch-sum") else (False,)
+    for einsum, strict in itertools.product(einsums, stricts):
         try:
             with np.errstate(all="ignore"):
-                found.append(model(args, spec, einsum))
+                found.append(model(args, spec, einsum, strict))
         except (Raised, ValueError, IndexError, TypeError, ZeroDivisionError):
             found.append(None)  # None: the model raises
     return found

@@ -19,6 +19,9 @@ nothing: each is a whole-result pattern, checked against every call that returne
 * ``index-shifted``: an index off by one in a loop over the outputs, bias[j - 1] or weight[j + 1] (wrapping round
   at the end, as numpy's negative indices and a ``% out`` do), so each output gets its neighbour's bias or row.
 
+* ``missing-bias``: the bias added to the first vector of a batch only (``y[0] += bias``), every other vector's
+  outputs left without it.
+
 ``weight-normalised`` also holds a weight centred on the mean of the whole matrix.
 
 A pattern is named only when it reproduces every returned call (to the model's tolerance), changes at least one of
@@ -167,6 +170,14 @@ def _shifted(args) -> list[tuple[str, np.ndarray | None]]:
                   ("output j gets bias[(j + 1) % out]", y + np.roll(bias, -1))]
 
 
+def _first_sample_bias(args) -> list[tuple[str, np.ndarray | None]]:
+    y, bias = _product(args), bias_of(args)
+    if bias is None or y.ndim < 2:
+        return [("", _right(args))]
+    y[0] += bias
+    return [("y[0] += bias", y)]
+
+
 #: (finding, its predictions, the dtype kinds a result it explains may have): a result cut to whole numbers and
 #: returned as integers is wrong-dtype's (an int buffer), not a float result that lost its fractions
 PATTERNS: list[tuple[str, Callable, str]] = [
@@ -182,6 +193,7 @@ PATTERNS: list[tuple[str, Callable, str]] = [
     ("weight-sign-dropped", lambda args, expected: _sign_dropped(args), "f"),
     ("samples-left-unfilled", _last_sample, "biuf"),
     ("index-shifted", lambda args, expected: _shifted(args), "f"),
+    ("missing-bias", lambda args, expected: _first_sample_bias(args), "f"),
 ]
 
 
@@ -233,6 +245,10 @@ def _text(finding_id: str, run, how: str) -> str:
         return (f"On {_where(run)} the outputs of the last vector of x (number {count - 1} of {count} when the leading "
                 f"axes are read as rows) hold {'only the bias' if how else '0'} and every other vector's are right: "
                 "the loop over the vectors stops one short, range(N - 1) where range(N) belongs.")
+    if finding_id == "missing-bias":
+        return (f"On {_where(run)} your output equals x @ weight.T with the bias added to the outputs of x[0] only "
+                f"(the first sample), {how}: every other sample's outputs lack it. Each vector gets the bias, so add "
+                "it to the whole result.")
     if finding_id == "index-shifted":
         return (f"On {_where(run)} your output equals the layer with an index off by one: {how}. Output j uses row j "
                 "of the weight and bias[j], the same j for both.")

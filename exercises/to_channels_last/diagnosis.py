@@ -20,6 +20,7 @@ import numpy as np
 from grader.authoring import PROBE, Case, Finding
 
 from . import rows
+from .beyond import kept_permutation, output_axis_dropped
 from .square import square_assumed
 
 #: the largest weight a model is evaluated on (the fc6 case has 102.8 million entries)
@@ -483,7 +484,8 @@ def diagnose(runs, exercise) -> list[Finding]:
             break  # the models are disjoint on the probes: the first that fits is the one
     if not findings:
         # a result partly left as a copy of the weight is a gather with repeated columns too: name what it is first
-        for structural in (lambda: _rows_reordered(probes, small, rtol), lambda: _columns_shuffled(probes, small, rtol),
+        for structural in (lambda: kept_permutation(small, rtol), lambda: output_axis_dropped(small),
+                           lambda: _rows_reordered(probes, small, rtol), lambda: _columns_shuffled(probes, small, rtol),
                            lambda: _left_unfilled(small, rtol), lambda: _columns_repeated(probes, small),
                            lambda: _rows_mixed(probes), lambda: square_assumed(small, rtol)):
             found = structural()
