@@ -15,6 +15,7 @@ a larger one, or one that does not parse, is read as the plain script it also is
 from __future__ import annotations
 
 import ast
+import heapq
 import re
 import textwrap
 
@@ -85,16 +86,40 @@ def _cell(node: ast.stmt, lines: list[str]) -> tuple[str, int, set[str], set[str
 
 
 def _run_order(cells: list[tuple[str, int, set[str], set[str]]]) -> list[int]:
-    """The cells' indices as marimo runs them: each after the cells defining what it reads, ties in file order."""
+    """The cells' indices as marimo runs them: each after the cells defining what it reads, ties in file order; a
+    cycle is broken at its earliest cell. This runs in the grader's process: each cell counts the names it still
+    waits for, and a name defined wakes its readers, so a file of 4,000 cells each waiting for the next (0.5 s when
+    every cell was tried again at every step) takes milliseconds."""
     defined_by = {name for cell in cells for name in cell[3]}
+    readers: dict[str, list[int]] = {}
+    waits = []
+    for index, cell in enumerate(cells):
+        needed = cell[2] & defined_by
+        waits.append(len(needed))
+        for name in needed:
+            readers.setdefault(name, []).append(index)
+    ready = [index for index, count in enumerate(waits) if not count]  # a heap: the earliest ready cell first
     placed: list[int] = []
+    done = [False] * len(cells)
     known: set[str] = set()
-    waiting = list(range(len(cells)))
-    while waiting:
-        ready = next((i for i in waiting if cells[i][2] & defined_by <= known), waiting[0])  # a cycle: file order
-        waiting.remove(ready)
-        placed.append(ready)
-        known |= cells[ready][3]
+    earliest = 0  # the first cell not placed yet: where a cycle is broken
+    while len(placed) < len(cells):
+        if ready:
+            index = heapq.heappop(ready)
+            if done[index]:
+                continue
+        else:
+            while done[earliest]:
+                earliest += 1
+            index = earliest
+        done[index] = True
+        placed.append(index)
+        for name in cells[index][3] - known:
+            known.add(name)
+            for reader in readers.get(name, ()):
+                waits[reader] -= 1
+                if not waits[reader] and not done[reader]:
+                    heapq.heappush(ready, reader)
     return placed
 
 

@@ -58,6 +58,8 @@ ENVIRONMENT_MODULES = frozenset({
 
 VERSION = "0.0.0+stand-in"
 
+#: modules whose calls are awaited (``await micropip.install(["numpy"])``): a list handed back raised TypeError
+_AWAITED = frozenset({"piplite", "micropip", "pyodide", "pyodide_js", "js"})
 #: a single argument of these types is a value, not something being wrapped or decorated
 _PLAIN = (str, bytes, bytearray, numbers.Number, type(None))
 
@@ -121,7 +123,7 @@ class StandIn:
         return _lookup(self._standin_path, name)
 
     def __call__(self, *args, **kwargs):
-        if len(args) == 1 and _handed_back(args[0]):
+        if len(args) == 1 and _handed_back(args[0]) and self._standin_path.partition(".")[0] not in _AWAITED:
             return args[0]
         return StandIn(self._standin_path + "()")
 
