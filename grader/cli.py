@@ -26,7 +26,7 @@ class _Parser(argparse.ArgumentParser):
 def _out_folder(text: str) -> Path:
     """An ``--out`` to write into. An empty one (a shell variable left unset) would quietly mean the working folder,
     and the filesystem's root is never what was meant: the grader writes, renames and removes its files there."""
-    if not text.strip():
+    if not text:
         raise argparse.ArgumentTypeError("is empty (a shell variable left unset?): name the folder to write into")
     if os.path.realpath(text) == os.path.realpath(os.sep):
         raise argparse.ArgumentTypeError("is the filesystem's root: name a folder of its own to write into")

@@ -159,7 +159,7 @@ def test_a_rerun_into_an_output_folder_nested_thousands_deep_regrades_instead_of
     assert results(damaged)["honest"].score == results(damaged)["honest"].max_score
 
 
-@pytest.mark.parametrize("out", ["", "  ", "/", "//", "/."])
+@pytest.mark.parametrize("out", ["", "/", "//", "/."])
 def test_an_empty_or_root_out_is_a_usage_error(tmp_path, capsys, out):
     """``--out "$UNSET"`` became the working folder and ``--out /`` wrote the class files into the root, both with
     exit 0: each is refused before anything is read or written."""
