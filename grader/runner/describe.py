@@ -6,8 +6,8 @@ A returned array's own memory is sent as it is, never pickled, and only once no 
 """
 from __future__ import annotations
 
-import gc
 import mmap
+import os
 import sys
 import weakref
 
@@ -26,13 +26,11 @@ ITEMS_COMPARED = 4
 class Results:
     """The child's part that describes what a call returned (``describe_result``) for the answer to a call."""
 
-    #: by function name, oldest first: (step, weak reference to the memory's owner or None, first, end, key); key
-    #: None for an address range, ("id", id(owner)) for an owner without weak references, or (device, inode,
-    #: path) for file offsets (see ``reused``)
+    #: by function name, oldest first: (step, what tells whether the memory's owner lives, first, end, key): a weak
+    #: reference to the owner, a ``_Held`` owner that takes none, a ``_FileHeld`` file, or None (always); key None
+    #: for an address range, ("id", id(owner)) for a ``_Held`` owner, or (device, inode, path) for file offsets
     kept_results: dict
     inputs_range: list  # the inputs' address range, once read
-    #: (step, key, owner) for this call's results whose owner takes no weak reference, until ``release`` settles them
-    unsettled: list | tuple = ()
 
     def detached(self, chunk):
         """A result's bytes that no object of the student's keeps alive: a view of an ndarray subclass, or of
@@ -80,9 +78,10 @@ class Results:
         An earlier result is never kept alive: a 1 GB result costs nothing, and memory freed may be reused by a
         fresh allocation, which then shares nothing. So it is remembered by what names its memory while it lives:
         its address range and a weak reference to the object that owns the memory (gone: the entry is forgotten);
-        for an owner that takes no weak reference (a ``bytearray`` under ``np.frombuffer``), its id and range, kept
-        only when the owner outlives the call (``release``) and forgotten when that id comes back with other memory;
-        for a shared file mapping (mapped again on every call, at a new address), the file and offsets. Arrays in
+        for an owner that takes no weak reference (a ``bytearray`` or ``bytes`` under ``np.frombuffer``), its id and
+        range, the owner held only while the student's code holds it too (``_Held``, settled by ``release``); for a
+        shared file mapping (mapped again on every call, at a new address), the file and offsets, the file held open
+        while it is still the student's (``_FileHeld``). Arrays in
         the parent's inputs (an argument returned, or a view of one: the inline inputs' memory, or a file
         ``mapped`` for this call) are no result of the function's and are left out. About 3 us a call; reads only
         numpy's and Python's own C attributes, so no student code runs."""
@@ -120,19 +119,18 @@ class Results:
                     if here[0] < hi and lo < here[1] and (found is None or step > found):
                         found = step
                 if in_file is not None:
-                    new.append((seq, None, in_file[1], in_file[2], in_file[0]))
+                    new.append((seq, self.holder(in_file[0], new), in_file[1], in_file[2], in_file[0]))
                     continue
                 try:
                     new.append((seq, _weakref(owner), *span, None))
-                except TypeError:  # no weak references: its id, kept if the owner outlives the call (``release``)
+                except TypeError:  # no weak references: held, while the student's code holds it too (``release``)
                     key = ("id", identity)
                     twice = [i for i, entry in enumerate(new) if entry[4] == key]
-                    if twice:  # two views of one owner: one entry, over both, settled once
-                        lo, hi = new[twice[0]][2:4]
-                        new[twice[0]] = (seq, None, min(lo, span[0]), max(hi, span[1]), key)
+                    if twice:  # two views of one owner: one entry, over both
+                        ref, lo, hi = new[twice[0]][1:4]
+                        new[twice[0]] = (seq, ref, min(lo, span[0]), max(hi, span[1]), key)
                     else:
-                        new.append((seq, None, *span, key))
-                        self.unsettled = [*self.unsettled, (seq, key, owner)]
+                        new.append((seq, self.holder(owner, new), *span, key))
             if stale:
                 kept[:] = [entry for entry in kept if id(entry) not in stale]
             kept.extend(new)
@@ -154,26 +152,39 @@ class Results:
                 found.append(value)
         return found
 
+    def holder(self, owner, new: list):
+        """The one holder of ``owner`` (an object without weak references, or a file's key), an earlier entry's
+        when one still holds it: one per owner, so that its reference count (or the file's descriptors) tells
+        whether anything but the holder still holds it. None for a file no descriptor is open on, or past
+        ``MOST_FILES_HELD`` (the file then named by its key alone, as long as its entry is kept)."""
+        kind = _FileHeld if type(owner) is tuple else _Held
+        for entry in (entry for kept in (*self.kept_results.values(), new) for entry in kept):
+            if type(entry[1]) is kind and entry[1].holds(owner):
+                return entry[1]
+        if kind is _Held:
+            return _Held(owner)
+        if _FileHeld.open_count >= MOST_FILES_HELD:
+            return None
+        fd = maps.hold(owner)
+        return _FileHeld(fd, owner) if fd >= 0 else None
+
     def release(self, held: list) -> None:
-        """Drop what the call made (``held``), then keep the entries of owners without weak references only if
-        something else still holds them: a module-level ``bytearray``, never one that died with the result, whose
-        id and address the next call's fresh ``bytearray`` would likely get again. One held by nothing but a
-        reference cycle (a closure that names itself, a kept ``sys.exc_info()``) would die at the next collection,
-        and its id and address come back on a later call: such correct code was called shared-result, so the
-        cycles are collected first (about 2 ms, only when such an owner outlives the call)."""
-        pending, self.unsettled = self.unsettled, ()
+        """Drop what the call made (``held``), then let go of every owner and file that nothing but its holder
+        holds any more, and forget their entries: a fresh ``bytearray`` that died with its result, a temporary file
+        the call made and dropped, or an earlier call's owner the student let go of during this call (the latest
+        kept in a global, replaced), all let go here, in the call's time, so none outlives the student's hold by
+        more than a call; a module-level ``bytearray``, a memfd kept open, a file with a name stay."""
         try:
             held.clear()
         finally:
-            collected = False
-            while pending:
-                seq, key, owner = pending.pop()
-                if _refcount(owner) > 2 and not collected:  # held by more than this name and the call's argument
-                    collected = _collect() is not None
-                if _refcount(owner) <= 2:  # it dies here, with its entry
-                    for kept in self.kept_results.values():
-                        kept[:] = [entry for entry in kept if entry[0] != seq or entry[4] != key]
-                del owner
+            holders = {id(entry[1]): entry[1] for kept in self.kept_results.values() for entry in kept
+                       if type(entry[1]) in (_Held, _FileHeld)}
+            table = maps.table() if any(type(h) is _FileHeld for h in holders.values()) else None
+            for holder in holders.values():
+                holder.settle(table)
+            if any(holder() is None for holder in holders.values()):
+                for kept in self.kept_results.values():
+                    kept[:] = [entry for entry in kept if type(entry[1]) not in (_Held, _FileHeld) or entry[1]()]
 
     def span(self, value) -> tuple[int, int] | None:
         """The address range an ndarray's elements lie in (None for anything else, or an empty array); read by
@@ -314,8 +325,84 @@ def signature(function, wire) -> dict | None:
 
 _weakref = weakref.ref  # kept at the runner's start, before the student's code could replace the module
 _refcount = sys.getrefcount
-_collect = gc.collect
 _exporter = memoryview.obj.__get__
+
+
+#: the most files held open at once for the entries of results in mapped files (the child may open 256 in all)
+MOST_FILES_HELD = 16
+
+
+class _Held:
+    """A strong reference in place of a weak one, for a result's owner that takes none (a ``bytearray`` or
+    ``bytes`` under ``np.frombuffer``). Remembered by id and address alone, such an owner that died (a fresh
+    ``bytearray`` per call, the latest kept in a global, or one held by a reference cycle until a collection) left
+    both free for a later call's fresh one, which was then called the same memory: shared-result on correct code.
+    Held, its id and memory stay its own. Called like a weak reference: the owner, or None once let go."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj) -> None:
+        self.obj = obj
+
+    def __call__(self):
+        return self.obj
+
+    def holds(self, owner) -> bool:
+        return self.obj is owner
+
+    def count(self) -> int:
+        return _refcount(self.obj)
+
+    def settle(self, _table) -> None:
+        """Let go of the owner when nothing but this holder holds it (no student object can then reach it)."""
+        if self.obj is not None and self.count() <= _ALONE:
+            self.obj = None
+
+
+#: what ``_Held.count`` reads for an owner that nothing else holds (the interpreter's own references included)
+_ALONE = _Held(bytearray(1)).count()
+
+
+class _FileHeld:
+    """A descriptor of the runner's own on a file a result was mapped from (``maps.hold``), so that its inode is
+    not given to a file made later while the entry lives: ext4 reuses a deleted file's inode at once, and an unnamed
+    temporary file's path is ``#<inode>``, so a fresh ``tempfile.TemporaryFile()`` per call, mapped and returned,
+    was the last call's file by every name ``/proc/self/maps`` gives (shared-result on correct code in ``rlimits``
+    mode). Called like a weak reference: itself while the descriptor is open, None once closed."""
+
+    __slots__ = ("fd", "key")
+    open_count = 0
+
+    def __init__(self, fd: int, key: tuple) -> None:
+        self.fd, self.key = fd, key
+        _FileHeld.open_count += 1
+
+    def __call__(self):
+        return self if self.fd >= 0 else None
+
+    def holds(self, key) -> bool:
+        return self.fd >= 0 and self.key[:2] == key[:2]
+
+    def settle(self, table) -> None:
+        """Close the descriptor when the file is no longer the student's (no name, no other descriptor, no
+        mapping): its entry is forgotten, and its inode may go to the next file."""
+        if self.fd >= 0 and not maps.still_used(self.fd, self.key, table):
+            self.close()
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            fd, self.fd = self.fd, -1
+            _FileHeld.open_count -= 1
+            try:
+                _close(fd)
+            except OSError:
+                pass
+
+    def __del__(self) -> None:  # its last entry dropped (past KEPT_RESULTS): the descriptor with it
+        self.close()
+
+
+_close = os.close
 
 
 def plain(value, limit: int) -> str:

@@ -76,3 +76,62 @@ def file_range(low: int, high: int, data: bytes | None) -> tuple[tuple, int, int
 
 
 _DELETED = b" (deleted)"
+#: the most descriptors looked at for a file's (the child's limit on open files is 256)
+_MOST_DESCRIPTORS = 4096
+
+
+def _same_file(status: os.stat_result, device: bytes, inode: int) -> bool:
+    """Whether ``status`` is the file /proc/self/maps names ``device`` ("fe:01", major and minor in hex) ``inode``."""
+    major, _, minor = device.partition(b":")
+    try:
+        return status.st_ino == inode and (os.major(status.st_dev), os.minor(status.st_dev)) == (int(major, 16),
+                                                                                                  int(minor, 16))
+    except ValueError:
+        return False
+
+
+def _descriptors(skip: int = -1):
+    """(descriptor, its status) for every descriptor this process has open below the limit, ``skip`` left out."""
+    try:
+        import resource
+        limit = min(resource.getrlimit(resource.RLIMIT_NOFILE)[0], _MOST_DESCRIPTORS)
+    except (ImportError, OSError, ValueError):
+        limit = 256
+    limit = _MOST_DESCRIPTORS if limit < 0 else limit  # RLIM_INFINITY
+    for fd in range(limit):
+        if fd != skip:
+            try:
+                yield fd, os.fstat(fd)
+            except OSError:
+                continue
+
+
+def hold(key: tuple) -> int:
+    """A descriptor of this module's own on the file ``key`` (``file_range``'s device, inode, path), duplicated from
+    one the process has open on it (an ``mmap`` keeps one while it lives), or -1. While it is open the file's inode
+    stays its own: ext4 gives a deleted file's inode to the next file made, and an unnamed temporary file's path is
+    ``#<inode>``, so the next call's fresh file would otherwise be the same file by every name maps gives."""
+    for fd, status in _descriptors():
+        if _same_file(status, key[0], key[1]):
+            try:
+                return os.dup(fd)
+            except OSError:
+                return -1
+    return -1
+
+
+def still_used(fd: int, key: tuple, data: bytes | None) -> bool:
+    """Whether the file held by ``fd`` (``hold``) is still the process's besides: it has a name, another descriptor
+    is open on it, or it is mapped (``data``, ``table()``). False too when ``fd`` no longer holds that file."""
+    try:
+        status = os.fstat(fd)
+    except OSError:
+        return False
+    if not _same_file(status, key[0], key[1]):
+        return False  # closed by the student's code, and the number given to another file
+    if status.st_nlink > 0:
+        return True
+    needle = b" " + key[0] + b" " + str(key[1]).encode() + b" "
+    if data is not None and needle in data:
+        return True
+    return any(_same_file(other, key[0], key[1]) for _, other in _descriptors(skip=fd))
