@@ -21,6 +21,9 @@ import stdlib
 KEPT_RESULTS = 64
 #: the items of a returned tuple or list whose memory is compared with earlier results (``return buf, extra``)
 ITEMS_COMPARED = 4
+#: the largest result whose owner takes no weak reference is remembered: such an owner is held (``_Held``) until
+#: the end of the next call, which could double a correct 822 MB result's memory; past this, it is not remembered
+HELD_MOST_BYTES = 64 << 20
 
 
 class Results:
@@ -124,6 +127,8 @@ class Results:
                 try:
                     new.append((seq, _weakref(owner), *span, None))
                 except TypeError:  # no weak references: held, while the student's code holds it too (``release``)
+                    if span[1] - span[0] > HELD_MOST_BYTES:
+                        continue
                     key = ("id", identity)
                     twice = [i for i, entry in enumerate(new) if entry[4] == key]
                     if twice:  # two views of one owner: one entry, over both
