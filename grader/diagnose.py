@@ -37,9 +37,9 @@ def generic_findings(facts: Facts, execution: Execution, exercise: Exercise) -> 
     if timeouts:
         findings.append(Finding("too-slow", f"The call on the '{timeouts[0].case.name}' case "
                                             f"{timeouts[0].outcome.error}."))
-    starved = [r for r in graded if r.outcome.out_of_memory
-               or (r.outcome.exception is not None and r.outcome.exception.type == "MemoryError")]
-    if starved and "out-of-memory" in exercise.catalog:  # the checks say "killed"; this says what to change
+    starved = [r for r in graded if "out-of-memory" in exercise.catalog and (r.outcome.out_of_memory
+               or (r.outcome.exception is not None and r.outcome.exception.type == "MemoryError"))]
+    if starved:  # the checks say "killed"; this says what to change
         what = starved[0].outcome.incident if starved[0].outcome.out_of_memory \
             else f"raised {starved[0].outcome.error}" + _own_limit(starved[0].outcome.exception, execution)
         findings.append(Finding("out-of-memory", f"The call on the '{starved[0].case.name}' case {what}."))
@@ -52,10 +52,11 @@ def generic_findings(facts: Facts, execution: Execution, exercise: Exercise) -> 
         else None
     if moved and any(not _right(facts, r) for r in graded):
         findings.append(Finding("parameters-reordered", _reordered_text(execution.declared, exercise, moved)))
-    if raised:
-        findings.append(Finding("raises-error", f"On the '{raised[0].case.name}' case ({raised[0].case.description})"
-                                                f" it raised {raised[0].outcome.error}."
-                                                + _left_in(raised[0].outcome.exception)))
+    raised_else = [r for r in raised if all(r is not s for s in starved)]  # a MemoryError: out-of-memory alone
+    if raised_else:
+        first = raised_else[0]
+        findings.append(Finding("raises-error", f"On the '{first.case.name}' case ({first.case.description})"
+                                                f" it raised {first.outcome.error}." + _left_in(first.outcome.exception)))
     returned = [r for r in graded if r.outcome.status == "ok" and r.outcome.type_name != "NoneType"]
     odd = [r for r in returned if not r.outcome.exact_ndarray]
     if odd:

@@ -123,7 +123,8 @@ def exit_report(code: int, signum: int, limits: MemoryLimits, *, oom_killed: boo
     """The report for a child that ended with exit ``code`` (``signum``: the signal that ended it, or 0).
 
     ``oom_killed``: the cgroup's out-of-memory killer did it; ``over_limit``: the cgroup refused pages during the
-    run (its ``failcnt``); ``memory_used``: the cgroup's peak; ``cgroup``: a memory cgroup watched this run.
+    run (its ``failcnt``); ``memory_used``: the cgroup's peak; ``cgroup``: a memory cgroup watched this run (no
+    sentence depends on it any more: a SIGKILL is named as such either way; kept for the callers).
     """
     memory = limits.memory
     if oom_killed or (signum == signal.SIGKILL and over_limit):
@@ -136,10 +137,11 @@ def exit_report(code: int, signum: int, limits: MemoryLimits, *, oom_killed: boo
             sentence, kind = "crashed the Python process with a segmentation fault (SIGSEGV)", "crashed"
         elif signum == signal.SIGXCPU:
             sentence, kind = f"used more than {cpu_seconds:g} s of CPU time and was killed", "cpu-time"
-        elif signum == signal.SIGKILL and cgroup:
-            sentence, kind = "was killed (SIGKILL)", "crashed"
         elif signum == signal.SIGKILL:
-            sentence, kind = f"was killed (SIGKILL), most likely for using more than {memory} of memory", "crashed"
+            # without a cgroup this once read "most likely for using more than 2 GiB of memory": there the limit is
+            # on address space and raises MemoryError, it never kills, so a student's own os.kill was blamed on
+            # memory in rlimits mode (and Landlock without root) and named plainly in the other modes
+            sentence, kind = "was killed (SIGKILL)", "crashed"
         else:
             try:
                 name = signal.Signals(signum).name

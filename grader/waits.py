@@ -17,6 +17,11 @@ from . import processes
 MOST = 2.0
 #: a wait shorter than this is not worth a new deadline
 LEAST = 0.05
+#: generations between the launched process and the runner, by mode (0: the launched process is the runner).
+#: bwrap's was once left at "cannot be read", so its deadlines stayed wall-clock while the child's alarm granted
+#: its waits: on a loaded machine a busy call was killed at 12 s and told it "did not stop" in 2 s more, which it
+#: was never asked to in its own time; the same call in fork mode got its alarm, and the full grace after it.
+DEPTH = {"fork": 1, "bwrap": 2}
 
 
 class Waits:
@@ -24,14 +29,15 @@ class Waits:
 
     def __init__(self, mode: str, pid: int) -> None:
         self.mode, self.pid, self.granted = mode, pid, 0.0
-        self.main = 0 if mode == "fork" else pid  # in fork mode: the init's first child, found when first needed
+        #: how far below ``pid`` the runner is: in fork mode the init's first child; in bwrap mode bubblewrap's own
+        #: child (the pid namespace's init) starts it. Found when first needed, once the chain is there.
+        self.depth = DEPTH.get(mode, 0)
+        self.main = 0 if self.depth else pid
 
     def waited(self) -> float:
         """Seconds the run's main process has waited for a core so far (0 where it cannot be read)."""
-        if self.mode not in ("fork", "landlock", "rlimits"):  # bwrap's pid is bubblewrap's own
-            return 0.0
         if not self.main:
-            self.main = next(iter(processes.children(self.pid)), 0)
+            self.main = _descendant(self.pid, self.depth)
         return processes.run_delay(self.main) if self.main else 0.0
 
     def grant(self, allowance: float, step_granted: float, left: float = float("inf")) -> float:
@@ -46,3 +52,13 @@ class Waits:
             return 0.0
         self.granted += more
         return more
+
+
+def _descendant(pid: int, depth: int) -> int:
+    """The first child of the first child... ``depth`` generations below ``pid``, or 0 while the chain is not
+    complete yet (a run starting): the caller asks again at its next deadline."""
+    for _ in range(depth):
+        pid = next(iter(processes.children(pid)), 0)
+        if not pid:
+            return 0
+    return pid
