@@ -162,6 +162,10 @@ class Sandbox:
             warnings.append("No cgroup: processes left behind are found by session or uid.")
         if not self.cgroups:
             warnings.append(memory_mod.address_space_note(self.memory_limits()))
+            unlimited = self.mode not in NAMESPACED and not self.worker_uid
+            if unlimited and not any("processes limit" in w for w in warnings):
+                warnings.append(f"The processes limit ({limits.processes}) does not hold: without a worker uid or a "
+                                "pids cgroup, a submission may start as many processes as this user can.")
         self.layers: tuple[str, ...] = tuple(layers)
         self.warnings: tuple[str, ...] = tuple(warnings)
         if self.cgroups:

@@ -168,3 +168,19 @@ def test_grader_check_works_for_an_unprivileged_user():
         assert "Traceback" not in run.stdout + run.stderr, (name, run.stdout[-800:], run.stderr[-800:])
     assert done["ben.py"].returncode == 0 and "All 10 public checks passed" in done["ben.py"].stdout
     assert done["chloe.ipynb"].returncode == 1 and "relu-after-fc3" in done["chloe.ipynb"].stdout
+
+
+def test_a_mode_with_no_process_limit_says_so():
+    """Without a worker uid or a pids cgroup, the exercise's processes limit is not enforced (round two's fork bomb
+    made all 512 of its processes in rlimits mode): the machine's notes, on stderr and in summary.html, say so."""
+    from grader.sandbox import Limits
+
+    try:
+        sandbox = Sandbox(Limits(), mode="rlimits")
+    except SandboxUnavailable as exc:
+        pytest.skip(f"no rlimits mode here: {exc}")
+    said = [w for w in sandbox.warnings if "processes limit" in w]
+    if sandbox.cgroups:
+        assert not said, sandbox.warnings
+    else:
+        assert len(said) == 1 and "(64) does not hold" in said[0], sandbox.warnings
