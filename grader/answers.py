@@ -125,7 +125,10 @@ def call_error(error: object, submission: Submission) -> CallError:
     space = error.get("address_space")
     if space is not None and (not isinstance(space, int) or isinstance(space, bool) or not -1 <= space < 2**64):
         raise ProtocolError("an error's address-space limit is not a number")
-    kind, message = _clean(text_field(error, "type"), 80) or "Exception", _clean(text_field(error, "message"), 400)
+    # numpy.testing's messages start with a line break (its report begins on the next line, as a traceback prints
+    # it): quoted, a leading '\n' is all the student saw of it before the cut
+    kind, message = _clean(text_field(error, "type"), 80) or "Exception", \
+        _clean(text_field(error, "message").strip(), 400)
     if kind == "OSError" and (said := _own_limit_sentence(message)):  # the runner's words: written again here
         return CallError(type=kind, message="", hint=said, where=where or "", line=line, cell=cell)
     hint = hints.error_hint(kind, message)

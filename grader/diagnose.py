@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 
-from . import escape
+from . import escape, incidents
 from .checks import overwritten_result
 from .facts import Facts, establish, order
 from .memory import human_bytes, lowered_by_submission
@@ -56,7 +56,9 @@ def generic_findings(facts: Facts, execution: Execution, exercise: Exercise) -> 
     if raised_else:
         first = raised_else[0]
         findings.append(Finding("raises-error", f"On the '{first.case.name}' case ({first.case.description})"
-                                                f" it raised {first.outcome.error}." + _left_in(first.outcome.exception)))
+                                                f" it raised {first.outcome.error}."
+                                                + incidents.left_in_call(first.outcome.exception)
+                                                + incidents.unwritten(_stubbed(raised_else), len(graded))))
     returned = [r for r in graded if r.outcome.status == "ok" and r.outcome.type_name != "NoneType"]
     odd = [r for r in returned if not r.outcome.exact_ndarray]
     if odd:
@@ -113,18 +115,8 @@ def generic_findings(facts: Facts, execution: Execution, exercise: Exercise) -> 
     return findings
 
 
-def _left_in(error: CallError | None) -> str:
-    """Debugging left in the code fails every call in the same telling way: say what, since the exception's name
-    alone (BdbQuit, EOFError) means nothing to a student who forgot the breakpoint."""
-    if error is None:
-        return ""
-    if error.type == "BdbQuit":
-        return (" A breakpoint() or pdb.set_trace() was left in the code: while grading nobody can type at the "
-                "debugger, so it quits and the call fails. Remove it.")
-    if error.type == "EOFError" and "reading a line" in error.message:
-        return (" An input() call was left in the code: while grading there is nothing to read, so it meets the "
-                "end of its input and raises. Remove it.")
-    return ""
+def _stubbed(raised: list[CaseRun]) -> int:
+    return sum(r.outcome.exception is not None and r.outcome.exception.type == "NotImplementedError" for r in raised)
 
 
 def _stale(facts: Facts) -> str:

@@ -50,8 +50,57 @@ def _capital(label: str) -> str:
     return f"{label[0].upper()}{label[1:]}"
 
 
+def waiting_for_someone(error: CallError | None, notebook: bool = True) -> str:
+    """What an EOFError of input() or a BdbQuit means, said after the sentence of the cell that raised it: in
+    Jupyter the student typed at the prompt or the debugger, while grading nobody does (as under nbconvert or
+    nbgrader, where such a cell fails too). The bare exception name means nothing to a student who forgot the
+    prompt; the EOFError of a file read past its end ('Ran out of input') is no prompt and gets nothing."""
+    if error is None:
+        return ""
+    where, answered = ("the cell", "in Jupyter you answered it, but ") if notebook else ("the code", "")
+    if error.type == "EOFError" and (not error.message or "reading a line" in error.message):  # input(), getpass()
+        return (f" That is an input() or getpass() call waiting for someone to type: {answered}while grading nobody "
+                "can, so it fails.")
+    if error.type == "BdbQuit":
+        return (f" That is a breakpoint() or pdb.set_trace() left in {where}: while grading nobody can type at the "
+                "debugger, so it quits.")
+    return ""
+
+
+def left_in_call(error: CallError | None) -> str:
+    """Debugging left in the code fails every call in the same telling way: say what, since the exception's name
+    alone (BdbQuit, EOFError) means nothing to a student who forgot the breakpoint."""
+    if error is None:
+        return ""
+    if error.type == "BdbQuit":
+        return (" A breakpoint() or pdb.set_trace() was left in the code: while grading nobody can type at the "
+                "debugger, so it quits and the call fails. Remove it.")
+    if error.type == "EOFError" and "reading a line" in error.message:
+        return (" An input() call was left in the code: while grading there is nothing to read, so it meets the "
+                "end of its input and raises. Remove it.")
+    return ""
+
+
+def unwritten(stubbed: int, calls: int) -> str:
+    """NotImplementedError, raised on ``stubbed`` of ``calls`` calls, is how a stub (the starter's, or nbgrader's
+    'raise NotImplementedError()') or a part left for later says it is not written: a student who kept one reads
+    that, not only the usual causes of an exception (shapes that do not line up) that the finding explains."""
+    if not stubbed:
+        return ""
+    said = "Every case" if stubbed == calls else f"{stubbed} of {calls} cases"
+    return (f" {said} raised NotImplementedError, which code not written yet raises (the starter's stub, or a part "
+            "left for later): write that code in place of the raise.")
+
+
 def cell_error(submission: Submission, label: str, error: CallError | None, timed_out: bool, limit: float, *,
                last: bool = False, expected: bool = False) -> str:
+    """The sentence of a cell that raised or was stopped, with what a prompt or debugger left in it means."""
+    return _cell_error(submission, label, error, timed_out, limit, last=last, expected=expected) \
+        + ("" if timed_out else waiting_for_someone(error, submission.is_notebook))
+
+
+def _cell_error(submission: Submission, label: str, error: CallError | None, timed_out: bool, limit: float, *,
+                last: bool = False, expected: bool = False) -> str:
     """A cell (or a .py file's code) that the child's own alarm stopped at ``limit``, or that raised ``error``.
 
     A notebook's later cells still run, as when they are run one by one; a file's code stops at that line. The

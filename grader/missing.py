@@ -323,24 +323,11 @@ def _stopped_definition(submission: submission_mod.Submission, execution: Execut
     failed = dict(zip(execution.failed_cells, execution.cell_errors))
     for cell in submission.cells:
         if cell.code_number in failed and pattern.search(cell.source):
+            error = failed[cell.code_number]  # what a prompt or debugger left in it means is said there already
             return (f"{name}() was never defined: {cell.label}, which defines it, stopped before its 'def {name}' "
-                    "line ran. "
-                    f"{failed[cell.code_number]}{_left_in_cell(failed[cell.code_number])} Fix that error, or move "
-                    "the code that fails out of the way of the definition.")
+                    f"line ran. {error}{pysource.newer_name(error)} Fix that error, or move the code that fails out "
+                    "of the way of the definition.")
     return ""
-
-
-def _left_in_cell(error: str) -> str:
-    """What an EOFError or BdbQuit of a cell means: in Jupyter someone typed at the prompt or the debugger, and
-    while grading nobody does (as under nbconvert or nbgrader, where such a cell fails too). An import of a name
-    that the student's newer Python has and the grader's lacks says which version added it."""
-    if "raised EOFError: 'EOF when reading a line'" in error or "raised EOFError (" in error:  # input(), getpass()
-        return (" That is an input() or getpass() call waiting for someone to type: in Jupyter you answered it, "
-                "but while grading nobody can, so it fails.")
-    if "raised BdbQuit" in error:
-        return (" That is a breakpoint() or pdb.set_trace() left in the cell: while grading nobody can type at the "
-                "debugger, so it quits.")
-    return pysource.newer_name(error)  # ``from itertools import batched``: the student's Python is newer
 
 
 def _skipped_definition(submission: submission_mod.Submission, name: str) -> str:
