@@ -129,6 +129,8 @@ def call_error(error: object, submission: Submission) -> CallError:
     # it): quoted, a leading '\n' is all the student saw of it before the cut
     kind, message = _clean(text_field(error, "type"), 80) or "Exception", \
         _clean(text_field(error, "message").strip(), 400)
+    if kind == "SystemExit" and message == "None":  # exit() or sys.exit() with no code: str(None), nothing said
+        message = ""
     if kind == "OSError" and (said := _own_limit_sentence(message)):  # the runner's words: written again here
         return CallError(type=kind, message="", hint=said, where=where or "", line=line, cell=cell)
     hint = hints.error_hint(kind, message)

@@ -6,7 +6,8 @@ saved; its README says what each one holds. Each folder is graded once, as a cla
 What a student read before this round: a cell with input() in it got only "raised EOFError: 'EOF when reading a
 line'" unless it was the cell that defines the function; a starter whose 'pass' became 'raise NotImplementedError'
 got the usual causes of an exception (shapes that do not line up) and nothing about the stub; numpy.testing's
-messages were quoted from their leading line break ('\\nNot equal to tolerance...').
+messages were quoted from their leading line break ('\\nNot equal to tolerance...'); exit() in a cell was said to
+have "raised SystemExit: 'None'".
 """
 from __future__ import annotations
 
@@ -45,6 +46,8 @@ VGG_FULL = {
     "input-cell": [PROMPT],
     "sys-exit-in-selfcheck": ["raised SystemExit: 'self-check done'"],
     "prints-expected": [],
+    "exit-call": ["Code cell 3 (cell 6 of the notebook) raised SystemExit (line 2 of code cell 3)"],
+    "frontend-magics": ["A '%%javascript' cell was not run", "A '%%html' cell was not run"],
 }
 #: wrong code, whatever the mess: the score and the one mistake named
 VGG_WRONG = {
