@@ -28,6 +28,12 @@ def children(pid: int) -> list[int]:
         return []
 
 
+def unlimited_note(limit: int) -> str:
+    """The isolation note of a sandbox that cannot cap a run's processes (no worker uid, no pids cgroup)."""
+    return (f"The processes limit ({limit}) does not hold: without a worker uid or a pids cgroup, a submission may "
+            "start as many processes as this user can.")
+
+
 def sweep_uid(uid: int) -> None:
     """Kill every process of ``uid`` (the fallback when no cgroup tracks a run)."""
     for _ in range(20):

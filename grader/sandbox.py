@@ -43,9 +43,8 @@ from dataclasses import dataclass, field
 from hashlib import sha1
 from pathlib import Path
 
-from . import bwrap
+from . import bwrap, cgroups, machine, processes, slots, template
 from . import memory as memory_mod
-from . import cgroups, machine, processes, slots, template
 from .runner import confine as runner_confine
 from .runner import seccomp
 from .slots import SandboxUnavailable
@@ -162,10 +161,8 @@ class Sandbox:
             warnings.append("No cgroup: processes left behind are found by session or uid.")
         if not self.cgroups:
             warnings.append(memory_mod.address_space_note(self.memory_limits()))
-            unlimited = self.mode not in NAMESPACED and not self.worker_uid
-            if unlimited and not any("processes limit" in w for w in warnings):
-                warnings.append(f"The processes limit ({limits.processes}) does not hold: without a worker uid or a "
-                                "pids cgroup, a submission may start as many processes as this user can.")
+            if self.mode not in NAMESPACED and not self.worker_uid and "processes limit" not in " ".join(warnings):
+                warnings.append(processes.unlimited_note(limits.processes))
         self.layers: tuple[str, ...] = tuple(layers)
         self.warnings: tuple[str, ...] = tuple(warnings)
         if self.cgroups:
