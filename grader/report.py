@@ -58,15 +58,22 @@ def environment(autoescape: bool) -> jinja2.Environment:
     return env
 
 
-#: the check that fails when a call did not return (it raised, ran out of time, or ended the process)
-RETURNS_CHECK = "returns"
+#: the checks that fail when a call did not return (it raised, ran out of time, or ended the process) and when the
+#: submission did not run to its end
+RETURNS_CHECK, COMPLETES_CHECK = "returns", "completes"
 
 
 def unexplained(part: object) -> str:
     """What to say when points were lost and no known mistake matched. A call that ended the process itself
     (``os._exit``, a segfault, a kill) is named by no mistake, and "compare your function with the computation"
     would send a student whose every value was right to the arithmetic: the failed check says how the call ended."""
-    failed = next((c for c in getattr(part, "checks", ()) if c.id == RETURNS_CHECK and c.status != "passed"), None)
+    checks = tuple(getattr(part, "checks", ()))
+    lost = [c for c in checks if c.points < c.max_points]
+    if lost and all(c.id == COMPLETES_CHECK for c in lost):  # the function was right; the notebook did not end
+        return (f"Your function's results were right: the points lost are the check '{lost[0].title}' below, which "
+                "says where your submission stopped (a cell that loops, waits for input or was interrupted). Make "
+                "it run to its end.")
+    failed = next((c for c in checks if c.id == RETURNS_CHECK and c.status != "passed"), None)
     # worded for any exercise: "one layer at a time" fitted one network head alone, not a reordering of columns
     advice = "compare your function with the computation in the statement, one step at a time."
     if failed is None:

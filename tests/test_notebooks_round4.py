@@ -184,3 +184,22 @@ def test_grader_check_names_the_stub_and_the_prompt(tmp_path, capsys):
     path = shutil.copy(FOLDER / "fc-layers" / "input-and-debug.ipynb", tmp_path / "fc.ipynb")
     code, out, _ = run_cli(capsys, "check", path)
     assert code == 0 and PROMPT in out, out
+
+
+def test_a_right_function_in_a_notebook_that_did_not_end_is_told_its_results_were_right():
+    """A right function whose notebook stopped in a later cell (a loop the student interrupted) loses only the
+    'completes' point: the report no longer sends the student to the arithmetic ("compare your function with the
+    computation"), it says the results were right and where to look."""
+    from types import SimpleNamespace
+
+    from grader import report
+    from grader.results import CheckResult
+
+    checks = (CheckResult("completes", "The submission runs to its end within the time limits", "timeout", 0, 1,
+                          "Cell 7 ran out of time."),
+              CheckResult("returns", "The function runs and returns on every case", "passed", 1, 1, ""),
+              CheckResult("values-single", "Correct logits for one sample", "passed", 3, 3, ""))
+    said = report.unexplained(SimpleNamespace(checks=checks))
+    assert "results were right" in said and "The submission runs to its end" in said and "compare" not in said
+    wrong = (*checks[:2], CheckResult("values-single", "Correct logits for one sample", "failed", 0, 3, "off"))
+    assert "Compare your function" in report.unexplained(SimpleNamespace(checks=wrong))
