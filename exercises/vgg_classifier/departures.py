@@ -117,7 +117,7 @@ def describe(spec) -> list[tuple[str, str, object]]:
             if s != 1.0:
                 undone = replace(spec, scale=tuple(1.0 if j == i else x for j, x in enumerate(spec.scale)))
                 if i == 1 and s > 0 and not spec.bias[2] and spec.final == "none":
-                    items.append(Eq.unplaced_logits(s, undone))
+                    items.append(Eq.dropout_on_both(s, undone) if first == s else Eq.unplaced_logits(s, undone))
                     continue
                 if i == 0 and s > 0 and Eq.features_or_h1(spec) and spec.input_act == "none":
                     items.append(Eq.unplaced_features(s, undone))
@@ -279,10 +279,12 @@ def _rare_items(spec) -> list:
     for i, on in enumerate(spec.residual):
         if on:
             h, out = ("x", "h1")[i], f"h{i + 1}"
-            act = "ReLU" if spec.act[i] == "relu" else "act"
+            layer = f"{h} W{i + 1} + b{i + 1}"
+            # with no activation (a ReLU left out as well, named beside this), no act( ) to show around the sum
+            layer = layer if spec.act[i] == "none" else f"{'ReLU' if spec.act[i] == 'relu' else 'act'}({layer})"
             into = "the flattened features" if i == 0 else "FC1's output"
             items.append(("residual-connection",
-                          f"{LAYER[i]} adds its input to its output, {out} = {act}({h} W{i + 1} + b{i + 1}) + {h} (a "
+                          f"{LAYER[i]} adds its input to its output, {out} = {layer} + {h} (a "
                           f"skip connection, as in a ResNet block: {into} added to {LAYER[i]}'s), which the head does "
                           f"not have; the sum only exists when the two widths are equal, as on the square probes, "
                           f"and fails with a shape error wherever they differ",

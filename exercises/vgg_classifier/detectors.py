@@ -226,3 +226,19 @@ def square_only(work, graded, probes) -> list:
     return findings
 
 
+
+
+def probe_dtype(graded, probes) -> list:
+    """``wrong-dtype`` read on the probes, when no graded case returned an array for the harness to read it on (the
+    weights used as (out, in) fail wherever the widths differ, and every probe's widths are equal): the float32 cast
+    is a mistake of its own, which would cost its point the moment the shapes are fixed, and the student should
+    hear of it now rather than after the next submission."""
+    if any(r.outcome.status == "ok" and isinstance(r.outcome.array, np.ndarray) for r in graded):
+        return []
+    odd = next((r for r in probes if r.outcome.status == "ok" and isinstance(r.outcome.array, np.ndarray)
+                and r.outcome.array.dtype.kind == "f" and r.outcome.array.dtype != r.expected.dtype), None)
+    if odd is None:
+        return []
+    return [Finding("wrong-dtype", f"On the grader's probe '{odd.case.name}' ({odd.case.description}), where the "
+                                   f"code runs, the result's dtype is {odd.outcome.array.dtype}, not "
+                                   f"{odd.expected.dtype}; no graded case returned an array to show it.")]

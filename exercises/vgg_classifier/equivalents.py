@@ -31,7 +31,20 @@ def simplest(spec):
     activations times s; FC2's activations times s with b3 times s (FC1's with b2 and b3 too) are the logits times
     s. The student is told of one change where the search had found several made up to look like it (h1 / 2 and
     y / 2 were told as h1 and h2 halved and b3 halved). Anything else is returned as it is."""
-    return _to_logits(_to_h1(spec))
+    return _skip_after(_to_logits(_to_h1(spec)))
+
+
+def _skip_after(spec):
+    """A skip connection found inside a hidden layer with no activation, h1 W2 + b2 + h1, read as the usual one
+    after it: without an activation between, before and after are one sum, and the evidence of the inside reading
+    ("added before the ReLU instead of after it") told a student who left the ReLU out of that layer, beside a
+    plain ResNet-style skip, of a placement mistake that the code does not make."""
+    for i, inside in enumerate(spec.skip_inside):
+        if inside and spec.act[i] == "none" and spec.scale[i] == 1.0 and not spec.residual[i] \
+                and not spec.relu_before_bias[i] and not spec.bias_floor[i]:
+            spec = replace(spec, skip_inside=tuple(False if j == i else x for j, x in enumerate(spec.skip_inside)),
+                           residual=tuple(True if j == i else x for j, x in enumerate(spec.residual)))
+    return spec
 
 
 def _plain(spec, layer: int) -> bool:
@@ -75,6 +88,17 @@ def unplaced_features(factor: float, undone) -> tuple[str, str, object]:
                            f"W1) multiplied by {factor:g} and FC1's activations multiplied by {factor:g} (as "
                            "dropout's rescaling does when it is left on at inference) are the same function, so no "
                            "input can tell which of the two the code does, and the grader does not guess", undone)
+
+
+def dropout_on_both(factor: float, undone) -> tuple[str, str, object]:
+    """The item for FC2's activations times a positive ``factor`` with b3 left out, when FC1's are multiplied by the
+    same factor: dropout's rescaling left on in both hidden layers. The logits times the factor would be the same
+    function, but the factor already on FC1 makes that reading the far less likely one; a ``wrong-stage`` that says
+    the grader cannot choose, beside the dropout it did name, told the student of a third mistake that is not
+    there."""
+    return ("inference-dropout", f"FC2's activations are multiplied by {factor:g} too, as FC1's are (with b3 left "
+                                 f"out, the logits multiplied by {factor:g} would be the same function; the same "
+                                 "factor on both hidden layers is dropout's rescaling left on at inference)", undone)
 
 
 def unplaced_logits(factor: float, undone) -> tuple[str, str, object]:
