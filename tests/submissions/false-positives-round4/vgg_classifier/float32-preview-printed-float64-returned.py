@@ -1,0 +1,14 @@
+import numpy as np
+
+VERBOSE = False
+
+
+def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
+    x = features.reshape(features.shape[0], -1)
+    h1 = np.maximum(x @ W1 + b1, 0.0)
+    h2 = np.maximum(h1 @ W2 + b2, 0.0)
+    logits = h2 @ W3 + b3
+    preview = logits.astype(np.float32)  # for a compact printout only
+    if VERBOSE:
+        print(preview.round(3))
+    return logits

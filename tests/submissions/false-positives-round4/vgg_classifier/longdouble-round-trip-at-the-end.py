@@ -1,0 +1,11 @@
+import numpy as np
+
+
+def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
+    x = features.reshape(features.shape[0], -1)
+    h1 = np.maximum(x @ W1 + b1, 0.0)
+    h2 = np.maximum(h1 @ W2 + b2, 0.0)
+    y = h2 @ W3 + b3
+    # stored wider for a later step, then brought back: float64 -> longdouble -> float64 changes no value
+    wide = y.astype(np.longdouble)
+    return wide.astype(np.float64)
