@@ -77,7 +77,9 @@ def rescaled_logits(runs, logits_of) -> list[Finding]:
                 continue  # one class: any two numbers fit, nothing to read
             return []
         fitted.append((run, *pair))
-    if not fitted:
+    # a scale of zero is logits that do not follow the pooled features at all (zeros, a constant): no divisor and
+    # no count of the bias describes them, and h*w / s would divide by zero
+    if not fitted or any(abs(s) <= 1e-12 for _, s, _ in fitted):
         return []
     off_scale = any(abs(s - 1.0) > 1e-6 for _, s, _ in fitted)
     off_bias = any(abs(t - 1.0) > 1e-6 for _, _, t in fitted)
