@@ -40,7 +40,7 @@ import numpy as np
 from grader.authoring import PROBE, Case, Finding
 
 from .model import (FINDING, MATCH, ONE_VECTOR, OPTIONS, REFERENCE, SPECS, Raised, Spec, _first,  # noqa: F401
-                    _run_model, _same, bias_of, finding_id, model)
+                    _run_model, _same, _seen, bias_of, finding_id, model)
 from .unmodelled import unmodelled
 
 
@@ -84,17 +84,30 @@ def _usable(runs) -> list:
 
 
 def _explains(spec: Spec, runs, cache: dict) -> bool:
+    """Whether ``spec`` reproduces every call. What each call says of a combination is kept under the combination
+    reduced to the switches that can change that call (``_seen``): about 6,800 combinations share far fewer
+    results, and an output no combination explains (NaNs, noise, a mix of mistakes) is otherwise compared with
+    all of them, which cost the grader 100-200 ms per submission."""
     for index, run in enumerate(runs):
-        key = (index, spec)
+        key = (index, _seen(spec, run.case.args))
         if key not in cache:
-            cache[key] = _run_model(run.case.args, spec)
-        predicted = cache[key]
-        if run.outcome.status == "raised":
-            if all(p is not None for p in predicted):
-                return False
-        elif not any(_same(run.outcome.array, p) for p in predicted):
+            cache[key] = _matches(run, _run_model(run.case.args, spec))
+        if not cache[key]:
             return False
     return True
+
+
+def _matches(run, predicted: list) -> bool:
+    if run.outcome.status == "raised":
+        return not all(p is not None for p in predicted)
+    return any(_same(run.outcome.array, p) for p in predicted)
+
+
+def _telling_first(runs) -> list:
+    """The calls in the order the search asks them: those without a bias first (how a bias is added cannot change
+    them, so they hold the fewest distinct results to compute), then the rest as they came. The search's answer
+    is the same in any order; its cost on an output nothing explains is the first call's."""
+    return sorted(runs, key=lambda run: bias_of(run.case.args) is not None)
 
 
 def search(runs) -> Spec | None:
@@ -103,8 +116,9 @@ def search(runs) -> Spec | None:
     if not any(r.outcome.status == "ok" for r in usable):
         return None
     cache: dict = {}
+    ordered = _telling_first(usable)
     for spec in SPECS:
-        if _explains(spec, usable, cache) and _plausible(spec, usable):
+        if _explains(spec, ordered, cache) and _plausible(spec, usable):
             return spec
     return None
 

@@ -212,3 +212,24 @@ def _same(actual: np.ndarray, predicted: np.ndarray | None) -> bool:
         actual = actual.astype(np.float64)
         scale = float(np.nanmax(np.abs(predicted))) if predicted.size else 0.0
         return bool(np.all((np.abs(actual - predicted) <= MATCH * max(scale, 1e-300)) | free))
+
+
+def _seen(spec: Spec, args) -> tuple:
+    """``spec`` with the switches that cannot change the result on ``args`` set right (read off ``model``): how a
+    missing bias is handled when one is given, how a bias is added when none is, an untransposed weight used only
+    when square (or only for a vector) where it is not, and the shape handling that leaves x's rank alone."""
+    bias, x, weight = bias_of(args), args[0], args[1]
+    weight_flag, shape = spec.weight, spec.shape
+    if (weight_flag == "square-untransposed" and weight.shape[0] != weight.shape[1]) or (
+            weight_flag == "vector-untransposed" and x.ndim != 1):
+        weight_flag = "ok"
+    if shape in _NO_OP_SHAPES.get(min(x.ndim, 3), ()):
+        shape = "ok"
+    return (weight_flag, spec.reduce, "ok" if bias is None else spec.bias, shape,
+            "ok" if bias is not None else spec.none, spec.activation)
+
+
+#: by x's rank (3: three or more), the shape switches under which ``model`` runs exactly as the right code does
+_NO_OP_SHAPES = {1: ("no-3d", *ONE_VECTOR),
+                 2: ("merged", "vector-as-row", "needs-2d", "no-vector", "no-3d", "row-no-3d"),
+                 3: ("vector-as-row", "no-vector")}
