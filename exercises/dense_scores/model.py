@@ -112,7 +112,25 @@ def _activate(y: np.ndarray, how: str) -> np.ndarray:
     return ACTIVATIONS[how](y)
 
 
-def _base(args, spec: Spec, einsum: bool) -> np.ndarray:
+def _base(args, spec: Spec, einsum: bool, memo: dict | None = None) -> np.ndarray:
+    """The scores before the grid's trimming, the layout and the activation: what most of a combination's cost
+    is, and what only the window, the stride, a padding, the weight and the bias change. ``memo`` (one per call's
+    arguments) keeps them by those switches, so that a search over every combination computes each once; a kept
+    array is never written to (``model`` copies before it fills anything in)."""
+    key = (spec.window, spec.stride == "k", spec.grid if spec.grid in PADDING else "", spec.weight, spec.bias, einsum)
+    if memo is None:
+        return _unmemoised_base(args, spec, einsum)
+    if key not in memo:
+        try:
+            memo[key] = _unmemoised_base(args, spec, einsum)
+        except (ValueError, IndexError, TypeError) as error:  # a window that does not fit, every time alike
+            memo[key] = error
+    if isinstance(memo[key], Exception):
+        raise memo[key]
+    return memo[key]
+
+
+def _unmemoised_base(args, spec: Spec, einsum: bool) -> np.ndarray:
     fmap, weight, bias, k = args
     k = int(k)
     if spec.grid in PADDING:
@@ -140,8 +158,8 @@ def _short(n: int, guarded: bool) -> int:
     return max(n - 1, 1) if guarded else n - 1
 
 
-def model(args, spec: Spec, einsum: bool = False, guarded: bool = False) -> np.ndarray:
-    y = _base(args, spec, einsum)
+def model(args, spec: Spec, einsum: bool = False, guarded: bool = False, memo: dict | None = None) -> np.ndarray:
+    y = _base(args, spec, einsum, memo)
     if spec.grid in SHORT:
         rows, columns = SHORT[spec.grid]
         y = y[:_short(y.shape[0], guarded) if rows else None, :_short(y.shape[1], guarded) if columns else None]
@@ -176,7 +194,7 @@ def model(args, spec: Spec, einsum: bool = False, guarded: bool = False) -> np.n
     return _activate(y, spec.activation)
 
 
-def _run_model(args, spec: Spec) -> list:
+def _run_model(args, spec: Spec, memo: dict | None = None) -> list:
     """The model's possible results (None where it raises); an untransposed weight has @'s and einsum's, a grid
     one position short has a plain loop's and a guarded one's (``max(H - k, 1)``, which keeps the only window of a
     map exactly k high; not beside another mistake of the grid's geometry, where it let three departures together
@@ -186,7 +204,7 @@ def _run_model(args, spec: Spec) -> list:
         for guarded in ((False, True) if spec.grid in SHORT and spec.stride == spec.axes == "ok" else (False,)):
             try:
                 with np.errstate(all="ignore"):
-                    found.append(model(args, spec, einsum, guarded))
+                    found.append(model(args, spec, einsum, guarded, memo))
             except (ValueError, IndexError, TypeError):
                 found.append(None)
     return found
