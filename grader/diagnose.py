@@ -153,8 +153,8 @@ def _kept_from(facts: Facts, run: CaseRun, answered: list[CaseRun]) -> CaseRun |
     for other in answered:
         before = other.outcome.array
         if other is run or other.part != run.part or before.shape != got.shape or before.dtype != got.dtype \
-                or not np.array_equal(before, got) or not _right(facts, other):
-            continue
+                or not _right(facts, other) or not np.array_equal(before, got):  # right first: a look-up, where
+            continue  # comparing every pair of 2M-element wrong results cost up to 0.85 s of the grader's own CPU
         if other.expected.shape == run.expected.shape and np.array_equal(other.expected, run.expected):
             continue  # two cases with one answer: returning it twice is right
         return other

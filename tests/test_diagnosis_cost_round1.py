@@ -70,6 +70,9 @@ ATTACKS = {
     "sorted": _each(lambda v, a, n: np.sort(v, axis=None).reshape(v.shape)),
     "empty-rows": _each(lambda v, a, n: np.zeros((0,) + v.shape[1:])),
     "bool": _each(lambda v, a, n: v > 0),
+    # the most a small case's answer may weigh (1 MiB, calls.RESULT_FLOOR), the same on every call: the harness's
+    # stale-result look compared every such pair before it asked whether the earlier one was right
+    "big-wrong-shape": _each(lambda v, a, n: np.ones(1 << 17)),
 }
 
 
