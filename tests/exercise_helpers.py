@@ -21,9 +21,11 @@ import nbformat
 import numpy as np
 
 from conftest import ROOT, SUBMISSIONS
+from grader import assignment as assignment_mod
 from grader import exercise as exercise_mod
 from grader import notebook as notebook_mod
 from grader.grade import Session, grade_file
+from grader.grade_assignment import AssignmentSession
 from grader.outcomes import CallError, CallOutcome, CaseRun, Returned
 from grader.sandbox import Sandbox
 
@@ -34,6 +36,13 @@ def session(ex, **limits) -> Iterator[Session]:
     """A session without the large case; ``limits`` replace the exercise's (short ones, for a too-slow file)."""
     sandbox = Sandbox(dataclasses.replace(ex.limits, **limits)) if limits else None
     with Session(ex, full_scale=False, sandbox=sandbox) as s:
+        yield s
+
+
+@contextlib.contextmanager
+def assignment_session(name: str = "fc-layers") -> Iterator[AssignmentSession]:
+    """A session of the course file's assignment ``name`` (the fc-layers exercises), without the large cases."""
+    with AssignmentSession(assignment_mod.load_assignment(assignment_mod.read_course()[name]), full_scale=False) as s:
         yield s
 
 

@@ -24,9 +24,9 @@ import nbformat
 import pytest
 
 from conftest import ROOT, SUBMISSIONS, notebook
-from grader import assignment as assignment_mod
+import exercise_helpers as helpers
 from grader.grade import grade_file
-from grader.grade_assignment import AssignmentSession, grade_assignment
+from grader.grade_assignment import grade_assignment
 
 FOLDER = SUBMISSIONS / "false-positives-round1"
 VGG = sorted((FOLDER / "vgg_classifier").glob("*.py"))
@@ -53,8 +53,7 @@ def _faults(result) -> list:
 
 @pytest.fixture(scope="module")
 def fc_grading():
-    fc = assignment_mod.load_assignment(assignment_mod.read_course()["fc-layers"])
-    with AssignmentSession(fc, full_scale=False) as grading:
+    with helpers.assignment_session() as grading:
         yield grading
 
 

@@ -24,9 +24,8 @@ from pathlib import Path
 import pytest
 
 from conftest import SUBMISSIONS, grade_students
-from grader import assignment as assignment_mod
+import exercise_helpers as helpers
 from grader.grade import grade_file
-from grader.grade_assignment import AssignmentSession
 
 FOLDER = SUBMISSIONS / "false-positives-round2"
 VGG = sorted(p.stem for p in (FOLDER / "vgg_classifier").iterdir() if p.suffix in (".py", ".ipynb"))
@@ -87,8 +86,7 @@ def vgg_results(session):
 
 @pytest.fixture(scope="module")
 def fc_results():
-    fc = assignment_mod.load_assignment(assignment_mod.read_course()["fc-layers"])
-    with AssignmentSession(fc, full_scale=False) as grading:
+    with helpers.assignment_session() as grading:
         yield grade_students(FOLDER / "fc-layers", grading, FC)
 
 

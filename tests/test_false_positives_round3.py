@@ -25,9 +25,8 @@ from pathlib import Path
 import pytest
 
 from conftest import SUBMISSIONS, grade_students
+import exercise_helpers as helpers
 from test_false_positives_round2 import _faults
-from grader import assignment as assignment_mod
-from grader.grade_assignment import AssignmentSession
 
 FOLDER = SUBMISSIONS / "false-positives-round3"
 VGG = sorted(p.stem for p in (FOLDER / "vgg_classifier").iterdir() if p.suffix in (".py", ".ipynb"))
@@ -42,8 +41,7 @@ def vgg_results(session):
 
 @pytest.fixture(scope="module")
 def fc_results():
-    fc = assignment_mod.load_assignment(assignment_mod.read_course()["fc-layers"])
-    with AssignmentSession(fc, full_scale=False) as grading:
+    with helpers.assignment_session() as grading:
         yield grade_students(FOLDER / "fc-layers", grading, FC)
 
 

@@ -33,10 +33,8 @@ import pytest
 
 import exercise_helpers as helpers
 from conftest import ROOT, SUBMISSIONS, grade_students
-from grader import assignment as assignment_mod
 from grader import exercise as exercise_mod
 from grader.authoring import Case
-from grader.grade_assignment import AssignmentSession
 
 FC_IDS = ("linear", "to_channels_last", "dense_scores", "gap_head")
 RIGHT = {
@@ -257,8 +255,7 @@ def graded(tmp_path_factory) -> dict:
             cell = next(c for c in nb.cells if c.get("id") == f"{exercise_id}-solution")
             cell.source = _cell(exercise_id, rows[n][1] if n < len(rows) else RIGHT[exercise_id])
         nbformat.write(nb, str(folder / f"{name}.ipynb"))
-    fc = assignment_mod.load_assignment(assignment_mod.read_course()["fc-layers"])
-    with AssignmentSession(fc, full_scale=False) as grading:
+    with helpers.assignment_session() as grading:
         results = grade_students(folder, grading, NAMES)
     return {(student, s.exercise): s for student, r in results.items() for s in r.sections}
 

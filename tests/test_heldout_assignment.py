@@ -25,9 +25,8 @@ import nbformat
 import pytest
 
 from conftest import ROOT
-from grader import assignment as assignment_mod
+import exercise_helpers as helpers
 from grader import report
-from grader.grade_assignment import AssignmentSession
 
 NAME = "fc-layers"
 IDS = ("linear", "to_channels_last", "dense_scores", "gap_head")
@@ -89,8 +88,7 @@ def graded(tmp_path_factory) -> dict:
         "cached-weight": notebook(tmp, "cached-weight", linear=CACHED_WEIGHT),
         "as-dict": notebook(tmp, "as-dict", gap_head=AS_DICT),
     }
-    fc = assignment_mod.load_assignment(assignment_mod.read_course()[NAME])
-    with AssignmentSession(fc, full_scale=False) as grading:
+    with helpers.assignment_session(NAME) as grading:
         return {name: grading.grade(path, name) for name, path in students.items()}
 
 

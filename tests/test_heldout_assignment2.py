@@ -24,9 +24,9 @@ import nbformat
 import pytest
 
 from conftest import ROOT
+import exercise_helpers as helpers
 from grader import assignment as assignment_mod
 from grader import similarity
-from grader.grade_assignment import AssignmentSession
 from grader.similarity import Settings, Source
 from grader.similarity_report import base_code
 
@@ -103,8 +103,7 @@ def graded(tmp_path_factory) -> dict:
     students = {"guarded-grid": notebook(tmp, "guarded-grid", dense_scores=GUARDED_GRID),
                 "bias-per-row": notebook(tmp, "bias-per-row", dense_scores=BIAS_PER_ROW)}
     students.update({name: notebook(tmp, name, later, linear=SCALED) for name, later in LATER.items()})
-    fc = assignment_mod.load_assignment(assignment_mod.read_course()[NAME])
-    with AssignmentSession(fc, full_scale=False) as grading:
+    with helpers.assignment_session(NAME) as grading:
         return {name: grading.grade(path, name) for name, path in students.items()}
 
 

@@ -16,8 +16,7 @@ import shutil
 import pytest
 
 from conftest import SUBMISSIONS, diagnosis_ids, grade_students, run_cli
-from grader import assignment as assignment_mod
-from grader.grade_assignment import AssignmentSession
+import exercise_helpers as helpers
 
 FOLDER = SUBMISSIONS / "notebooks-round4"
 VGG = sorted(p.stem for p in (FOLDER / "vgg_classifier").glob("*.ipynb"))
@@ -88,8 +87,7 @@ def vgg(session):
 
 @pytest.fixture(scope="module")
 def fc():
-    assignment = assignment_mod.load_assignment(assignment_mod.read_course()["fc-layers"])
-    with AssignmentSession(assignment, full_scale=False) as grading:
+    with helpers.assignment_session() as grading:
         yield grade_students(FOLDER / "fc-layers", grading, FC)
 
 
