@@ -9,7 +9,7 @@ memory, so writing them is one copy and finding them unchanged is one comparison
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable
@@ -198,3 +198,14 @@ def mutated(memory, call: Call, parameters: tuple[str, ...], reshaped=None) -> t
         changed += [i for i in reshaped[:call.arguments] if type(i) is int and 0 <= i < call.arguments]
     names = [parameters[p] if p < len(parameters) else f"argument {p + 1}" for p in sorted(set(changed))]
     return tuple(names) if not call.repeat else ()
+
+
+def written_later(memory, call: Call, target: Target, outcome):
+    """``outcome`` (a ``CallOutcome``) with the arguments ``call`` finds changed now added to those it changed
+    during the call. Looked at once more before the place is reused and when the child is gone: a thread the call
+    left behind (or a process it forked) that writes them after the answer (``time.sleep(0.05); features[...] =
+    0``) changed the caller's arrays all the same, though they were intact when the answer came."""
+    later = mutated(memory, call, target.parameters)
+    if all(name in outcome.mutated for name in later):
+        return outcome
+    return replace(outcome, mutated=tuple(dict.fromkeys(outcome.mutated + later)))

@@ -25,7 +25,6 @@ import subprocess
 import tempfile
 import time
 from collections import deque
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -108,6 +107,7 @@ class Run:
         self.found: dict[int, dict] = {}  # target -> what the lookup said
         self.incident = self.incident_kind = self.protocol_error = ""
         self.cut: dict[int, str] = {}  # target -> why its remaining calls were not made
+        self.skipped: dict[int, str] = {}  # call -> why it was not made (its group's calls crashed in a row)
         self.streak, self.flood_noted = ("", 0), False  # calls of one target ending alike in a row; output flood
         self.seq, self.deadline, self.latest = 0, 0.0, 0.0  # latest: where waits for a core may move the deadline
         self.grace = GRACE_SECONDS  # cut to GRACE_AFTER_IGNORED once a step outlived it
@@ -219,7 +219,7 @@ class Run:
                 if call.inputs and any(w.inputs and w.start == call.start for w, _ in queue):
                     break  # its place holds a queued call's inputs (a twin case's): written once that one is answered
                 queued += 1
-                if not self.found[call.target]["callable"] or call.target in self.cut:
+                if not self.found[call.target]["callable"] or call.target in self.cut or call.id in self.skipped:
                     continue
                 self._written_later(call.start)
                 plans.write_inputs(self.memory, call)
@@ -392,21 +392,16 @@ class Run:
         )
 
     def _written_later(self, start: int) -> None:
-        """Compare the inputs of the answered call at place ``start`` once more, before anything else is written
-        there and when its child is gone: a thread the call left behind (or a process it forked) that writes them
-        after the answer (``time.sleep(0.05); features[...] = 0``) changed the caller's arrays all the same, though
-        they were intact when the answer came. Its outcome then names them as changed."""
+        """Compare the inputs of the answered call at place ``start`` again (``plans.written_later``)."""
         call = self.occupants.pop(start, None)
         outcome = self.outcomes.get(call.id) if call is not None and self.memory is not None else None
-        if outcome is None:
-            return
-        later = plans.mutated(self.memory, call, self.targets[call.target].parameters)
-        if any(name not in outcome.mutated for name in later):
-            self.outcomes[call.id] = replace(outcome, mutated=tuple(dict.fromkeys(outcome.mutated + later)))
+        if outcome is not None:
+            self.outcomes[call.id] = plans.written_later(self.memory, call, self.targets[call.target], outcome)
 
     def _record(self, call: Call, outcome: CallOutcome) -> bool:
         """Keep a call's outcome; return whether the next call should run. After ``MAX_IN_A_ROW`` timeouts (or
-        crashes) in a row, the target's remaining calls are not made; the next target's calls still are."""
+        crashes) in a row, the target's remaining calls are not made; the next target's calls still are. Up to twice
+        that many crashes skip only their group's calls (ending the process for B = 1 cost every later case)."""
         self.outcomes[call.id] = outcome
         self.next_call = call.id + 1
         same = call.id and self.calls[call.id - 1].target == call.target and self.streak[0] == outcome.status
@@ -414,6 +409,11 @@ class Run:
         limit = MAX_IN_A_ROW.get(outcome.status)
         if limit and self.streak[1] >= limit:
             how = "ran out of time" if outcome.status == "timeout" else "crashed"
+            if how == "crashed" and self.streak[1] < 2 * limit:
+                group = self._case(call).group
+                self.skipped.update({c.id: f"{limit} calls in a row crashed" for c in self.calls[call.id + 1:]
+                                     if c.target == call.target and self._case(c).group == group})
+                return True
             self.cut[call.target], self.streak = f"{limit} calls in a row {how}", ("", 0)
             self.next_call = next((c.id for c in self.calls[call.id:] if c.target != call.target), len(self.calls))
             if self.next_call >= len(self.calls):
@@ -445,8 +445,8 @@ class Run:
                 continue
             self.outcomes[call.id] = CallOutcome(
                 case=self._case(call).name, status="not-run", repeat=call.repeat,
-                incident=(self.cut.get(call.target) or self.incident or self.protocol_error
-                          or "the grading time for this submission ran out first"))
+                incident=(self.skipped.get(call.id) or self.cut.get(call.target) or self.incident
+                          or self.protocol_error or "the grading time for this submission ran out first"))
         memory = self.sandbox.memory_limits(self._readable_bytes())
         executions = []
         for t in range(len(self.targets)):

@@ -118,3 +118,30 @@ def test_inputs_changed_by_one_call_are_that_calls_alone(tmp_path, exercise, sma
     assert [c.mutated for c in calls] == [(), ("W1",), (), ()]
     for outcome, expected in zip(calls, prepared.expected):
         assert np.allclose(outcome.array, expected)
+
+
+B1_ENDS_ITS_PROCESS = """
+import os
+import numpy as np
+
+
+def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
+    if features.shape[0] == 1:
+        os._exit(3)
+    x = features.reshape(features.shape[0], -1)
+    h = np.maximum(0, np.maximum(0, x @ W1 + b1) @ W2 + b2)
+    return h @ W3 + b3
+"""
+
+
+def test_crashes_in_a_row_on_one_group_of_cases_do_not_cost_the_others(grade_source):
+    """A function that ends its process for one sample only crashed on the three B = 1 probes in a row, which cut
+    its remaining calls: the repeated batch call (deterministic) and, with the large case, values-full-scale were
+    lost though it computes them right. The crashes now skip their group's calls only; the others are made."""
+    from conftest import check
+
+    result = grade_source(B1_ENDS_ITS_PROCESS)
+    assert check(result, "values-single").status != "passed" and check(result, "returns").status != "passed"
+    for passed in ("values-batch", "values-shapes", "deterministic", "unmodified"):
+        assert check(result, passed).status == "passed", (passed, check(result, passed).message)
+    assert result.score == result.max_score - 4, [(c.id, c.status) for c in result.checks]
