@@ -46,6 +46,22 @@ def assignment_session(name: str = "fc-layers") -> Iterator[AssignmentSession]:
         yield s
 
 
+def clean_mark_faults(result, notes: Iterable[str] = ()) -> list:
+    """What keeps ``result`` from a clean full mark: checks not passed and findings (its sections' too), a note
+    that is none of ``notes``, one of ``notes`` missing, a status other than graded or a score short of the most."""
+    notes = list(notes)
+    faults = [(c.id, c.message) for c in result.checks if c.status != "passed"]
+    faults += [(d.id, d.evidence) for d in result.diagnoses]
+    for section in getattr(result, "sections", None) or []:
+        faults += [(section.exercise, c.id, c.message) for c in section.checks if c.status != "passed"]
+        faults += [(section.exercise, d.id, d.evidence) for d in section.diagnoses]
+    faults += [("note", w) for w in result.warnings if not any(e in w for e in notes)]
+    faults += [("missing note", e) for e in notes if not any(e in w for w in result.warnings)]
+    if result.status != "graded" or result.score != result.max_score:
+        faults.append((result.status, f"{result.score} / {result.max_score}"))
+    return faults
+
+
 def failed_checks(result) -> list[tuple[str, str]]:
     """What to show when a result was expected to pass: each check that did not, with its message."""
     return [(c.id, c.message) for c in result.checks if c.status != "passed"]

@@ -64,19 +64,8 @@ NOTES = {
 
 
 def _faults(result, name: str) -> list:
-    """What keeps ``result`` from a clean full mark: checks not passed, findings, a note not listed for ``name``
-    (or a listed one missing)."""
-    faults = [(c.id, c.message) for c in result.checks if c.status != "passed"]
-    faults += [(d.id, d.evidence) for d in result.diagnoses]
-    for section in getattr(result, "sections", None) or []:
-        faults += [(section.exercise, c.id, c.message) for c in section.checks if c.status != "passed"]
-        faults += [(section.exercise, d.id, d.evidence) for d in section.diagnoses]
-    expected = NOTES.get(name, [])
-    faults += [("note", w) for w in result.warnings if not any(e in w for e in expected)]
-    faults += [("missing note", e) for e in expected if not any(e in w for w in result.warnings)]
-    if result.status != "graded" or result.score != result.max_score:
-        faults.append((result.status, f"{result.score} / {result.max_score}"))
-    return faults
+    """What keeps ``result`` from a clean full mark, the notes listed for ``name`` allowed (and required)."""
+    return helpers.clean_mark_faults(result, NOTES.get(name, []))
 
 
 @pytest.fixture(scope="module")

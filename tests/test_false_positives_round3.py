@@ -26,7 +26,6 @@ import pytest
 
 from conftest import SUBMISSIONS, grade_students
 import exercise_helpers as helpers
-from test_false_positives_round2 import _faults
 
 FOLDER = SUBMISSIONS / "false-positives-round3"
 VGG = sorted(p.stem for p in (FOLDER / "vgg_classifier").iterdir() if p.suffix in (".py", ".ipynb"))
@@ -55,14 +54,14 @@ def test_the_folder_holds_the_styles_its_readme_lists():
 
 @pytest.mark.parametrize("name", VGG)
 def test_a_correct_vgg_head_that_looks_like_a_mistake_keeps_full_marks(vgg_results, name):
-    assert not _faults(vgg_results[name], name), _faults(vgg_results[name], name)
+    assert not helpers.clean_mark_faults(vgg_results[name]), helpers.clean_mark_faults(vgg_results[name])
 
 
 @pytest.mark.parametrize("name", FC)
 def test_a_correct_fc_layers_submission_that_looks_like_a_mistake_keeps_full_marks(fc_results, name):
     result = fc_results[name]
     assert [s.exercise for s in result.sections] == ["linear", "to_channels_last", "dense_scores", "gap_head"]
-    assert not _faults(result, name), _faults(result, name)  # no name of round two's: no note at all
+    assert not helpers.clean_mark_faults(result), helpers.clean_mark_faults(result)  # no note at all
 
 
 #: the child's account of eight calls per style, made in a fresh interpreter with the runner's folder on

@@ -27,7 +27,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import SUBMISSIONS, grade_students
-from test_false_positives_round2 import _faults
+import exercise_helpers as helpers
 
 FOLDER = SUBMISSIONS / "false-positives-round4"
 VGG = sorted(p.stem for p in (FOLDER / "vgg_classifier").iterdir() if p.suffix in (".py", ".ipynb"))
@@ -72,7 +72,7 @@ def test_the_folder_holds_the_styles_its_readme_lists():
 
 @pytest.mark.parametrize("name", VGG)
 def test_a_correct_vgg_head_that_looks_like_a_round_thirteen_reading_keeps_full_marks(vgg_results, name):
-    assert not _faults(vgg_results[name], name), _faults(vgg_results[name], name)
+    assert not helpers.clean_mark_faults(vgg_results[name]), helpers.clean_mark_faults(vgg_results[name])
 
 
 def test_a_cache_keyed_by_the_features_alone_is_named_stale_result_not_a_wrong_stage(session, tmp_path):
