@@ -24,9 +24,7 @@ Two files for one id are never merged: that student gets a ``duplicate-student``
 """
 from __future__ import annotations
 
-import hashlib
 import os
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,18 +32,21 @@ from . import escape, outfolder
 from .errors import MissingPath, UsageError
 from .brokenjson import misnamed, unsupported_name
 from .submission import SUFFIXES
+from .shownids import case_clashes, display_ids  # noqa: F401  (display_ids: the batch's)
 from .text import quote
 
 IGNORED_NAMES = {"__pycache__", "__MACOSX"}
 LAYOUTS = ("auto", "plain", "nbgrader")
 #: What an nbgrader course folder holds besides ``submitted/``.
 NBGRADER_COURSE = {"source", "release", "autograded", "feedback", "exchange", "gradebook.db", "nbgrader_config.py"}
-ID_CHARS = 120  # an id longer than this is shown cut (and so gets a hash of the whole id)
 HIDDEN = "hidden (a name starting with '.', __pycache__ or __MACOSX)"
 NOT_A_SUBMISSION = "not a .py or .ipynb file"
 A_LINK = "a symbolic link, never followed"
 NOT_REGULAR = "not a regular file or folder (a pipe, a socket or a device)"
 CANNOT_READ = "cannot be read"
+#: a virtual environment (venv's pyvenv.cfg, conda's conda-meta/) committed or made beside the work: thousands of
+#: library .py files, none of them a submission, which made a student's CI job stop on "holds 2000 submissions"
+ENVIRONMENT = "a Python environment (it holds pyvenv.cfg or conda-meta/), never a submission"
 
 
 #: why an id has nothing to grade: a sentence (a no-submission row), or (error kind, sentence), or None (the default)
@@ -141,6 +142,7 @@ def discover(paths: list[Path], layout: str = "auto", assignment: str | None = N
                                  "submitted/) nor its submitted folder.")
             _scan(root, found, empty, left)
     entries = _entries(found, empty, left)
+    notes += case_clashes({e.raw: e.student for e in entries})
     by_reason: dict[str, list[str]] = {}
     shown_left = tuple((escape.terminal(p, 300), why) for p, why in left)
     for shown, why in shown_left:
@@ -325,7 +327,10 @@ def _walk(folder: Path, base: str, left: list[tuple[Path, str]]) -> list[tuple[P
                 else:
                     left.append((path, A_LINK))
             elif item.is_dir(follow_symlinks=False):
-                folders.append(path)
+                if _environment(path):  # a student's own folder is theirs even so: only what lies inside it
+                    left.append((path, ENVIRONMENT))
+                else:
+                    folders.append(path)
             elif _supported(path):
                 files.append((path, _inside(path, base) or _regular_problem(item)))
             else:
@@ -396,6 +401,10 @@ def _ignored(name: str) -> bool:
     return name.startswith(".") or name in IGNORED_NAMES
 
 
+def _environment(folder: Path) -> bool:
+    return os.path.isfile(folder / "pyvenv.cfg") or os.path.isdir(folder / "conda-meta")
+
+
 def _supported(path: Path) -> bool:
     return path.suffix.lower() in SUFFIXES
 
@@ -438,55 +447,6 @@ def _entries(found: list[_Found], empty: list[tuple[str, Path, Problem, Path | N
                              "graded: keep one submission per student and grade again."), folders[student], raw))
     entries.sort(key=lambda e: e.student)
     return entries
-
-
-def display_ids(raws: list[str]) -> dict[str, str]:
-    """Each raw id as shown: printable, at most ``ID_CHARS`` long (and its hash), and unique even to the eye.
-
-    Undecodable bytes show as U+FFFD, hidden characters as escapes and a long id cut short: each such id, whose
-    shown text is not the id itself, gets a short hash of the raw id, whoever else is in the batch. The shown id
-    is the student's row in gradebook.csv and the LMS files and their hidden cases' seed, so it must tell
-    ``caf\\xe9`` from ``caf\\xe8`` (both ``caf\ufffd``) in an LMS import, and stay the same when a later batch
-    adds or drops the other one. Ids that would still read the same (NFKC-equal ids, a hash prefix shared) get a
-    longer hash.
-
-    Spaces at either end are shown as escapes (an id ``"alice "`` or ``"   "`` read as ``alice`` or as nothing, and
-    an LMS that trims its cells would have given alice the other file's grade), and ids equal but for case
-    (``Case.py`` beside ``case.py``) each get a hash: an LMS matching logins without case would otherwise put
-    both rows on one student, the last one winning.
-    """
-    level = {raw: 0 if _display(raw, 0) == raw else 1 for raw in raws}
-    for _ in range(3):
-        shown = {raw: _display(raw, level[raw]) for raw in raws}
-        groups: dict[str, list[str]] = {}
-        for raw, text in shown.items():
-            groups.setdefault(unicodedata.normalize("NFKC", text).casefold(), []).append(raw)
-        clashing = [raw for group in groups.values() if len(group) > 1 for raw in group]
-        if not clashing:
-            return shown
-        for raw in clashing:
-            level[raw] = min(level[raw] + 1, 2)
-    return {raw: _display(raw, 2) for raw in raws}
-
-
-def _display(raw: str, level: int) -> str:
-    text = escape.terminal(raw, ID_CHARS)
-    body = text.strip(" ")
-    if body != text:  # spaces at an end, or nothing but spaces: shown, not trimmed away by a reader or an LMS
-        start = len(text) - len(text.lstrip(" "))
-        text = "\\x20" * start + body + "\\x20" * (len(text) - len(body) - start)
-    if level == 0:
-        return text
-    digest = hashlib.sha256(raw.encode("utf-8", "surrogateescape" if _escaped_bytes(raw) else "surrogatepass"))
-    return f"{text} #{digest.hexdigest()[:8] if level == 1 else digest.hexdigest()}"
-
-
-def _escaped_bytes(raw: str) -> bool:
-    try:
-        raw.encode("utf-8", "surrogateescape")
-        return True
-    except UnicodeEncodeError:
-        return False
 
 
 def _same_file(path: Path) -> object:

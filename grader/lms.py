@@ -175,7 +175,8 @@ _LMS = {"canvas": "Canvas", "moodle": "Moodle", "blackboard": "Blackboard"}
 def warnings(fmt: str, results: Sequence[GradeResult], pending: Sequence[str] = (),
              template: blackboard.Template | None = None) -> list[str]:
     """Every sentence stderr should say about the grade file of ``fmt`` (see the three below)."""
-    found = [*collisions(fmt, results, pending, template), *anonymous(fmt, results, pending)]
+    found = [*collisions(fmt, results, pending, template), *anonymous(fmt, results, pending),
+             *hashed(fmt, results, pending)]
     if fmt == "blackboard":
         maximum = Counter(r.max_score for r in results).most_common(1)[0][0] if results else 0.0
         # only the graded: a student not graded yet has no row in the file
@@ -204,6 +205,28 @@ def anonymous(fmt: str, results: Sequence[GradeResult], pending: Sequence[str] =
             f"(anon_<id> names, e.g. {escape.terminal(ids[0].split()[-1])}): Grades > Import cannot match them to "
             f"a user, so {filename(fmt)} lists them as 'anonymous student <id>' with no ID and the import skips them: "
             "enter those grades in SpeedGrader (its address names the submission's anonymous_id)."]
+
+
+#: the short (or whole) hash ``shownids.display_ids`` puts after an id it could not show as given
+_HASHED = re.compile(r" #(?:[0-9a-f]{8}|[0-9a-f]{64})$")
+
+
+def hashed(fmt: str, results: Sequence[GradeResult], pending: Sequence[str] = ()) -> list[str]:
+    """A sentence for stderr when rows go in by an id that carries the grader's hash (``Bob #cd9fb1e1``: ids
+    equal but for case, hidden characters, over 120 characters): no LMS login is written so, and the import
+    would skip or refuse those rows while the file looks complete. Canvas and Moodle download names are matched
+    by the user number they hold, hash or not; Blackboard's template check names its own."""
+    if fmt == "blackboard":
+        return []
+    ids = sorted(name for name in [r.student for r in results] + list(pending)
+                 if _HASHED.search(name) and _user(fmt, name) == name)
+    if not ids:
+        return []
+    listed = ", ".join(escape.terminal(name, 130) for name in ids[:3]) + (" and more" if len(ids) > 3 else "")
+    return [f"{len(ids)} row{'s' if len(ids) > 1 else ''} of {filename(fmt)} carr{'y' if len(ids) > 1 else 'ies'} "
+            f"the grader's hash after the id ({listed}), which no {_LMS[fmt]} login has, so the import cannot "
+            "match them: rename those files after their students' logins and grade again, or enter their grades "
+            "by hand."]
 
 
 def _feedback(result: GradeResult | None, assignment: str) -> str:

@@ -58,7 +58,9 @@ class Change:
 
     @property
     def score_changed(self) -> bool:
-        return self.old is None or self.new is None or self.old.score != self.new.score
+        """A new maximum moves the grade too (8/17 -> 8/19 is 47 % -> 42 %, and the LMS's points possible)."""
+        return self.old is None or self.new is None or (self.old.score, self.old.max_score) != (
+            self.new.score, self.new.max_score)
 
     @property
     def changed(self) -> bool:
@@ -145,7 +147,22 @@ def change(old: GradeResult | None, new: GradeResult | None, reasons: Sequence[s
     student = (new or old).student
     both = old is not None and new is not None
     flipped = flipped_checks(old, new) if both else ()
-    return Change(student, folder, old, new, flipped, tuple(reasons), moved_sections(old, new) if both else ())
+    repointed = tuple(f"points of {i} changed ({a:g} -> {b:g})" for i, a, b in repointed_checks(old, new)) \
+        if both else ()
+    return Change(student, folder, old, new, flipped, tuple(reasons) + repointed,
+                  moved_sections(old, new) if both else ())
+
+
+def repointed_checks(old: GradeResult, new: GradeResult) -> tuple[tuple[str, float, float], ...]:
+    """The checks in both results whose points are worth another maximum: an instructor's edit of
+    ``exercise.toml`` moves scores with no check flipping, and "exercise version" alone would not say why."""
+    before, after = _worth(old), _worth(new)
+    return tuple((i, before[i], points) for i, points in after.items() if i in before and before[i] != points)
+
+
+def _worth(result: GradeResult) -> dict[str, float]:
+    """Each check's maximum by id, named as ``_statuses`` names it."""
+    return {f"{part.exercise}: {c.id}" if result.sections else c.id: c.max_points for part, c in result.all_checks()}
 
 
 def batch_changes(outcomes: Iterable) -> list[Change]:

@@ -16,6 +16,7 @@ RANKS = {
     "largecase": 2.5, "cacheentry": 2.55, "cache": 2.6,
     "exercisepackage": 1.9, "exercise": 2, "submission": 2, "ipython": 1.5, "signing": 1,
     "brokenjson": 1.6,  # why a notebook is not JSON (submission reads it)
+    "shownids": 1,  # how a student id is shown (classfolder finds the students)
     "kernels": 1.6, "colabexport": 1.6,  # a notebook's kernel language; a Colab .py export's cells (submission)
     "jupytext": 1.6,  # a Jupytext script's cells and commented magics (submission)
     "marimo": 1.6,  # a marimo notebook's cells, in the order marimo runs them (submission)
