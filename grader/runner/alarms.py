@@ -10,6 +10,10 @@ import os
 import signal
 import sys
 
+import stdlib
+
+__builtins__ = stdlib.own_builtins()  # the runner's own: student code may replace those it shares (stdlib.py)
+
 #: kept at the runner's start, before the student's code could replace them in ``sys``
 _settrace, _setprofile = sys.settrace, sys.setprofile
 

@@ -16,6 +16,8 @@ import maps
 import printchain
 import stdlib
 
+__builtins__ = stdlib.own_builtins()  # the runner's own: student code may replace those it shares (stdlib.py)
+
 
 #: how many earlier results of each function are remembered, to tell one that shares their memory
 KEPT_RESULTS = 64
@@ -239,7 +241,7 @@ class Results:
         if self.inputs is None:
             return None
         if not self.inputs_range:
-            self.inputs_range.append(self.span(self.np.frombuffer(self.inputs, self.np.uint8)))
+            self.inputs_range.append(self.span(frombuffer(self.inputs, self.np.uint8)))
         return self.inputs_range[0]
 
     def describe_value(self, value, reply: dict, max_bytes: int) -> bytes:
@@ -329,6 +331,10 @@ def signature(function, wire) -> dict | None:
 
 
 _weakref = weakref.ref  # kept at the runner's start, before the student's code could replace the module
+#: numpy's, kept at the runner's start (numpy is imported before this module): a student's ``np.frombuffer`` that
+#: copied made each call's inline inputs a private copy, so a function that zeroed its features kept the
+#: 'unmodified' point (the parent compares the memory it shares, which the copy never touched)
+frombuffer = sys.modules["numpy"].frombuffer
 _refcount = sys.getrefcount
 _exporter = memoryview.obj.__get__
 

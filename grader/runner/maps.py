@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import os
 
+import stdlib
+
+__builtins__ = stdlib.own_builtins()  # the runner's own: student code may replace those it shares (stdlib.py)
+
 #: the descriptor of /proc/self/maps, or -1 when it could not be opened
 _FD = [-1]
 #: the most bytes read (about 60,000 mappings): past that, a range is looked up among the first ones only

@@ -25,3 +25,18 @@ def load(name: str):
         return importlib.import_module(name)
     finally:
         sys.path[:] = saved
+
+
+def own_builtins() -> dict:
+    """The builtins as they are now, copied: what a runner module takes as its own ``__builtins__`` while it is
+    imported, before any student code runs and before it defines a function (a function keeps the builtins of its
+    module's globals as they are when it is made).
+
+    Student code shares the builtins module with the runner and may change it (``builtins.type = ...``,
+    ``builtins.len = ...``). Read from the shared module, a ``type`` that called a returned ``ndarray`` subclass
+    an ``ndarray`` made the child claim an exact ndarray (the type point, for a subclass), and a ``len`` that lied
+    made the child's own frame header wrong, which the parent could only call writing on its channel. A runner
+    module with its own copy keeps computing with the real ones; the student's code still sees its changes."""
+    import builtins
+
+    return dict(vars(builtins))

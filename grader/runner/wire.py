@@ -11,6 +11,10 @@ import struct
 
 import numpy as np
 
+# the runner's own builtins, copied before student code runs (see stdlib.own_builtins; this module is imported by the
+# grader too, where nothing replaces them): a student's ``builtins.len`` made every frame's header lie about its size
+__builtins__ = dict(vars(__import__("builtins")))
+
 HEADER = struct.Struct(">II")  # JSON length, payload length
 MAX_JSON = 4 * 1024 * 1024
 MAX_DIMS, MAX_EXTENT = 32, 2**40  # numpy allows 64 dimensions; no result needs more than these

@@ -1,0 +1,97 @@
+"""Fourteenth round of hostile submissions: the builtins and numpy functions the runner shares with student code.
+
+The runner's modules looked up ``type``, ``len`` and the other builtins in the builtins module, and ``frombuffer``
+in numpy's, at the moment they ran, after the student's code could have replaced them (``builtins.type = ...``,
+``np.frombuffer = ...``: public names, no reaching into the runner's objects). Two such replacements were wrong
+full marks:
+
+* a ``type`` that calls the returned ``ndarray`` subclass an ``ndarray`` made the child claim an exact ndarray, and
+  the subclass kept the type point;
+* an ``np.frombuffer`` that copies made each call's inline inputs a private copy, so a function that zeroed its
+  features kept the 'unmodified' point: the parent compares the memory it shares, which the copy never touched.
+
+The runner's modules now keep their own copy of the builtins, taken before any student code runs
+(``runner/stdlib.own_builtins``), and numpy's ``frombuffer`` as it was then. Code that replaces a builtin or a
+numpy function for its own use (a ``print`` that flushes; ``np.allclose`` and ``np.testing`` patched, the error
+state set to raise) keeps full marks. The other attacks of the round are in the lead's report (helper 114).
+"""
+from __future__ import annotations
+
+import pytest
+
+from conftest import CORRECT, check, diagnosis_ids, grade_students, notebook
+
+RIGHT = CORRECT.replace("def vgg_classifier(", "def _right(")
+
+SOURCES = {
+    "subclass-called-ndarray.py": RIGHT + """
+import builtins
+
+class Logits(np.ndarray):
+    pass
+
+_type = builtins.type
+
+def _calls_it_ndarray(*args):
+    kind = _type(*args)
+    return np.ndarray if len(args) == 1 and kind is Logits else kind
+
+builtins.type = _calls_it_ndarray
+
+def vgg_classifier(*args):
+    return _right(*args).view(Logits)
+""",
+    "frombuffer-copies.py": RIGHT + """
+_frombuffer = np.frombuffer
+np.frombuffer = lambda *args, **kwargs: _frombuffer(*args, **kwargs).copy()
+
+def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
+    out = _right(features, W1, b1, W2, b2, W3, b3)
+    features[...] = 0.0
+    return out
+""",
+    "numpy-patched-for-itself.py": RIGHT + """
+np.allclose = lambda *args, **kwargs: True
+np.array_equal = lambda *args, **kwargs: True
+np.testing.assert_allclose = lambda *args, **kwargs: None
+np.asarray = lambda a, *args, **kwargs: a
+np.seterr(all="raise")
+vgg_classifier = _right
+""",
+    "print-flushes.ipynb": notebook("import builtins, functools\n"
+                                    "builtins.print = functools.partial(print, flush=True)\n", CORRECT,
+                                    "print('done')"),
+}
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory, session):
+    import json
+
+    folder = tmp_path_factory.mktemp("round14")
+    for name, source in SOURCES.items():
+        (folder / name).write_text(json.dumps(source) if isinstance(source, dict) else source, encoding="utf-8")
+    return grade_students(folder, session, [name.rsplit(".", 1)[0] for name in SOURCES])
+
+
+def test_a_subclass_called_ndarray_by_a_replaced_type_still_loses_the_type_point(results):
+    result = results["subclass-called-ndarray"]
+    assert result.error is None, result.error
+    assert check(result, "type").status == "failed", check(result, "type")
+    assert "subclass of numpy.ndarray" in check(result, "type").message
+    assert "not-an-array" in diagnosis_ids(result)
+    assert result.score == result.max_score - check(result, "type").max_points
+
+
+def test_inputs_changed_behind_a_copying_frombuffer_lose_the_unmodified_point(results):
+    result = results["frombuffer-copies"]
+    assert result.error is None, result.error
+    assert check(result, "unmodified").status == "failed", check(result, "unmodified")
+    assert "features" in check(result, "unmodified").message
+    assert "mutates-input" in diagnosis_ids(result)
+
+
+@pytest.mark.parametrize("name", ["numpy-patched-for-itself", "print-flushes"])
+def test_builtins_and_numpy_replaced_for_the_students_own_use_keep_full_marks(results, name):
+    result = results[name]
+    assert result.score == result.max_score, [(c.id, c.message) for c in result.checks if c.status != "passed"]
