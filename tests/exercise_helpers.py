@@ -459,3 +459,16 @@ def buggy_evidence(exercise_id: str, stem: str) -> str:
                                                          ex.function))
     assert len(found) == 1, [(f.id, f.evidence) for f in found]
     return found[0].evidence
+
+
+def assert_reports_name(results: dict, expected: dict[str, set[str]], words: dict[str, tuple[str, str]]) -> None:
+    """Each graded result (by student) names exactly the mistakes ``expected`` gives it and loses points, and the
+    evidence of each finding ``words`` lists (student: (finding, words)) holds those words."""
+    wrong = {name: sorted(d.id for d in r.diagnoses) for name, r in results.items()
+             if {d.id for d in r.diagnoses} != expected[name]}
+    assert not wrong, wrong
+    for name, result in results.items():
+        assert result.status == "graded" and result.score < result.max_score, (name, result.score)
+    for name, (finding, needle) in words.items():
+        evidence = next(d.evidence for d in results[name].diagnoses if d.id == finding)
+        assert needle in evidence, (name, evidence)

@@ -23,6 +23,7 @@ first answer forever computed one answer only, too little to read a mistake from
 """
 from __future__ import annotations
 
+import exercise_helpers as helpers
 from conftest import grade_students
 
 FLAT = "x = features.reshape(features.shape[0], -1)\n"
@@ -231,11 +232,4 @@ def test_combined_mistakes_are_each_named_and_nothing_else(tmp_path, session):
     for name, (body, _) in COMBINED.items():
         (tmp_path / f"{name}.py").write_text(PRELUDE + "".join(f"    {line}\n" for line in body.splitlines()))
     results = grade_students(tmp_path, session, list(COMBINED))
-    wrong = {name: sorted(d.id for d in r.diagnoses) for name, r in results.items()
-             if {d.id for d in r.diagnoses} != COMBINED[name][1]}
-    assert not wrong, wrong
-    for name, result in results.items():
-        assert result.status == "graded" and result.score < result.max_score, (name, result.score)
-    for name, (finding, words) in WORDS.items():
-        evidence = next(d.evidence for d in results[name].diagnoses if d.id == finding)
-        assert words in evidence, (name, evidence)
+    helpers.assert_reports_name(results, {name: ids for name, (_, ids) in COMBINED.items()}, WORDS)

@@ -119,8 +119,8 @@ COMMON = ("relu", "none", "sigmoid", "tanh", "leaky0.01", "leaky0.1", "step", "r
 
 
 def activation(name: str) -> Callable[[np.ndarray], np.ndarray]:
-    """A hidden layer's activation by name, the parameterised ``clip:LO:HI``, ``leaky:SLOPE``, ``floor:EPS`` and
-    ``thresh:T`` too."""
+    """A hidden layer's activation by name, the parameterised ``clip:LO:HI``, ``leaky:SLOPE``, ``floor:EPS``,
+    ``thresh:T`` and ``elu:ALPHA`` too."""
     fn = ACTIVATIONS.get(name) or FITTED.get(name)
     if fn is not None:
         return fn
@@ -134,6 +134,8 @@ def activation(name: str) -> Callable[[np.ndarray], np.ndarray]:
         return lambda z: np.maximum(z, values[0])
     if kind == "thresh":
         return lambda z: np.where(z > values[0], z, 0.0)
+    if kind == "elu":
+        return lambda z: np.where(z > 0, z, values[0] * np.expm1(np.minimum(z, 0.0)))
     raise KeyError(name)
 
 
@@ -150,4 +152,6 @@ def activation_name(name: str) -> str:
         return f"a ReLU with a floor of {params[0]}, max(z, {params[0]})"
     if kind == "thresh":
         return f"z * (z > {params[0]}), which sets the positive values up to {params[0]} to 0 as well,"
+    if kind == "elu":
+        return f"an ELU with alpha = {params[0]}, alpha * (exp(z) - 1) below 0,"
     return name

@@ -209,8 +209,8 @@ def _bias_scale_items(spec) -> list:
 
 def _final_item(final: str) -> tuple[str, str] | None:
     """(id, sentence) for one function applied after FC3, or None for none."""
-    if final in ("softmax", "log-softmax", "softmax-batch", "softmax-all") or final.startswith("softmax:"):
-        what = {"log-softmax": "log-probabilities",
+    if final in ("softmax", "log-softmax", "softmax-batch", "softmax-all", "sum-norm") or final.startswith("softmax:"):
+        what = {"log-softmax": "log-probabilities", "sum-norm": "scores that sum to 1 per sample",
                 "softmax-batch": "values that sum to 1 down each column, across the samples",
                 "softmax-all": "values that sum to 1 over the whole batch, not per sample"}.get(final,
                                                                                               "probabilities")

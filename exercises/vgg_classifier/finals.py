@@ -16,7 +16,7 @@ FINALS = ("none", "relu", "softmax", "sigmoid", "tanh", "log-softmax", "softmax-
 #: every other submission nothing: each neighbour is one evaluation of the search's budget, at every step
 RARE_FINALS = ("relu+softmax", "softmax-all", "standardised", "minus-min", "abs-max", "negated", "classes-rolled",
                "classes-rolled-back", "class-cumsum", "classes-sorted", "classes-sorted-down", "max-batch",
-               "minus-first", "min-max", "abs-max-all")
+               "minus-first", "min-max", "abs-max-all", "minus-max-all", "standardised-all", "sum-norm")
 
 
 def _softmax(z):
@@ -58,11 +58,13 @@ FINAL_ACTIVATIONS = {
     "classes-sorted-down": lambda z: -np.sort(-z, axis=-1),
     "minus-first": lambda z: z - z[..., :1],
     "min-max": lambda z: (z - z.min(axis=-1, keepdims=True)) / np.ptp(z, axis=-1, keepdims=True),
+    "sum-norm": lambda z: z / z.sum(axis=-1, keepdims=True),
 }
 #: changes to the logits that are no function applied to them: a sentence says "the logits are <name>"
 CHANGED_FINALS = ("double", "half", "plus-one", "minus-max", "minus-mean", "unit-norm", "class-sum", "classes-reversed",
                   "standardised", "minus-min", "abs-max", "negated", "classes-rolled", "classes-rolled-back",
-                  "class-cumsum", "classes-sorted", "classes-sorted-down", "minus-first", "min-max", "abs-max-all")
+                  "class-cumsum", "classes-sorted", "classes-sorted-down", "minus-first", "min-max", "abs-max-all",
+                  "minus-max-all", "standardised-all")
 FINAL_NAMES = {
     "relu": "a ReLU", "sigmoid": "a sigmoid", "tanh": "tanh", "softmax": "a softmax over the classes",
     "log-softmax": "a log-softmax over the classes", "softmax-batch": "a softmax over the batch axis (axis 0)",
@@ -93,6 +95,13 @@ FINAL_NAMES = {
                "keepdims=True) - y.min(axis=1, keepdims=True)))",
     "abs-max-all": "divided by the largest absolute logit of the whole batch (y / np.abs(y).max(), no axis), so each "
                    "sample's scores depend on the others'",
+    "minus-max-all": "shifted down by the largest logit of the whole batch (y - y.max(), no axis: a softmax's "
+                     "stabilising shift left in, taken over every sample at once), so each sample's scores depend on "
+                     "the others'",
+    "standardised-all": "standardised over the whole batch ((y - y.mean()) / y.std(), no axis), so each sample's "
+                        "scores depend on the others'",
+    "sum-norm": "a division of each sample's logits by their sum (y / y.sum(axis=1, keepdims=True)), a "
+                "normalisation to sum 1 without the softmax's exponential,",
 }
 
 
@@ -143,6 +152,15 @@ def _final(name: str, z: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
         valid = np.ones(z.shape[:-1] + (1,), bool) if rows is None else rows
         peak = np.where(valid, np.abs(z), 0.0).max(axis=(-2, -1), keepdims=True)
         return np.where(valid, z / peak, z)
+    if name in ("minus-max-all", "standardised-all"):  # one statistic over every real row and class
+        valid = np.ones(z.shape[:-1] + (1,), bool) if rows is None else rows
+        full = np.broadcast_to(valid, z.shape)
+        if name == "minus-max-all":
+            return np.where(valid, z - np.where(full, z, -np.inf).max(axis=(-2, -1), keepdims=True), z)
+        count = full.sum(axis=(-2, -1), keepdims=True)
+        mean = np.where(full, z, 0.0).sum(axis=(-2, -1), keepdims=True) / count
+        spread = np.sqrt(np.where(full, (z - mean) ** 2, 0.0).sum(axis=(-2, -1), keepdims=True) / count)
+        return np.where(valid, (z - mean) / spread, z)
     if name == "max-batch":  # the softmax's stabilising shift on the wrong axis: each class's largest over the batch
         valid = np.ones(z.shape[:-1] + (1,), bool) if rows is None else rows
         return np.where(valid, z - np.where(valid, z, -np.inf).max(axis=-2, keepdims=True), z)

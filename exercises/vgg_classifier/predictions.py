@@ -1,5 +1,6 @@
-"""The predicted class of each sample (an index, a one-hot row, or every class ranked by its logit) returned instead
-of the logits (``class-predictions``): read from the outputs directly, since no variant of the head's model returns indices.
+"""The predicted class of each sample (an index, a one-hot row, every class ranked by its logit, or the predicted
+class's score alone) returned instead of the logits (``class-predictions``): read from the outputs directly, since
+no variant of the head's model returns indices.
 """
 from __future__ import annotations
 
@@ -23,6 +24,12 @@ def _predictions_of_wrong_logits(kinds: set, hits: int, samples: int, seen: set)
                                         f"samples get the class of their largest logit, the others another one, so "
                                         "the logits computed before the argmax are wrong too: return the logits, "
                                         "and the checks will show what else differs.")
+
+
+def _close(a: np.ndarray, b: np.ndarray) -> bool:
+    """The same numbers, to the precision a float64 computation of them in another order keeps."""
+    with np.errstate(all="ignore"):
+        return bool(np.allclose(a.astype(np.float64), b, rtol=1e-9, atol=1e-12))
 
 
 def _ranking(arr: np.ndarray, expected: np.ndarray) -> str | None:
@@ -59,7 +66,12 @@ def predictions(runs) -> Finding | None:
             return None
         B = expected.shape[0]
         top = expected.max(axis=1)
-        if arr.size == B and arr.shape[-1] != expected.shape[1] or arr.shape in ((B,), (B, 1)) and B > 1:
+        if (arr.size == B and arr.shape[-1] != expected.shape[1] or arr.shape in ((B,), (B, 1)) and B > 1) \
+                and arr.dtype.kind == "f" and _close(arr.reshape(-1), top):
+            labels = np.argmax(expected, axis=1)  # the largest logit's value, not its position: the top score
+            right = np.ones(B, dtype=bool)
+            kinds.add("top")
+        elif arr.size == B and arr.shape[-1] != expected.shape[1] or arr.shape in ((B,), (B, 1)) and B > 1:
             labels = arr.reshape(-1)
             if not np.all(labels == np.round(labels)) or labels.min() < 0 or labels.max() >= expected.shape[1]:
                 return None
@@ -106,6 +118,14 @@ def predictions(runs) -> Finding | None:
                                             f" where the statement gives the logits "
                                             f"{', '.join(Q.fmt(v) for v in expected[0][:8])}"
                                             f"{', ...' if arr.shape[1] > 8 else ''}.")
+    if kinds == {"top"}:
+        shown = ", ".join(Q.fmt(v) for v in arr.reshape(-1)[:4])
+        return Finding("class-predictions", f"Every call returned one value per sample, its largest logit (the score "
+                                            f"of the predicted class, as logits.max(axis=1) gives it) instead of all "
+                                            f"{expected.shape[1]} logits: {where} your function returned {shown}"
+                                            f"{', ...' if arr.size > 4 else ''} (shape {tuple(arr.shape)}) where the "
+                                            f"statement gives an array of shape {expected.shape} whose rows' largest "
+                                            f"entries are those values.")
     if kinds == {"labels"}:
         shown = ", ".join(str(int(v)) for v in arr.reshape(-1)[:4])
         return Finding("class-predictions", f"Every call returned one class index per sample, the position of its "

@@ -70,19 +70,30 @@ def _batch_flattened(runs) -> Finding | None:
 REDUCTIONS = {"sum": np.sum, "mean": np.mean}
 
 
-def _batch_reduced(run) -> str:
-    """The name of the reduction over the batch axis ("sum", "mean") that the run's single row of K values is,
-    applied to the right logits of its samples (y.sum(axis=0) returned), or ""."""
+def _head(features, W1, b1, W2, b2, W3, b3) -> np.ndarray:
+    """The statement's head on ``features`` (reduced ones, to see whether a single row is their logits)."""
+    x = features.reshape(features.shape[0], -1)
+    return np.maximum(np.maximum(x @ W1 + b1, 0.0) @ W2 + b2, 0.0) @ W3 + b3
+
+
+def _batch_reduced(run) -> set[str]:
+    """The names of the reductions over the batch axis that the run's single row of K values is: "sum" or "mean" of
+    the right logits of its samples (y.sum(axis=0) returned), or "features' sum" or "features' mean" when it is the
+    logits of the features reduced over the batch before FC1 (features.sum(axis=0, keepdims=True)). Where the head
+    is linear on the case (identity layers, positive values) a reduction before it and after it agree, so several
+    may hold."""
     arr = run.outcome.array if run.outcome.status == "ok" else None
     expected = run.expected
     if arr is None or arr.dtype.kind not in "biuf" or expected.ndim != 2 or expected.shape[0] < 2 \
             or arr.size != expected.shape[1]:
-        return ""
-    for name, reduce in REDUCTIONS.items():
-        with np.errstate(all="ignore"):
-            if T.close(arr.reshape(1, -1).astype(np.float64), reduce(expected, axis=0, keepdims=True), 1e-9):
-                return name
-    return ""
+        return set()
+    row = arr.reshape(1, -1).astype(np.float64)
+    features, *weights = run.case.args
+    with np.errstate(all="ignore"):
+        return ({name for name, reduce in REDUCTIONS.items()
+                 if T.close(row, reduce(expected, axis=0, keepdims=True), 1e-9)}
+                | {f"features' {name}" for name, reduce in REDUCTIONS.items()
+                   if T.close(row, _head(reduce(features, axis=0, keepdims=True), *weights), 1e-9)})
 
 
 def _on(run) -> str:
@@ -102,12 +113,22 @@ def _batch_reductions(runs) -> Finding | None:
     where none belongs). Read before batch-flattened, which a single row for a batch otherwise suggests."""
     batched = [r for r in runs if r.case.group != "full-scale" and r.expected.ndim == 2 and r.expected.shape[0] > 1
                and r.outcome.status in ("ok", "raised")]
-    names = {_batch_reduced(r) for r in batched}
-    if not batched or len(names) != 1 or "" in names:
+    names = set.intersection(*(_batch_reduced(r) for r in batched)) if batched else set()
+    if not names:
         return None
-    name = names.pop()
+    # the logits' own reduction first, when the cases cannot tell it from the features'
+    name = next(n for n in (*REDUCTIONS, *(f"features' {n}" for n in REDUCTIONS)) if n in names)
     run = next((r for r in batched if r.case.group == PROBE), batched[0])
     where = _on(run)
+    if name.startswith("features'"):
+        axis = "sum(axis=0, keepdims=True)" if name.endswith("sum") else "mean(axis=0, keepdims=True)"
+        return Finding("samples-mixed", f"Every call with several samples returned a single row of "
+                                        f"{run.expected.shape[1]} values, the logits of the {name.split()[1]} of its "
+                                        f"samples' features over the batch (axis 0, as features.{axis} or the same "
+                                        f"on the flattened rows computes it before FC1): {where} it returned shape "
+                                        f"{tuple(run.outcome.shape)} where the statement gives "
+                                        f"{run.expected.shape}, one row per sample. Reducing over the samples mixes "
+                                        f"them into one input; each sample goes through the head on its own.")
     return Finding("samples-mixed", f"Every call with several samples returned a single row of "
                                     f"{run.expected.shape[1]} values, the {name} over the batch (axis 0) of the "
                                     f"samples' right logits: {where} it returned shape {tuple(run.outcome.shape)} "

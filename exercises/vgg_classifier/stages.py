@@ -223,7 +223,7 @@ def _g(x: float) -> str:
 
 
 def fit_activation(values: np.ndarray) -> list[str]:
-    """Parameterised activations (clip, leaky, floor) that reproduce the reading exactly."""
+    """Parameterised activations (clip, leaky, floor, threshold, ELU's alpha) that reproduce the reading."""
     if values is None or not np.isfinite(values).all():
         return []
     names = []
@@ -241,6 +241,10 @@ def fit_activation(values: np.ndarray) -> list[str]:
         names.append(f"thresh:{_g(bounds[0])}")
     if RAMP[0] < lo < 0 and hi == RAMP[-1] and exact(values, np.maximum(RAMP, float(_g(lo)))).all():
         names.append(f"floor:{_g(lo)}")  # a floor below 0, np.maximum(z, -1)
+    alpha = float(values[0] / np.expm1(RAMP[0]))  # an ELU with another alpha than 1: alpha * (exp(z) - 1) below 0
+    if 0 < alpha and _g(alpha) != "1" and np.allclose(values, A.activation(f"elu:{_g(alpha)}")(RAMP), rtol=1e-5,
+                                                      atol=1e-9):
+        names.append(f"elu:{_g(alpha)}")
     for name in ("elu", "softplus", "min0", *A.FITTED):  # none of them a parameter fit reads
         with np.errstate(all="ignore"):
             if np.allclose(values, A.activation(name)(RAMP), rtol=1e-6, atol=1e-9):
