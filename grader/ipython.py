@@ -318,6 +318,25 @@ def leading_blank_lines(source: str) -> int:
     return _BLANK_LINES.match(source).group().count("\n")
 
 
+def error_on_own_line(source: str, rewritten: str,
+                      error: tuple[str, int | None, str]) -> tuple[str, int | None, str] | None:
+    """``error``, found compiling ``rewritten`` (IPython's translation of ``source``), as an error of ``source``,
+    when it is on a line the translation left as it was; else None.
+
+    Python stops at a cell's first magic (``%matplotlib inline``, ``!pip``), so the untranslated cell's error names
+    that line, which is fine once translated; IPython compiles the translation and names the student's own line
+    (an unclosed bracket further down). The lines are matched one for one, after the blank lines IPython drops
+    before the first: when the translation changed the number of lines (a magic continued with a backslash, an
+    indented cell), the match is not proven and None says so."""
+    kind, line, text = error
+    cell = source if source.endswith("\n") else source + "\n"
+    dropped = leading_blank_lines(cell)
+    before, after = cell.split("\n")[dropped:], rewritten.split("\n")
+    if not line or len(before) != len(after) or not 0 < line <= len(after) or before[line - 1] != after[line - 1]:
+        return None
+    return kind, line + dropped, text
+
+
 def python_cell_magic(source: str) -> tuple[str, str, str, int] | None:
     """(magic name, its arguments, the body, lines before the body) for a ``%%time``-like cell, else None. Lines of
     blanks before the magic are dropped first, as IPython drops them (``leading_empty_lines``)."""

@@ -24,8 +24,8 @@ from .errors import DecodeFailure, MissingFile, NotANotebook, NotJson, Submissio
 from . import colabexport, jupytext, kernels, marimo, pysource
 from .brokenjson import (MAX_JSON_VALUES, json_values, shown_name, undecodable_python,  # noqa: F401
                          unsupported_name, why_not_json)
-from .ipython import (TOO_COSTLY, OverBudget, Translation, Translator, compile_error, leading_blank_lines,
-                      python_cell_magic)
+from .ipython import (TOO_COSTLY, OverBudget, Translation, Translator, compile_error, error_on_own_line,
+                      leading_blank_lines, python_cell_magic)
 
 #: Python files are code only; notebooks also carry their outputs (plots as base64), so they may be larger.
 MAX_BYTES = {".py": 8 << 20, ".ipynb": 64 << 20}
@@ -451,10 +451,10 @@ class _Loader:
             else:
                 translated = self.translator.translate(source)
                 rewritten = translated.source
-                unchanged = rewritten in (source, source + "\n")  # compiled already: it fails
-                if rewritten is not None and not unchanged and (
-                        translated.proven or self.translator.compile_error(rewritten) is None):
-                    return replace(cell, source=rewritten)
+                if rewritten is not None and rewritten not in (source, source + "\n"):  # unchanged: it fails
+                    if translated.proven or (after := self.translator.compile_error(rewritten)) is None:
+                        return replace(cell, source=rewritten)
+                    first = error_on_own_line(source, rewritten, after) or first  # IPython's line, not the magic's
         except OverBudget:
             translated = Translation(refused=TOO_COSTLY)
         kind, line, text = first

@@ -14,6 +14,18 @@ import standins  # next to this file, in the runner folder
 import stdlib
 
 
+#: The folders hosted notebooks run in: Colab's ``/content`` and Kaggle's ``/kaggle/working``. A file a cell writes
+#: there by its full path (``%%writefile /content/helpers.py``) lands in the notebook's working folder, where the
+#: next cell imports it; while grading, that folder is the scratch folder.
+NOTEBOOK_HOMES = ("/content/", "/kaggle/working/")
+
+
+def _at_home(name: str) -> str:
+    """``name`` relative to the working folder when it is a path under a hosted notebook's working folder."""
+    home = next((h for h in NOTEBOOK_HOMES if name.startswith(h)), None)
+    return name[len(home):] if home else name
+
+
 class Shell:
     """Enough of IPython's shell for rewritten magics: run what defines code, skip what touches the system."""
 
@@ -109,7 +121,7 @@ class Shell:
         append = "-a" in words or "--append" in words
         names = [w for w in words if not w.startswith("-")]
         here = os.path.realpath(os.getcwd())
-        target = os.path.realpath(os.path.join(here, names[0].strip("'\"")) if names else here)
+        target = os.path.realpath(os.path.join(here, _at_home(names[0].strip("'\""))) if names else here)
         if not names or not target.startswith(here + os.sep) or not os.path.isdir(os.path.dirname(target)):
             self.child.note("writefile", line.strip()[:60])
             return
@@ -129,7 +141,7 @@ class Shell:
         options = {w for w in words if w.startswith("-")}
         rest = [w for w in words if not w.startswith("-")]
         here = os.path.realpath(os.getcwd())
-        path = os.path.realpath(os.path.join(here, rest[0])) if rest else ""
+        path = os.path.realpath(os.path.join(here, _at_home(rest[0]))) if rest else ""
         if not path.endswith(".py") or not path.startswith(here + os.sep) or not os.path.isfile(path):
             self.child.note("run", line.strip()[:60])
             return
@@ -168,6 +180,14 @@ class Shell:
             names = variables.replace(",", " ").split() if isinstance(variables, str) else variables
             variables = {name: eval(name, caller.f_globals, caller.f_locals) for name in names}
         self.user_ns.update(variables)
+
+    def ex(self, cmd: str) -> None:
+        """``get_ipython().ex(code)``: plain Python run in the notebook's namespace, whose names it keeps."""
+        exec(compile(cmd, "<ex>", "exec", dont_inherit=True), self.user_ns)
+
+    def ev(self, expr: str):
+        """``get_ipython().ev(expression)``: its value, evaluated in the notebook's namespace."""
+        return eval(compile(expr, "<ev>", "eval", dont_inherit=True), self.user_ns)
 
     def system(self, command: str) -> None:
         self.child.note("shell", command[:60])

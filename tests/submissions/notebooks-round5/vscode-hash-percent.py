@@ -1,0 +1,13 @@
+#%%
+import numpy as np
+#%%
+def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
+    x = features.reshape(features.shape[0], -1)
+    h = np.maximum(0.0, x @ W1 + b1)
+    h = np.maximum(0.0, h @ W2 + b2)
+    return h @ W3 + b3
+
+#%% [markdown]
+# notes
+#%%
+print(vgg_classifier)
