@@ -13,7 +13,8 @@ full marks:
 The runner's modules now keep their own copy of the builtins, taken before any student code runs
 (``runner/stdlib.own_builtins``), and numpy's ``frombuffer`` as it was then. Code that replaces a builtin or a
 numpy function for its own use (a ``print`` that flushes; ``np.allclose`` and ``np.testing`` patched, the error
-state set to raise) keeps full marks. The other attacks of the round are in the lead's report (helper 114).
+state set to raise) keeps full marks, and so does a right function whose file then makes ``builtins.len`` or
+``os.getpid`` lie. The other attacks of the round are in the lead's report (helper 114).
 """
 from __future__ import annotations
 
@@ -58,6 +59,16 @@ np.asarray = lambda a, *args, **kwargs: a
 np.seterr(all="raise")
 vgg_classifier = _right
 """,
+    "len-replaced-after.py": CORRECT + """
+import builtins
+
+builtins.len = lambda obj: 3
+""",
+    "getpid-lies.py": CORRECT + """
+import os
+
+os.getpid = lambda: 1
+""",
     "print-flushes.ipynb": notebook("import builtins, functools\n"
                                     "builtins.print = functools.partial(print, flush=True)\n", CORRECT,
                                     "print('done')"),
@@ -94,4 +105,15 @@ def test_inputs_changed_behind_a_copying_frombuffer_lose_the_unmodified_point(re
 @pytest.mark.parametrize("name", ["numpy-patched-for-itself", "print-flushes"])
 def test_builtins_and_numpy_replaced_for_the_students_own_use_keep_full_marks(results, name):
     result = results[name]
+    assert result.score == result.max_score, [(c.id, c.message) for c in result.checks if c.status != "passed"]
+
+
+@pytest.mark.parametrize("name", ["len-replaced-after", "getpid-lies"])
+def test_a_builtin_or_os_function_replaced_after_a_right_definition_leaves_the_runner_whole(results, name):
+    """``builtins.len`` made to lie broke the child's reading of its next command (json.loads reads the shared
+    builtins): 0/17, called a break of the grader's own code; an ``os.getpid`` made to lie had the runner take itself
+    for a forked copy and end quietly, reported as the student's own ``os._exit(0)``. The runner's command reading,
+    its kernel, cells and shell now keep their own builtins and ``os.getpid``."""
+    result = results[name]
+    assert result.error is None, result.error
     assert result.score == result.max_score, [(c.id, c.message) for c in result.checks if c.status != "passed"]

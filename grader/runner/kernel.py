@@ -16,6 +16,10 @@ from calls import Calls
 from cells import Cells
 from describe import Results, address_space
 
+import stdlib
+
+__builtins__ = stdlib.own_builtins()  # the runner's own: student code may replace those it shares (stdlib.py)
+
 
 #: the most buffers one ``writev`` takes (the kernel's limit is 1024)
 IOV_MAX = 512
@@ -33,7 +37,8 @@ class Child(alarms.Limits, Cells, Calls, Results):
         self.channel = os.dup(channel_fd)  # moved off the number the student could guess from argv
         os.close(channel_fd)
         self.writev = os.writev
-        self.runner, self.end = os.getpid(), os._exit  # kept before student code can fork or replace os._exit
+        self.getpid = os.getpid  # kept, as os._exit: an os.getpid made to lie had the runner take itself for a fork
+        self.runner, self.end = self.getpid(), os._exit  # kept before student code can fork or replace os._exit
         self.ndarray = np.ndarray
         self.run_name = setup.get("run_name", "__main__")
         self.notebook = setup.get("source") == "ipynb"  # else a .py file, run as a module or a script
@@ -62,7 +67,7 @@ class Child(alarms.Limits, Cells, Calls, Results):
 
         The header and the payload go in one ``writev``: written apart, the grader woke up for a header whose frame
         was not complete yet, then again for the rest (about 25 frames a run)."""
-        if os.getpid() != self.runner:  # a copy the student's os.fork() made, back in this loop: it ends quietly,
+        if self.getpid() != self.runner:  # a copy the student's os.fork() made, back in this loop: it ends quietly,
             self.end(0)  # as a forked kernel's copy would be of no use (it used to answer too: a protocol error)
         chunks = payload if isinstance(payload, list) else [payload]
         views = [memoryview(c).cast("B") for c in chunks]

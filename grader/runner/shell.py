@@ -13,6 +13,8 @@ import sys
 import standins  # next to this file, in the runner folder
 import stdlib
 
+__builtins__ = stdlib.own_builtins()  # the runner's own: student code may replace those it shares (stdlib.py)
+
 
 #: The folders hosted notebooks run in: Colab's ``/content`` and Kaggle's ``/kaggle/working``. A file a cell writes
 #: there by its full path (``%%writefile /content/helpers.py``) lands in the notebook's working folder, where the
