@@ -229,6 +229,8 @@ def _magic_definition(submission: submission_mod.Submission, name: str) -> str:
 
 
 _RUN_OR_LOAD = re.compile(r"get_ipython\(\)\.run_line_magic\('(run|load)', '([^'\\]*)'\)")
+#: Databricks' source export keeps a '%run ./helpers' command as a comment: it runs nothing, but says the same
+_DATABRICKS_RUN = re.compile(r"^# MAGIC %(run)[ \t]+(\S[^\n]{0,200})", re.M)
 _MISSING_MODULE = re.compile(r"No module named '([\w.]+)'")
 #: in a cell's error sentence, where the message is quoted (text.quote: in double quotes, as it holds single ones)
 _MISSING_FILE = re.compile(r"FileNotFoundError: \"\[Errno 2\] No such file or directory: '([^'\\\"]{1,200}\.py)'\"")
@@ -240,7 +242,7 @@ def _outside_file(submission: submission_mod.Submission, execution: Execution, n
     failed = dict(zip(execution.failed_cells, execution.cell_errors))
     imported = _imported_from(_failed_imports(submission, execution), name)
     for cell in submission.cells:
-        found = _RUN_OR_LOAD.search(cell.source)
+        found = _RUN_OR_LOAD.search(cell.source) or _DATABRICKS_RUN.search(cell.source)
         words = [w for w in found[2].split() if not w.startswith("-")] if found else []
         if words:
             what, file = quote(f"%{found[1]} {found[2]}", 60), quote(words[0], 60)  # the student's words

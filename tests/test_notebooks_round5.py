@@ -6,7 +6,8 @@ What a student got before this round: a cell opening with a magic ('%matplotlib 
 a real syntax error further down was said to fail on its magic line ("line 1: invalid syntax -> '%matplotlib
 inline'"), where Jupyter names the student's own line; Colab's '%%writefile /content/helpers.py' (Colab's working
 folder) and Kaggle's '/kaggle/working/' were refused, so a right function using its helper lost 16 of 17 points;
-'display(x, display_id=True).update(...)' raised AttributeError, and 'get_ipython().ex(...)' defined nothing.
+'display(x, display_id=True).update(...)' raised AttributeError, 'get_ipython().ex(...)' defined nothing, and a
+function from a Databricks '# MAGIC %run ./solution' got only "No function named 'vgg_classifier' is defined".
 """
 from __future__ import annotations
 
@@ -101,6 +102,8 @@ ERRORS = {
     "fence-only": ("missing-function", "Cell 2 of the notebook contains 'def vgg_classifier', but it is a text "
                                        "(markdown) cell, so it never runs"),
     "run-notebook-only": ("missing-function", "vgg_classifier() was to come from '%run ./solution.ipynb'"),
+    "databricks-run-only": ("missing-function", "vgg_classifier() was to come from '%run ./solution', in the cell "
+                                                "at line 1, but './solution' is not part of the submission"),
     "py312-in-def": ("syntax-error", "a 'type' statement is Python 3.12 syntax"),
     "syntax-in-def-with-magic": ("syntax-error", "SyntaxError in code cell 1 (cell 1 of the notebook), line 7: '(' "
                                                  "was never closed -> 'return (h @ W3 + b3'"),

@@ -1,0 +1,7 @@
+# Databricks notebook source
+# MAGIC %run ./solution
+
+# COMMAND ----------
+
+import numpy as np
+out = vgg_classifier
