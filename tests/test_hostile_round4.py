@@ -149,13 +149,15 @@ def test_an_error_with_numbers_no_process_has_is_a_protocol_error(grade_source, 
     assert "999999" not in result.to_json()
 
 
-def test_a_replaced_import_that_breaks_the_runners_reading_is_named(grade_source):
+def test_a_replaced_import_no_longer_breaks_the_runners_reading(grade_source):
     """``builtins.__import__`` refusing json: the runner could not read its next command and exited with code 0,
-    which the report called the student's own ``os._exit()``."""
+    which the report called the student's own ``os._exit()``; then it was named a break of the grader's own code.
+    The runner's modules now import through their own copy of the builtins (``stdlib.own_builtins``), so the right
+    function is graded as it is."""
     hook = ("import builtins\n_real = builtins.__import__\n\ndef _imp(name, *a, **k):\n"
             "    if name in ('json', 'struct'):\n        raise ImportError(name)\n    return _real(name, *a, **k)\n\n"
             "builtins.__import__ = _imp\n")
     result = grade_source(CORRECT + hook)
     text = result.to_json()
-    assert "broke the grader's own code" in text, text[:1500]
+    assert result.score == result.max_score, text[:1500]
     assert "exit code 0" not in text and "os._exit" not in text
