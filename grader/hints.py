@@ -4,6 +4,11 @@ A notebook written for NumPy 1.x fails under NumPy 2 with ``AttributeError: modu
 'product'``; the message does not say that the name was removed, nor what replaced it. The grader's sandbox runs
 the NumPy it was installed with, so the hint names that version too. The same holds for what a later NumPy removed
 after a deprecation (``np.trapz``, ``np.reshape(a, newshape=...)``), which a notebook last run on Colab may still use.
+
+A system call the sandbox refuses fails with a bare ``PermissionError: [Errno 1] Operation not permitted``. Correct
+code meets it through ``multiprocessing``: a pool of the 'forkserver' start method (Python 3.14's default on Linux,
+and so ``ProcessPoolExecutor``'s) opens a Unix socket, which the seccomp filter denies. The student
+read only "Operation not permitted" at their own ``with Pool(...)`` line and could not tell why.
 """
 from __future__ import annotations
 
@@ -34,6 +39,9 @@ REMOVED_KEYWORDS = {
     "interpolation": (("percentile", "quantile", "nanpercentile", "nanquantile"),
                       "write method= instead (interpolation= was deprecated in NumPy 1.22)"),
 }
+#: what EPERM's message is; the sandbox's refusals are the only way student code meets it here (seccomp: sockets,
+#: System V IPC, namespaces...), and multiprocessing's socket is the one correct code opens
+_REFUSED = "[Errno 1] Operation not permitted"
 _MISSING = re.compile(r"^module 'numpy' has no attribute '([A-Za-z_]\w*)'")
 _KEYWORD = re.compile(r"^(\w+)\(\) got an unexpected keyword argument '(\w+)'")
 
@@ -51,4 +59,9 @@ def error_hint(kind: str, message: str) -> str:
     if keyword and keyword.group(2) in REMOVED_KEYWORDS and keyword.group(1) in REMOVED_KEYWORDS[keyword.group(2)][0]:
         return (f"{keyword.group(1)}()'s {keyword.group(2)}= keyword is gone from NumPy {np.__version__}, which the "
                 f"grader runs: {REMOVED_KEYWORDS[keyword.group(2)][1]}.")
+    if kind == "PermissionError" and message.startswith(_REFUSED):
+        return ("Errno 1 is the grading sandbox refusing a system call: student code may not open sockets, Unix ones "
+                "included, nor use System V IPC. multiprocessing's 'forkserver' start method, Python 3.14's default on "
+                "Linux, needs one: compute in this process, as NumPy works on the whole batch at "
+                "once, or use threads or multiprocessing.get_context('fork')")
     return ""

@@ -1,0 +1,21 @@
+import sys
+from collections import Counter
+
+import numpy as np
+
+CALLS = Counter()
+
+
+def _profile(frame, event, arg):
+    if event == "call":
+        CALLS[frame.f_code.co_name] += 1
+
+
+sys.setprofile(_profile)
+
+
+def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
+    x = features.reshape(features.shape[0], -1)
+    h = np.maximum(x @ W1 + b1, 0)
+    h = np.maximum(h @ W2 + b2, 0)
+    return h @ W3 + b3
