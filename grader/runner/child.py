@@ -93,20 +93,21 @@ def main() -> None:
 
 def serve(child) -> None:
     """Answer the parent's commands, one at a time, until it says the run is over."""
+    broken = child.wire.RUNNER_BROKEN  # kept now: student code can reach ``child`` and take its ``wire`` away
     child.send({"t": "ready", "seq": 0})
     handlers = {"cell": child.run_cell, "lookup": child.lookup, "call": child.call}
     while True:
         try:  # its imports go through builtins.__import__, which student code may have replaced
             message, _ = _read_command(child.commands)
         except BaseException:  # noqa: BLE001  (was exit code 0, read as the student's own os._exit(0))
-            os._exit(child.wire.RUNNER_BROKEN)
+            os._exit(broken)
         kind = message.get("t")
         if kind == "end":  # gone at once: unwinding the student's objects would only cost time (ms per run)
             _leave()
         try:
             handlers[kind](message)
         except BaseException:  # noqa: BLE001  (student code broke this side: a replaced builtin, a closed fd)
-            os._exit(child.wire.RUNNER_BROKEN)  # the parent names that, not an os._exit(0) of the student's
+            os._exit(broken)  # the parent names that, not an os._exit(0) of the student's
 
 
 #: the runner's own modules, imported from its folder while it starts
