@@ -13,6 +13,7 @@ read only "Operation not permitted" at their own ``with Pool(...)`` line and cou
 from __future__ import annotations
 
 import re
+import sys
 
 import numpy as np
 
@@ -44,6 +45,7 @@ REMOVED_KEYWORDS = {
 _REFUSED = "[Errno 1] Operation not permitted"
 _MISSING = re.compile(r"^module 'numpy' has no attribute '([A-Za-z_]\w*)'")
 _KEYWORD = re.compile(r"^(\w+)\(\) got an unexpected keyword argument '(\w+)'")
+_NO_MODULE = re.compile(r"^No module named '([A-Za-z_][\w.]*)'")
 
 
 def error_hint(kind: str, message: str) -> str:
@@ -59,6 +61,11 @@ def error_hint(kind: str, message: str) -> str:
     if keyword and keyword.group(2) in REMOVED_KEYWORDS and keyword.group(1) in REMOVED_KEYWORDS[keyword.group(2)][0]:
         return (f"{keyword.group(1)}()'s {keyword.group(2)}= keyword is gone from NumPy {np.__version__}, which the "
                 f"grader runs: {REMOVED_KEYWORDS[keyword.group(2)][1]}.")
+    module = _NO_MODULE.match(message) if kind == "ModuleNotFoundError" else None
+    if module and module.group(1).partition(".")[0] not in (*sys.stdlib_module_names, "numpy"):
+        return ("only numpy and Python's standard library are installed where the grader runs, and a submission is "
+                "graded on its own, without the files beside it: write that step with numpy, or define it in the "
+                "submission itself")
     if kind == "PermissionError" and message.startswith(_REFUSED):
         return ("Errno 1 is the grading sandbox refusing a system call: student code may not open sockets, Unix ones "
                 "included, nor use System V IPC. multiprocessing's 'forkserver' start method, Python 3.14's default on "

@@ -111,6 +111,17 @@ def test_names_removed_after_numpy_2_0_are_named():
     assert hints.error_hint("TypeError", "f() got an unexpected keyword argument 'newshape'") == ""
 
 
+def test_a_package_the_sandbox_lacks_is_named_as_missing_here():
+    """``import einops`` at the top of a .py file said only "No module named 'einops'" and that the code after it did
+    not run; a notebook's function got a note, a file nothing about what the grader has installed."""
+    said = hints.error_hint("ModuleNotFoundError", "No module named 'einops'")
+    assert "only numpy and Python's standard library are installed" in said
+    assert "only numpy" in hints.error_hint("ModuleNotFoundError", "No module named 'torch.nn'")
+    for inside in ("numpy.linalg.lapack_lite2", "json.nothing", "os.path2"):
+        assert hints.error_hint("ModuleNotFoundError", f"No module named '{inside}'") == ""
+    assert hints.error_hint("ImportError", "No module named 'einops'") == ""
+
+
 def test_a_ufunc_given_where_but_no_out_is_named(results):
     result = results["where-without-out"]
     assert result.score < result.max_score
