@@ -47,6 +47,7 @@ from .errors import GraderError, UsageError
 from .signing import NO_SECRET
 from .version import version
 from .exercise import Exercise
+from .gradescope_scripts import RUN_AUTOGRADER, SETUP_SH
 from .runner import confine as runner_confine
 from .sandbox import Sandbox
 from .slots import SandboxUnavailable
@@ -84,10 +85,9 @@ class BundleSandbox(Sandbox):
                 self.warnings = (*self.warnings, *(n for n in notes if n not in self.warnings))
         self.used_uids: set[int] = set()
         if "worker-uid" not in self.layers:
-            why = ("the grader does not run as root, so it cannot switch the child to an unprivileged uid"
-                   if not _is_root() else "this machine does not let the grader switch the child to an "
-                   "unprivileged uid")
-            raise SandboxUnavailable(f"student code must run as an unprivileged user here, and {why}")
+            why = NOT_ROOT if not _is_root() else ("this machine does not let the grader switch the child to an "
+                                                   "unprivileged uid")
+            raise SandboxUnavailable(f"{MUST_SWITCH}, and {why}")
 
     def spawn(self, *args, **kwargs):
         launched = super().spawn(*args, **kwargs)
@@ -104,6 +104,10 @@ class BundleSandbox(Sandbox):
         where = kind.get(self.mode, f"in {self.mode} mode")
         return (f"Your code ran as an unprivileged user {where}; isolation layers: {', '.join(self.layers)}. It "
                 "could not read the solutions or change the results.")
+
+
+MUST_SWITCH = "student code must run as an unprivileged user here"
+NOT_ROOT = "the grader does not run as root, so it cannot switch the child to an unprivileged uid"
 
 
 def _is_root() -> bool:
@@ -148,53 +152,6 @@ def _sweep(uid: int) -> int:
 
 
 # -- building the bundle ----------------------------------------------------------------------------------------
-SETUP_SH = r"""#!/usr/bin/env bash
-# Gradescope runs this once, as root, when it builds the autograder image (Ubuntu): it installs what the grader
-# needs, creates the unprivileged account student code runs as, and locks the bundle down.
-set -euo pipefail
-HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends python3 python3-venv python3-pip bubblewrap ca-certificates >/dev/null
-python3 -m venv "$HERE/.venv"
-"$HERE/.venv/bin/python" -m pip install --quiet --upgrade pip
-"$HERE/.venv/bin/python" -m pip install --quiet "$HERE/grader-src"
-# Student code runs as uid @UID@ (and the grader's probe as @PROBE@): accounts of their own, no home, no login.
-for pair in "@UID@:@ACCOUNT@" "@PROBE@:@PROBE_ACCOUNT@"; do
-  uid="${pair%%:*}"; name="${pair#*:}"
-  getent group "$uid" >/dev/null || groupadd --system --gid "$uid" "$name"
-  id -u "$uid" >/dev/null 2>&1 || useradd --system --no-create-home --home-dir /nonexistent \
-      --shell /usr/sbin/nologin --uid "$uid" --gid "$uid" "$name"
-done
-# The bundle is root's: others may read the grader and run it, never change it; the solutions and the course
-# secret are for root alone.
-chown -R root:root "$HERE"
-chmod -R go-w "$HERE"
-chmod 700 "$HERE/solutions"
-[ ! -e "$HERE/secret" ] || chmod 600 "$HERE/secret"
-"$HERE/.venv/bin/grader" --version
-"""
-
-RUN_AUTOGRADER = r"""#!/usr/bin/env bash
-# Gradescope runs this as root for every submission (from /autograder/run_autograder, a copy of this file).
-# It grades $AUTOGRADER_ROOT/submission/* into $AUTOGRADER_ROOT/results/results.json; AUTOGRADER_ROOT defaults to
-# /autograder, so the bundle can be tried anywhere:  sudo AUTOGRADER_ROOT=/tmp/ag /tmp/ag/source/run_autograder
-set -uo pipefail
-ROOT="${AUTOGRADER_ROOT:-/autograder}"
-HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-[ -f "$HERE/bundle.json" ] || HERE="$ROOT/source"
-GRADER="${GRADER_BIN:-$HERE/.venv/bin/grader}"
-export PYTHONDONTWRITEBYTECODE=1  # the bundle stays as setup.sh left it
-mkdir -p "$ROOT/results"
-"$GRADER" gradescope-run --bundle "$HERE" --root "$ROOT"
-status=$?
-if [ ! -s "$ROOT/results/results.json" ]; then
-  printf '{"score": 0, "output": "The autograder itself failed (exit status %s) before it could grade this submission. This is not your fault: please tell the course staff.", "stdout_visibility": "hidden"}\n' "$status" > "$ROOT/results/results.json"
-fi
-exit 0
-"""
-
-
 def build(what: Exercise | Assignment, out: Path, *, secret: str | None, full_scale: bool = True,
           visibility: str = "visible") -> Path:
     """Write ``out/autograder.zip`` for one exercise or every exercise of an assignment; return its path."""
@@ -417,6 +374,14 @@ def _refusal(message: str) -> dict:
             "stdout_visibility": "hidden", "tests": []}
 
 
+def _not_run(results: Path, why: str) -> int:
+    """Refuse to run the submission, saying why in results.json (for the student) and on stdout (for the staff)."""
+    print(f"refused to run the submission: {why}")
+    write_results(results, _refusal(f"This submission was not run: {why}. This is a problem of the autograder's "
+                                    "setup, not of your code: please tell the course staff."))
+    return 1
+
+
 def bundled(config: dict, bundle: Path) -> Exercise | Assignment:
     """What ``bundle.json`` says to grade, loaded from the bundle: one exercise, or an assignment with the
     exercises and weights it recorded when it was built (the bundle's own course, whatever the file says now)."""
@@ -440,13 +405,14 @@ def run_command(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as exc:
         write_results(results, _refusal(f"The autograder is misconfigured ({exc}). Please tell the course staff."))
         return 2
-    if _is_root():
-        try:
-            _secure_bundle(bundle)
-        except BundleError as exc:
-            write_results(results, _refusal(f"The autograder is misconfigured ({exc}). This is not your fault: "
-                                            "please tell the course staff."))
-            return 2
+    if not _is_root():  # nothing could switch to a worker uid; and setup.sh left the secret and solutions root's
+        return _not_run(results, f"{MUST_SWITCH}, and {NOT_ROOT}")
+    try:
+        _secure_bundle(bundle)
+    except BundleError as exc:
+        write_results(results, _refusal(f"The autograder is misconfigured ({exc}). This is not your fault: "
+                                        "please tell the course staff."))
+        return 2
     secret_file = bundle / SECRET
     secret = secret_file.read_text(encoding="utf-8").strip() if secret_file.is_file() else ""
     from .grade import DEFAULT_SECRET, Session, grading
@@ -462,17 +428,12 @@ def run_command(args: argparse.Namespace) -> int:
         return 2
     submission, why = find_submission(root / "submission", what)
     student = student_of(root / "submission_metadata.json")
-    document: dict
     sandbox = None
     try:
         try:
             sandbox = BundleSandbox(what.limits if isinstance(what, Exercise) else combined_limits(what.exercises))
         except SandboxUnavailable as exc:
-            print(f"refused to run the submission: {exc}")
-            document = _refusal(f"This submission was not run: {exc}. This is a problem of the autograder's setup, "
-                                "not of your code: please tell the course staff.")
-            write_results(results, document)
-            return 1
+            return _not_run(results, str(exc))
         print(f"isolation: {sandbox.mode} mode ({', '.join(sandbox.layers)})")
         for warning in sandbox.warnings:
             print(f"note: {warning}")
@@ -492,8 +453,9 @@ def run_command(args: argparse.Namespace) -> int:
         killed = kill_workers(sandbox.used_uids) if sandbox is not None else 0  # nothing it started outlives it
         if killed:
             print(f"killed {killed} process(es) left behind by the submission")
+    ran = bool(result.isolation)  # an empty submission, a zip, a file refused unread: no code of theirs ran
     document = gradescope_results.document(result, visibility=config.get("visibility", "visible"),
-                                             isolation=sandbox.isolation_sentence())
+                                             isolation=sandbox.isolation_sentence() if ran else "")
     path = write_results(results, document)
     print(report.render_markdown(result))
     print(f"wrote {path}")

@@ -171,7 +171,8 @@ def read_shard(out: Path, secret: str) -> Shard:
     manifest, _ = _read_json(out / MANIFEST, f"{where}/{MANIFEST}")
     verdict = signing.verify(manifest, secret)
     if not verdict.ok:
-        raise MergeError(verdict.sentence(f"{where}/{MANIFEST}") + ".")
+        hint = _secret_hint(manifest, secret) if verdict.problem == "other-secret" else ""
+        raise MergeError(verdict.sentence(f"{where}/{MANIFEST}") + hint + ".")
     if manifest.get("schema") != SCHEMA:
         raise MergeError(f"{where}/{MANIFEST} is not a {SCHEMA} document.")
     shard = Shard(out, manifest, verdict.run or {})
@@ -257,6 +258,28 @@ class Merged:
         return not self.pending and not self.missing_shards and not self.incomplete_shards
 
 
+#: how a shard graded without GRADER_SECRET (a job the environment did not reach) is named
+NO_SECRET_SET = "no secret, as GRADER_SECRET was not set where it was graded (the built-in default signed it)"
+
+
+def _default_key() -> str:
+    """The key id of the built-in default secret (imported here: the session module brings numpy with it)."""
+    from .session import DEFAULT_SECRET
+
+    return signing.key_id(DEFAULT_SECRET)
+
+
+def _secret_hint(manifest: dict, secret: str) -> str:
+    """Why a shard's signature names another secret, when the built-in default is one of the two."""
+    signature = manifest.get(signing.FIELD)
+    key = signature.get("key") if isinstance(signature, dict) else None
+    if key == _default_key():
+        return "; it was graded with " + NO_SECRET_SET
+    if signing.key_id(secret) == _default_key():
+        return "; no secret is set for this merge: set GRADER_SECRET (or --secret) to the course's own"
+    return ""
+
+
 def _one_secret(outs: Sequence[Path], secret: str) -> None:
     """Shards signed with two different secrets are refused naming the shards of each: read one at a time, the
     sentence named only the first that did not verify, never saying that its neighbours used another secret."""
@@ -271,11 +294,16 @@ def _one_secret(outs: Sequence[Path], secret: str) -> None:
             keys.setdefault(key, []).append(escape.terminal(out))
     if len(keys) < 2:
         return
-    given = signing.key_id(secret)
-    groups = sorted(keys.items(), key=lambda item: item[0] != given)
+    given, default = signing.key_id(secret), _default_key()
+    groups = sorted(keys.items(), key=lambda item: (item[0] != given, item[0] == default))
     others = iter("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-    said = "; ".join(f"{', '.join(names)} with "
-                     + ("the secret given" if key == given else f"secret {next(others, '?')}") for key, names in groups)
+
+    def which(key: str) -> str:
+        if key == given:
+            return "the secret given" + (", none: GRADER_SECRET is not set for this merge" if key == default else "")
+        return NO_SECRET_SET if key == default else f"secret {next(others, '?')}"
+
+    said = "; ".join(f"{', '.join(names)} with {which(key)}" for key, names in groups)
     raise MergeError(f"The shards were graded with {len(keys)} different course secrets ({said}): grade the shards "
                      "of the other secret(s) again with one GRADER_SECRET for all, then merge with it.")
 

@@ -35,6 +35,7 @@ RANKS = {
     "ufuncwhere": 6.5,  # why values came from nowhere: a ufunc given where= and no out=
     "latenames": 6.4,  # why a name a cell does define was not there when graded (missing says it)
     "assignment": 2.2,  # which exercises are graded together (the course file)
+    "gradescope_scripts": 0,  # the shell scripts a Gradescope bundle carries (text; gradescope writes them)
     "grade": 7, "grade_assignment": 7.5,
     "report": 8, "templatecache": 0.6, "classcache": 0.6,  # compiled code kept per user (Jinja's; dataclasses')
     "batch": 9, "batchcopies": 9, "classfolder": 9, "gradebook": 9, "progress": 9, "notebook": 9, "student_check": 9,
