@@ -24,8 +24,12 @@ nothing: whole-result patterns checked against every call that returned.
 * ``square-map-assumed``: a shortcut for a window as tall (or as wide) as the map, returning the one position of
   a k x k map, (1, 1, out), where the map is wider (or taller) and the grid has a whole row (or column).
 
+* ``scores-first``: the scores computed as an (out, H' * W') array (weight @ columns, im2col's layout) and reshaped
+  to (H', W', out), where a transpose belongs first.
+
 ``bias_channels_first`` names ``out + bias[:, None, None]`` (the bias laid out for a (C, H, W) array), which
-raises numpy's broadcast error on most grids and adds bias[i] to row i of the others.
+raises numpy's broadcast error on most grids and adds bias[i] to row i of the others, and its mirror: ``+ bias``
+on scores still laid out (out, H', W'), before their axis is moved last.
 
 A pattern is named only when it reproduces every returned call (to the model's tolerance), changes at least one,
 and no call raised.
@@ -162,6 +166,7 @@ PATTERNS: list[tuple[str, Callable]] = [
     ("weight-row-fixed", _first_row),
     ("square-map-assumed", _whole_map_shortcut),
     ("input-normalised", _windows_normalised),
+    ("scores-first", lambda args, expected: [np.moveaxis(expected, -1, 0).reshape(expected.shape)]),
 ]
 
 #: what the two predictions of a pattern are, in order, for its evidence
@@ -215,6 +220,11 @@ def _text(finding_id: str, run, which: int) -> str:
                 f"returned shape {tuple(run.outcome.array.shape)}, the first window's scores alone, where the grid "
                 f"is {tuple(run.expected.shape)}: a window as tall (or as wide) as the map leaves a single position "
                 "only when the map is square, k x k. On every other case your scores are right.")
+    if finding_id == "scores-first":
+        return (f"On {_where(run)} your scores are the right numbers in the order of an (out, H' * W') array, one row "
+                "per output, reshaped to (H', W', out): a reshape keeps the numbers in their order, so the scores "
+                "of one output were spread over several positions. Transpose the product, (H' * W', out), before "
+                "reshaping it, or compute it as windows @ weight.T.")
     if finding_id == "buffer-reused":
         return (f"On {_where(run)} every row of your grid holds the scores of the last row of windows, "
                 f"{run.outcome.array.shape[0]} times: each row was written into one buffer allocated before the "
@@ -247,10 +257,32 @@ def unmodelled(runs) -> Finding | None:
     return bias_channels_first(runs)
 
 
+#: the two ways a bias meets the wrong axis of the scores: (shapes in numpy's broadcast error, the scores it gives,
+#: what was done); the product is (H', W', out), the bias (out,)
+BIAS_LAYOUTS = (
+    (lambda p, b: "({},{},{}) ({},1,1)".format(*p.shape, b.shape[0]), lambda p, b: p + b[:, None, None],
+     "the bias was reshaped to (out, 1, 1), bias[:, None, None], as for a (C, H, W) array, where the scores are "
+     "(H', W', out) and the bias belongs on the last axis, + bias"),
+    (lambda p, b: "({},{},{}) ({},)".format(p.shape[2], *p.shape[:2], b.shape[0]),
+     lambda p, b: np.moveaxis(np.moveaxis(p, -1, 0) + b, 0, -1),
+     "the bias was added to scores laid out (out, H', W'), scores first, before their axis was moved last, so "
+     "numpy lined it up with the grid's columns, the last axis then; add it once the scores are last, or as "
+     "bias[:, None, None] while they come first"),
+)
+
+
 def bias_channels_first(runs) -> Finding | None:
-    """``out + bias[:, None, None]``: every call either raised numpy's broadcast error for the shapes
-    (H', W', out) and (out, 1, 1), or returned the products plus bias[i] on row i (where H' == out); at least one
-    raised or changed."""
+    """The bias on the wrong axis of the scores, ``out + bias[:, None, None]`` on (H', W', out) scores or ``+ bias``
+    on (out, H', W') ones: every call either raised numpy's broadcast error for those shapes, or returned the
+    products plus the bias along another axis; at least one raised or changed."""
+    for layout in BIAS_LAYOUTS:
+        found = _bias_misplaced(runs, *layout)
+        if found is not None:
+            return found
+    return None
+
+
+def _bias_misplaced(runs, shapes_of, predict, what_was_done) -> Finding | None:
     shown = None
     for run in runs:
         if run.expected is None or len(run.case.args) < 3:
@@ -261,12 +293,12 @@ def bias_channels_first(runs) -> Finding | None:
             return None
         product = expected - bias
         try:
-            predicted = product + bias[:, None, None]
+            predicted = predict(product, bias)
         except ValueError:
             predicted = None
         if run.outcome.status == "raised":
             error = run.outcome.exception
-            shapes = "({},{},{}) ({},1,1)".format(*expected.shape, bias.shape[0])
+            shapes = shapes_of(product, bias)
             if predicted is not None or error is None or shapes not in error.message:
                 return None
             shown = shown or (run, shapes)
@@ -282,7 +314,6 @@ def bias_channels_first(runs) -> Finding | None:
         return None
     run, shapes = shown
     what = (f"raised numpy's broadcast error for the shapes {shapes}" if shapes else
-            f"returned shape {tuple(run.outcome.array.shape)} with bias[i] added to row i of the grid")
-    return Finding("bias-channels-first", f"On {_where(run)} your function {what}: the bias was reshaped to "
-                   "(out, 1, 1), bias[:, None, None], as for a (C, H, W) array, where the scores are (H', W', out) "
-                   "and the bias belongs on the last axis, + bias.")
+            f"returned shape {tuple(run.outcome.array.shape)} with the bias added along another axis than the "
+            "scores'")
+    return Finding("bias-channels-first", f"On {_where(run)} your function {what}: {what_was_done}.")

@@ -172,6 +172,8 @@ LOGITS = [
      lambda F, V, c: V @ (F[:-1].sum(axis=(0, 1)) / _positions(F)) + c),
     ("partial-pooling", "computed from a sum that leaves the last column out (a loop over range(w - 1)), divided by "
      "h*w", lambda F, V, c: V @ (F[:, :-1].sum(axis=(0, 1)) / _positions(F)) + c),
+    ("channel-mean", "the class map averaged over its classes (axis -1), one number per position, instead of over "
+     "its positions (axes 0 and 1)", lambda F, V, c: _map(F, V, c).mean(axis=-1)),
     ("channel-mean", "computed from the mean over every axis, channels included (fmap.mean() with no axis), one "
      "number given to every channel", lambda F, V, c: V @ np.full(F.shape[2], F.mean()) + c),
     ("floor-division", "computed from the positions' sum floor-divided by h*w, fmap.sum(axis=(0, 1)) // (h*w), which "
@@ -207,6 +209,15 @@ MAPS = [
      lambda F, V, c: _map(F, V, c).reshape(_positions(F), -1).T.reshape(F.shape[0], F.shape[1], -1)),
     ("class-map-layout", "laid out (w, h, K), rows and columns swapped",
      lambda F, V, c: _map(F, V, c).transpose(1, 0, 2)),
+    ("class-map-layout", "the (h*w, K) scores reshaped to (h, w, K) in Fortran order (order='F'), which fills each "
+     "class's map column by column from scores listed row by row",
+     lambda F, V, c: _map(F, V, c).reshape(_positions(F), -1).reshape(_map(F, V, c).shape, order="F")),
+    ("bias-channels-first", "computed with the bias reshaped to (K, 1, 1), c[:, None, None], as for a (K, h, w) "
+     "map, so numpy lines it up with the rows of the (h, w, K) map (and refuses most shapes)",
+     lambda F, V, c: F @ V.T + c[:, None, None]),
+    ("mutates-input", "computed with c after the logits were added into it in place (logits = c, then "
+     "logits += ...), so every position carries the logits where c belongs: copy c first (c + ...)",
+     lambda F, V, c: F @ V.T + (V @ _p(F) + c)),
     ("transposed-weights", "computed with V used as if it were (C, K)", lambda F, V, c: F @ V + c),
     ("transposed-weights", "computed with V reshaped to (C, K), which keeps its values in their stored order, "
      "where it had to be transposed", lambda F, V, c: F @ V.reshape(V.shape[1], V.shape[0]) + c),
@@ -228,6 +239,8 @@ MAPS = [
     ("not-a-pair", "the logits again, shape (K,), instead of a class map", lambda F, V, c: V @ _p(F) + c),
     ("class-map-constant", "the logits repeated at every position, the same K scores everywhere, instead of the "
      "layer applied to each position's own channels", lambda F, V, c: np.broadcast_to(V @ _p(F) + c, _map(F, V, c).shape)),
+    ("normalised-map", "computed on the map centred, fmap minus its channel means (fmap.mean(axis=(0, 1), keepdims="
+     "True)), so it averages to c instead of to the logits", lambda F, V, c: (F - _p(F)) @ V.T + c),
     ("normalised-map", "centred: each class's scores minus their mean over the positions, so the map averages to "
      "0 instead of to the logits", lambda F, V, c: _map(F, V, c) - _map(F, V, c).mean(axis=(0, 1))),
 ]

@@ -39,8 +39,8 @@ import numpy as np
 
 from grader.authoring import PROBE, Case, Finding
 
-from .model import (FINDING, MATCH, ONE_VECTOR, OPTIONS, REFERENCE, SPECS, Raised, Spec, _first,  # noqa: F401
-                    _run_model, _same, _seen, bias_of, finding_id, model)
+from .model import (FINDING, MATCH, ONE_VECTOR, OPTIONS, REFERENCE, SPECS, WEIGHT_FORMS, Raised, Spec,  # noqa: F401
+                    _first, _run_model, _same, _seen, arguments_swapped, bias_of, finding_id, model)
 from .unmodelled import unmodelled
 
 
@@ -210,6 +210,16 @@ def _weight_evidence(runs, spec: Spec) -> str:
         if right and parts:
             parts.append(right + ", a single vector being the one case where x * weight pairs each row of the "
                          "weight with the whole input")
+        return _sentences(parts)
+    if spec.weight in WEIGHT_FORMS:
+        ran = next((r for r in _ranked(runs) if r.outcome.status == "ok" and _shape(r) != tuple(r.expected.shape)),
+                   ran)
+        code, why = WEIGHT_FORMS[spec.weight]
+        if ran is not None:
+            parts.append(f"On {_where(ran)} your output, shape {_shape(ran)} where {tuple(ran.expected.shape)} is "
+                         f"expected, equals {code}{_plus(ran, spec)}: {why}")
+        if failed is not None:
+            parts.append(f"on {_where(failed)} your function raised {_error(failed)}")
         return _sentences(parts)
     if spec.weight == "columns":
         ran = next((r for r in _ranked(runs) if r.outcome.status == "ok" and r.case.args[0].ndim > 1
@@ -479,7 +489,7 @@ def diagnose(runs, exercise) -> list[Finding]:
     if spec is None:
         found = _kept_parameters(usable) or unmodelled(usable)
         return [found] if found else []
-    if spec == REFERENCE:
+    if spec == REFERENCE or (spec.weight == "outputs-first" and arguments_swapped(usable)):
         return []
     findings = []
     for flag in spec.departures():

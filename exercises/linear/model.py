@@ -28,7 +28,7 @@ class Spec:
 
 OPTIONS = {
     "weight": ("ok", "untransposed", "square-untransposed", "reshaped", "elementwise", "column-form",
-               "vector-untransposed", "columns"),
+               "vector-untransposed", "columns", "outputs-summed", "outputs-first"),
     "reduce": ("ok", "mean", "skips-last", "skips-first"),
     "bias": ("ok", "missing", "first-axis", "row-axis", "first-axis-nd", "twice", "input", "truth-test",
              "missing-vector", "as-row", "multiplied", "subtracted", "row-axis-batch", "in-weight"),
@@ -41,7 +41,8 @@ OPTIONS = {
 ONE_VECTOR = ("flattened", "batch-mean", "batch-sum", "first-sample")
 #: the catalog id of each departure, by option (where one flag holds several mistakes) or else by flag
 FINDING = {"weight": "weight-not-transposed", "reshaped": "weight-reshaped-not-transposed",
-           "elementwise": "elementwise-product", "column-form": "column-vector-formula",
+           "elementwise": "elementwise-product", "outputs-summed": "elementwise-product",
+           "outputs-first": "outputs-first", "column-form": "column-vector-formula",
            "columns": "column-vector-formula", "vector-untransposed": "weight-not-transposed",
            "flattened": "only-vector-input", "batch-mean": "only-vector-input", "batch-sum": "only-vector-input",
            "first-sample": "only-vector-input",
@@ -54,6 +55,15 @@ FINDING = {"weight": "weight-not-transposed", "reshaped": "weight-reshaped-not-t
            "twice": "bias-added-twice",
            "input": "bias-added-to-input", "truth-test": "bias-truth-value", "activation": "activation-applied"}
 REFERENCE = Spec()
+#: the weight's departures that a diagnosis states as code: (what the student's product is, what it did)
+WEIGHT_FORMS = {
+    "outputs-summed": ("(x[..., None, :] * weight).sum(axis=-2)", "every product x[i] * weight[j, i] was formed, "
+                       "then summed over the outputs j (axis -2) instead of over the inputs i (axis -1), leaving one "
+                       "value per input"),
+    "outputs-first": ("np.moveaxis(x @ weight.T, -1, 0)", "the outputs were computed one row of the weight at a time "
+                      "and stacked along a new first axis (np.stack or np.array of a list of them), where they belong "
+                      "last, after every leading axis of x"),
+}
 
 
 def finding_id(spec: Spec, flag: str) -> str:
@@ -88,7 +98,7 @@ def _refused(args, spec: Spec) -> bool:
     return spec.none == "refused" or (spec.none == "none-refused") != omitted
 
 
-def _product(x, weight, spec: Spec, einsum: bool) -> np.ndarray:
+def _product(x, weight, spec: Spec, einsum: bool | str) -> np.ndarray:
     """The product over the inputs, with the departures of ``spec.weight`` and ``spec.reduce``."""
     n = weight.shape[1]
     if spec.reduce == "skips-last":
@@ -98,7 +108,9 @@ def _product(x, weight, spec: Spec, einsum: bool) -> np.ndarray:
     if spec.weight == "untransposed" and einsum:
         y = np.einsum("...i,ij->...j", x, weight)  # einsum broadcasts a size-1 axis where @ refuses it
     elif spec.weight == "column-form":
-        y = np.dot(weight, x) if einsum else weight @ x  # y = W x: right for one vector only
+        # y = W x: right for one vector only; tensordot pairs the weight's inputs with x's first axis
+        y = np.tensordot(weight, x, axes=([1], [0])) if einsum == "tensordot" else np.dot(weight, x) if einsum \
+            else weight @ x
     elif spec.weight == "columns" and x.ndim >= 2:
         y = weight @ x.T  # the samples made columns, as for W x, and the result never turned back
     elif spec.weight == "untransposed" or (spec.weight == "square-untransposed" and n == weight.shape[0]) or (
@@ -108,6 +120,10 @@ def _product(x, weight, spec: Spec, einsum: bool) -> np.ndarray:
         y = x @ weight.reshape(weight.shape[1], weight.shape[0])
     elif spec.weight == "elementwise":
         y = (x * weight).sum(axis=-1)  # x (..., in) against weight (out, in): numpy lines x's last axes up
+    elif spec.weight == "outputs-first":
+        y = np.moveaxis(x @ weight.T, -1, 0)  # one output at a time, stacked first: (out, *leading)
+    elif spec.weight == "outputs-summed":
+        y = (x[..., None, :] * weight).sum(axis=-2)  # every product formed, then summed over the outputs: (..., in)
     else:
         y = x @ weight.T
     return y / n if spec.reduce == "mean" else y
@@ -122,7 +138,7 @@ ACTIVATIONS = {"ok": lambda y: y, "relu": lambda y: np.maximum(y, 0.0), "sigmoid
                "tanh": np.tanh, "softmax": _softmax}
 
 
-def model(args, spec: Spec, einsum: bool = False, strict: bool = False) -> np.ndarray:
+def model(args, spec: Spec, einsum: bool | str = False, strict: bool = False) -> np.ndarray:
     """What a function with the departures of ``spec`` returns on ``args`` (raises where it would raise).
     ``strict``: the samples averaged or summed into a vector that ``weight @`` it then refuses when x had more
     than one leading axis (the code was written for a batch of rows, the product as W x)."""
@@ -181,10 +197,11 @@ def model(args, spec: Spec, einsum: bool = False, strict: bool = False) -> np.nd
 def _run_model(args, spec: Spec):
     """The model's possible results on ``args``: arrays, or None where it raises. An untransposed weight has two,
     the product's and einsum's, which differ only when a size-1 axis meets a larger one; the column form has
-    ``weight @ x`` and ``np.dot(weight, x)``, which pair different axes of a 3-D x; the samples averaged or summed
-    into one vector have ``vector @ weight.T`` and ``weight @ vector``, which refuses what x's extra axes leave."""
+    ``weight @ x``, ``np.dot(weight, x)`` and ``np.tensordot(weight, x, axes=([1], [0]))``, which pair different
+    axes of a 3-D x; the samples averaged or summed into one vector have ``vector @ weight.T`` and
+    ``weight @ vector``, which refuses what x's extra axes leave."""
     found = []
-    einsums = (False, True) if spec.weight in ("untransposed", "column-form") else (False,)
+    einsums = {"untransposed": (False, True), "column-form": (False, True, "tensordot")}.get(spec.weight, (False,))
     stricts = (False, True) if spec.shape in ("batch-mean", "batch-sum") else (False,)
     for einsum, strict in itertools.product(einsums, stricts):
         try:
@@ -233,3 +250,22 @@ def _seen(spec: Spec, args) -> tuple:
 _NO_OP_SHAPES = {1: ("no-3d", *ONE_VECTOR),
                  2: ("merged", "vector-as-row", "needs-2d", "no-vector", "no-3d", "row-no-3d"),
                  3: ("vector-as-row", "no-vector")}
+
+
+def arguments_swapped(runs) -> bool:
+    """Is every call what ``def linear(weight, x, bias=None)`` returns, the right code with its first two parameters
+    in the other order? On a 2-D x that is weight @ x.T, the outputs first, so outputs-first is not named when
+    this explains the calls as well (the grader's parameters-reordered check names it where it sees the probes)."""
+    for run in runs:
+        args = run.case.args
+        try:
+            with np.errstate(all="ignore"):
+                y = args[1] @ np.asarray(args[0]).T
+                predicted = y if bias_of(args) is None else y + bias_of(args)
+        except (ValueError, TypeError):
+            predicted = None
+        if run.outcome.status == "raised" and predicted is not None:
+            return False
+        if run.outcome.status == "ok" and (run.outcome.array is None or not _same(run.outcome.array, predicted)):
+            return False
+    return True
