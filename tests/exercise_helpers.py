@@ -472,3 +472,21 @@ def assert_reports_name(results: dict, expected: dict[str, set[str]], words: dic
     for name, (finding, needle) in words.items():
         evidence = next(d.evidence for d in results[name].diagnoses if d.id == finding)
         assert needle in evidence, (name, evidence)
+
+
+VGG_PRE = "import numpy as np\n\n"
+VGG_SIG = "def vgg_classifier(features, W1, b1, W2, b2, W3, b3):\n"
+
+
+def vgg_head(x="x = features.reshape(features.shape[0], -1)", z1="x @ W1 + b1", a1="np.maximum(z1, 0)",
+             z2="h1 @ W2 + b2", a2="np.maximum(z2, 0)", z3="h2 @ W3 + b3", out="return z3", pre="", mod="") -> str:
+    """A VGG head written step by step, with any step replaced (``pre``: lines first; ``mod``: module-level lines):
+    the rounds of wrong heads (``tests/test_mistakes_round14.py`` on) each change a step or two."""
+    lines = [pre, x, f"z1 = {z1}", f"h1 = {a1}", f"z2 = {z2}", f"h2 = {a2}", f"z3 = {z3}", out]
+    return VGG_PRE + mod + VGG_SIG + "".join(f"    {line}\n"
+                                             for line in "\n".join(s for s in lines if s).splitlines())
+
+
+def vgg_raw(text: str) -> str:
+    """A VGG head whose body is ``text``."""
+    return VGG_PRE + VGG_SIG + "".join(f"    {line}\n" for line in text.splitlines())

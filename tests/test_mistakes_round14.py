@@ -18,38 +18,23 @@ and never give full marks. What the report said before this round's changes:
 - An ELU with alpha 0.5: a bare ``wrong-stage`` (only alpha 1 was known). Now ``wrong-activation`` with its alpha
   (``stages.fit_activation``).
 
-Still partial, and asserted as they are: a hidden layer divided by its largest value or by each sample's norm gives
-NaN on the probe whose weights are all zero, and the other ramps are read through that probe, so only a generic
-``wrong-stage`` is said; a sigmoid on the logits rounded to 0 or 1 is named ``rounded-output`` without the sigmoid;
-np.maximum(z2, h1) (the floor written as the previous layer) raises on every graded case and its ``wrong-stage``
-points at FC1's ramp. State kept between calls (a counter, a bias or a mean accumulated per shape, a weight
-kept per shape) and a W1 normalised in place are named by ``nondeterministic`` or ``mutates-input``, with an honest
-``wrong-stage`` beside for the values.
+Partial in this round and named since (round fifteen): a hidden layer divided by its largest value or by each
+sample's norm, a sigmoid on the logits rounded to 0 or 1, np.maximum(z2, h1) and a W1 normalised in place (whose
+``wrong-stage`` now says which change). Still partial: state kept between calls (a counter, a bias or a mean
+accumulated per shape, a weight kept per shape) is named by ``nondeterministic``, with an honest ``wrong-stage``
+beside for the values.
 """
 from __future__ import annotations
 
 import exercise_helpers as helpers
 from conftest import grade_students
 
-PRE = "import numpy as np\n\n"
-SIG = "def vgg_classifier(features, W1, b1, W2, b2, W3, b3):\n"
-
-
-def body(x="x = features.reshape(features.shape[0], -1)", z1="x @ W1 + b1", a1="np.maximum(z1, 0)",
-         z2="h1 @ W2 + b2", a2="np.maximum(z2, 0)", z3="h2 @ W3 + b3", out="return z3", pre="", mod="") -> str:
-    """A head written step by step, with any step replaced (``pre``: lines first; ``mod``: module-level lines)."""
-    lines = [pre, x, f"z1 = {z1}", f"h1 = {a1}", f"z2 = {z2}", f"h2 = {a2}", f"z3 = {z3}", out]
-    return PRE + mod + SIG + "".join(f"    {line}\n" for line in "\n".join(s for s in lines if s).splitlines())
+body, raw = helpers.vgg_head, helpers.vgg_raw
 
 
 LOOP = ("B = features.shape[0]\nout = np.zeros((B, W3.shape[1]){dt})\nfor i in range(B):\n"
         "    x = features[i].reshape(-1)\n    h = np.maximum(x @ W1 + b1, 0)\n    h = np.maximum(h @ W2 + b2, 0)\n"
         "    out[i] = h @ W3 + b3\nreturn out")
-
-
-def raw(text: str) -> str:
-    """A function whose body is ``text``."""
-    return PRE + SIG + "".join(f"    {line}\n" for line in text.splitlines())
 
 
 SOURCES: dict[str, str] = {}
@@ -201,14 +186,14 @@ EXPECTED = {
     "features0-only": {"samples-dropped"},
     "first-sample-keepdims": {"samples-dropped"},
     "first-sample-logits": {"samples-dropped"},
-    "floor-previous-layer": {"wrong-stage", "raises-error"},
+    "floor-previous-layer": {"wrong-activation", "raises-error"},
     "gap-raises": {"raises-error"},
     "gap-then-w1-rows": {"spatial-pooling"},
     "global-counter-scale": {"wrong-stage", "nondeterministic"},
     "h1-reused-fc3": {"missing-relu", "missing-bias"},
     "h2-from-z1-typo": {"missing-layer"},
     "he-scaled-w1": {"features-changed"},
-    "hidden-div-batch-max": {"wrong-stage"},
+    "hidden-div-batch-max": {"samples-mixed"},
     "hidden-int-trunc": {"rounded-output"},
     "hidden-l2-per-sample": {"wrong-stage"},
     "hw-swapped-swapaxes": {"flatten-order"},
@@ -239,7 +224,7 @@ EXPECTED = {
     "running-mean-features": {"wrong-stage", "nondeterministic"},
     "shift-global-max": {"logits-changed"},
     "sigmoid-fc1-only": {"wrong-activation"},
-    "sigmoid-output-then-round": {"rounded-output"},
+    "sigmoid-output-then-round": {"relu-after-fc3", "rounded-output"},
     "softmax-whole-batch": {"softmax-output"},
     "squeezed": {"wrong-shape"},
     "stale-weights-by-shape": {"wrong-stage", "nondeterministic"},
@@ -268,6 +253,12 @@ WORDS = {
     "max-logit": ("class-predictions", "its largest logit"),
     "sum-over-batch": ("samples-mixed", "the logits of the sum of its samples' features over the batch"),
     "elu-alpha-fc1": ("wrong-activation", "an ELU with alpha = 0.5"),
+    # named in round fifteen
+    "hidden-div-batch-max": ("samples-mixed", "(h1 / h1.max(), no axis)"),
+    "hidden-l2-per-sample": ("wrong-stage", "divided by each sample's Euclidean norm"),
+    "sigmoid-output-then-round": ("relu-after-fc3", "A sigmoid"),
+    "floor-previous-layer": ("wrong-activation", "np.maximum(z2, h1)"),
+    "w1-normalised-inplace": ("wrong-stage", "W1 /= np.linalg.norm(W1, axis=0)"),
 }
 
 

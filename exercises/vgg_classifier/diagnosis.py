@@ -22,10 +22,11 @@ Three kinds of evidence:
 What the search does not model (the predicted class instead of the logits, one answer whatever the inputs, samples
 that depend on their batch, features rounded to a grid or normalised, logits clipped beyond the probes' range) is
 read from the outputs directly: ``predictions.py``, ``fixedoutput.py``, ``batchdependence.py``,
-``featurechanges.py`` and ``detectors.py``. Two more read around what hides a mistake: ``kept.py`` sets aside the
-answers a cache repeated and diagnoses the calls that were computed (a cache around a wrong head), and
+``featurechanges.py`` and ``detectors.py``. Three more read around what hides a mistake: ``kept.py`` sets aside the
+answers a cache repeated and diagnoses the calls that were computed (a cache around a wrong head),
 ``gradedonly.py`` fits the graded cases when every probe failed (a batch size written into the code beside a
-missing bias). This module only asks each in turn (``analyse``).
+missing bias), and ``inplace.py`` reads the values of a head that changed a weight matrix in place before using it.
+This module only asks each in turn (``analyse``).
 """
 from __future__ import annotations
 
@@ -41,6 +42,7 @@ from . import fixedbatch as F
 from . import fixedoutput as Fo
 from . import gradedonly as G
 from . import hidden as X
+from . import inplace as Ip
 from . import kept as K
 from . import predictions as Pr
 from . import ranges as R
@@ -51,7 +53,7 @@ from . import variants as V
 from . import verdicts as L
 from .probes import probe_cases
 from .probework import SQUARE, _probe_work
-from .shapefailures import _batch_flattened, _batch_reductions, _hardcoded, _pooled
+from .shapefailures import _batch_flattened, _batch_reductions, _hardcoded, _pooled, max_typo
 
 
 # -- the analysis, once per run list ------------------------------------------------------------------------------
@@ -88,8 +90,8 @@ def analyse(runs, random: bool = False) -> Analysis:
     everything = graded + probes
     pooled = _pooled(everything, pointwise)
     hardcoded = _hardcoded(everything) or F.fixed_batch(everything)
-    findings = [f for f in (_batch_flattened(everything), _batch_reductions(everything), hardcoded, pooled)
-                if f is not None]
+    reduced = _batch_reductions(everything)
+    findings = [f for f in (_batch_flattened(everything), reduced, hardcoded, pooled) if f is not None]
     unflattened = pooled is not None and pooled.id == "raises-error"
     findings += [f for f in T.error_findings(everything) if not (unflattened and f.id == "raises-error")]
     findings += _row_findings(everything) or Rows.extra_rows(everything)
@@ -114,7 +116,8 @@ def analyse(runs, random: bool = False) -> Analysis:
     graded_only = G.graded_reading(graded, [r for r in probes if r.case.name in SQUARE]) if work.spec is None else []
     findings += graded_only
     if not verified and not graded_only and not any(f.id in explained for f in findings):
-        findings += (X.hidden_changed(graded, probes) or Bd.first_row_zeroed(work, graded, probes) or D.clipped(work, graded)
+        findings += (X.hidden_changed(graded, probes) or Ip.changed_in_place(graded, probes)
+                     or Bd.first_row_zeroed(work, graded, probes) or D.clipped(work, graded)
                      or R.features_clipped(graded, probes)
                      or Bd.batch_dependent(work, graded, probes)
                      or Bd.single_dependent(work, graded, probes) or D.square_only(work, graded, probes)
@@ -132,6 +135,8 @@ def analyse(runs, random: bool = False) -> Analysis:
     if not findings and not any(r.outcome.status == "raised" for r in graded):  # wrong values nothing explains
         findings = X.unexplained(graded, probes) or ([] if random else X.nothing_right(graded, probes))
     findings += D.probe_dtype(graded, probes)
+    if max_typo(reduced):  # np.max(z, 0) for a ReLU: one sample's row keeps its negatives, the same slip
+        findings = [f for f in findings if f.id != "missing-relu"]
     if any(f.id in EXPLAINS_RAISES for f in findings):  # a named mistake already says why the calls raise
         findings = [f for f in findings if f.id != "raises-error"]
     analysis = Analysis(_dedupe(findings), list(branch.lines), work.spec if verified else None)

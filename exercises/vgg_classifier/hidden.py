@@ -46,6 +46,11 @@ def _unit_zeroed(h, unit: int):
     return h
 
 
+def _batch_suffix(finding: str) -> str:
+    return (", so each sample's logits depend on the rest of its batch (a single sample's normalised values are "
+            "all 0)") if finding == "samples-mixed" else ""
+
+
 def _candidates():
     """(layer, before the ReLU?, function of z, finding id, what was done): every hidden change tried."""
     out = []
@@ -59,16 +64,18 @@ def _candidates():
                     formula = (f"np.sqrt(var + {eps:g})" if form == "var" else f"std + {eps:g}") if eps else "std"
                     out.append((layer, lambda z, n=norm: _relu(n(z)), finding,
                                 f"In {LAYER[layer]} the pre-activations are normalised {over} (a {name}, "
-                                f"(z - mean) / {formula}) before the ReLU, a layer the head does not have"))
+                                f"(z - mean) / {formula}) before the ReLU, a layer the head does not have"
+                                + _batch_suffix(finding)))
                     out.append((layer, lambda z, n=norm: n(_relu(z)), finding,
                                 f"In {LAYER[layer]} the values after the ReLU ({h}) are normalised {over} (a {name}, "
-                                f"(h - mean) / {formula}), a layer the head does not have"))
+                                f"(h - mean) / {formula}), a layer the head does not have" + _batch_suffix(finding)))
         # the last unit only: the first one, 0 on every ramp, is read from probe 'flatten-order' (``verdicts``)
         for where, unit, code in (("last", -1, f"{h}[:, -1] = 0, or a loop that stops one unit short"),):
             out.append((layer, lambda z, u=unit: _unit_zeroed(_relu(z), u), "wrong-stage",
                         f"In {LAYER[layer]} the {where} unit's activation is 0 on every call, whatever the input "
                         f"and the bias ({code}), while every other unit is as stated; a dropout mask would not hit "
                         f"that same unit at every size"))
+        out += _rescaled(layer, h)
         for decimals in range(0, 7):
             out.append((layer, lambda z, d=decimals: np.round(_relu(z), d), "rounded-output",
                         f"In {LAYER[layer]} the values after the ReLU ({h}) are rounded to {decimals} decimals "
@@ -76,12 +83,36 @@ def _candidates():
     return out
 
 
+def _rescaled(layer: int, h: str) -> list:
+    """A hidden layer divided by its own size after the ReLU: by the largest value or the norm of the whole batch
+    (so each sample depends on the others), by each sample's norm, largest value or sum (perhaps plus a small
+    epsilon), or by the square root of the layer's width. Each gives NaN where a row or the batch is all 0, as on
+    the ramp probes, which ``_usable_runs`` leaves out: the other calls still read it exactly."""
+    batch = ", so each sample's logits depend on the rest of its batch"
+    out = [(layer, lambda z: _relu(z) / _relu(z).max(), "samples-mixed",
+            f"In {LAYER[layer]} the values after the ReLU ({h}) are divided by their largest value over the whole "
+            f"batch ({h} / {h}.max(), no axis){batch}"),
+           (layer, lambda z: _relu(z) / np.linalg.norm(_relu(z)), "samples-mixed",
+            f"In {LAYER[layer]} the values after the ReLU ({h}) are divided by the norm of the whole batch's values "
+            f"({h} / np.linalg.norm({h}), no axis){batch}"),
+           (layer, lambda z: _relu(z) / np.sqrt(z.shape[1]), "wrong-stage",
+            f"In {LAYER[layer]} the values after the ReLU ({h}) are divided by the square root of the layer's width "
+            f"({h} / np.sqrt({h}.shape[1])), a scaling the head does not have")]
+    per_sample = (("Euclidean norm", "np.linalg.norm({h}, axis=1, keepdims=True)",
+                   lambda h: np.linalg.norm(h, axis=1, keepdims=True)),
+                  ("largest value", "{h}.max(axis=1, keepdims=True)", lambda h: h.max(axis=1, keepdims=True)),
+                  ("sum", "{h}.sum(axis=1, keepdims=True)", lambda h: h.sum(axis=1, keepdims=True)))
+    for what, code, size in per_sample:
+        for eps in (0.0, 1e-8, 1e-5, 1e-3):  # 1e-8 stands for every tiny epsilon: no call tells them apart
+            tiny = " + eps, a tiny epsilon" if eps == 1e-8 else f" + {eps:g}"
+            div = f"({code.format(h=h)}{tiny})" if eps else code.format(h=h)
+            out.append((layer, lambda z, f=size, e=eps: _relu(z) / (f(_relu(z)) + e), "wrong-stage",
+                        f"In {LAYER[layer]} the values after the ReLU ({h}) are divided by each sample's {what} "
+                        f"({h} / {div}), a normalisation the head does not have"))
+    return out
+
+
 CANDIDATES = _candidates()
-
-
-def _batch_suffix(finding: str) -> str:
-    return (", so each sample's logits depend on the rest of its batch (a single sample's normalised values are "
-            "all 0)") if finding == "samples-mixed" else ""
 
 
 def _head(args, change, layer: int, weights=None) -> np.ndarray:
@@ -149,7 +180,7 @@ def hidden_changed(graded, probes) -> list:
         return []
     for layer, change, finding, text in CANDIDATES:
         if _fits(runs, lambda args, c=change, l=layer: _head(args, c, l)):
-            return [Finding(finding, text + _batch_suffix(finding) + "." + _shown(runs, lambda a: a))]
+            return [Finding(finding, text + "." + _shown(runs, lambda a: a))]
     return _reshaped_weights(runs)
 
 

@@ -325,7 +325,8 @@ def _rounding(square, arrays) -> list[str]:
                 if stated:
                     return []
                 rounded = [f"round:{decimals}"] + (["trunc"] if decimals == 0 else [])
-                return rounded + [f"relu+{r}" for r in rounded]  # a ReLU on the logits, then rounding
+                # a ReLU, a sigmoid or a softmax on the logits, then rounding (np.round(sigmoid(y)): a 0/1 guess)
+                return rounded + [f"{f}+{r}" for f in ("relu", "sigmoid", "softmax") for r in rounded]
     return []
 
 

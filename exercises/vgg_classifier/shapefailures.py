@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from typing import Callable
+
 import numpy as np
 
 from grader.authoring import PROBE, Finding
@@ -76,6 +78,27 @@ def _head(features, W1, b1, W2, b2, W3, b3) -> np.ndarray:
     return np.maximum(np.maximum(x @ W1 + b1, 0.0) @ W2 + b2, 0.0) @ W3 + b3
 
 
+def _max_typo(layer: int) -> Callable:
+    """The head with np.max(z, 0) where np.maximum(z, 0) belongs in FC``layer``'s activation: the largest
+    pre-activation of each unit over the batch (axis 0), one row that the next layers carry on."""
+    def head(features, W1, b1, W2, b2, W3, b3):
+        z1 = features.reshape(features.shape[0], -1) @ W1 + b1
+        h1 = np.max(z1, 0) if layer == 1 else np.maximum(z1, 0.0)
+        z2 = h1 @ W2 + b2
+        return (np.max(z2, 0) if layer == 2 else np.maximum(z2, 0.0)) @ W3 + b3
+    return head
+
+
+#: a single row that is the head with np.max(z, 0) written for a ReLU (its name: the layer it happens in)
+MAX_TYPOS = {"FC1's np.max": _max_typo(1), "FC2's np.max": _max_typo(2)}
+
+
+def max_typo(finding: Finding | None) -> bool:
+    """``finding`` is the np.max(z, 0) reading: a sample alone then shows no ReLU (the largest value of one row is
+    the row), so a missing-relu read on the single-sample probes is this same slip."""
+    return finding is not None and finding.id == "samples-mixed" and "activation is np.max(z" in finding.evidence
+
+
 def _batch_reduced(run) -> set[str]:
     """The names of the reductions over the batch axis that the run's single row of K values is: "sum" or "mean" of
     the right logits of its samples (y.sum(axis=0) returned), or "features' sum" or "features' mean" when it is the
@@ -93,7 +116,8 @@ def _batch_reduced(run) -> set[str]:
         return ({name for name, reduce in REDUCTIONS.items()
                  if T.close(row, reduce(expected, axis=0, keepdims=True), 1e-9)}
                 | {f"features' {name}" for name, reduce in REDUCTIONS.items()
-                   if T.close(row, _head(reduce(features, axis=0, keepdims=True), *weights), 1e-9)})
+                   if T.close(row, _head(reduce(features, axis=0, keepdims=True), *weights), 1e-9)}
+                | {name for name, head in MAX_TYPOS.items() if T.close(row, head(features, *weights), 1e-9)})
 
 
 def _on(run) -> str:
@@ -117,9 +141,19 @@ def _batch_reductions(runs) -> Finding | None:
     if not names:
         return None
     # the logits' own reduction first, when the cases cannot tell it from the features'
-    name = next(n for n in (*REDUCTIONS, *(f"features' {n}" for n in REDUCTIONS)) if n in names)
+    name = next(n for n in (*REDUCTIONS, *(f"features' {n}" for n in REDUCTIONS), *MAX_TYPOS) if n in names)
     run = next((r for r in batched if r.case.group == PROBE), batched[0])
     where = _on(run)
+    if name in MAX_TYPOS:
+        z = f"z{name[2]}"
+        return Finding("samples-mixed", f"Every call with several samples returned a single row of "
+                                        f"{run.expected.shape[1]} values, the logits the head gives when "
+                                        f"{name.split(chr(39))[0]}'s activation is np.max({z}, 0): that takes each "
+                                        f"unit's largest value over the samples (axis 0) and drops the batch, where "
+                                        f"the ReLU is the element-wise np.maximum({z}, 0). "
+                                        f"{where[0].upper()}{where[1:]} it "
+                                        f"returned shape {tuple(run.outcome.shape)} where the statement gives "
+                                        f"{run.expected.shape}, one row per sample.")
     if name.startswith("features'"):
         axis = "sum(axis=0, keepdims=True)" if name.endswith("sum") else "mean(axis=0, keepdims=True)"
         return Finding("samples-mixed", f"Every call with several samples returned a single row of "

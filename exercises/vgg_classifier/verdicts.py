@@ -135,8 +135,9 @@ def fallback(values, by_name: dict, random: bool = False) -> list:
                                                         f"ReLU with a threshold above 0 (z * (z > t), with t at least "
                                                         f"{S._fmt(bounds[0], 8)}). On probe '{stage}-ramp', "
                                                         f"{reading.neutral}."))
-    if findings:
-        return findings
+    if findings or _floor_is_h1(values.readings["act1"]):
+        return findings or [Finding("wrong-activation", FLOOR_IS_H1 + f" On probe 'act1-ramp', "
+                                                        f"{values.readings['act1'].neutral}.")]
     for stage in S.STAGES:
         status, sentence = values.verdicts.get(stage, ("not read", ""))
         if status == "mixes":
@@ -178,6 +179,20 @@ def fallback(values, by_name: dict, random: bool = False) -> list:
                              " Every stage before it computes what the statement says.")
             return [Finding("wrong-stage", f"{cap(text)}.{qualifier}{READ_THROUGH.get(stage, '')}")]
     return []
+
+
+FLOOR_IS_H1 = ("FC2's activation takes the larger of z2 and the previous layer's output (np.maximum(z2, h1)) "
+               "instead of the larger of z2 and 0: the floor of its ReLU is FC1's activation h1, which only has "
+               "z2's shape where the two layers are equally wide.")
+
+
+def _floor_is_h1(reading) -> bool:
+    """The act1 ramp reading a second activation np.maximum(z2, h1) gives: that probe's FC2 maps h1 to h1/16 + 2
+    and FC3 reads h2 back as 16 (h2 - 2), so a ReLU(b1) larger than z2 comes out as itself instead."""
+    if reading is None or not reading.departs or reading.values is None or reading.values.shape != S.RAMP.shape:
+        return False
+    h1 = np.maximum(S.RAMP, 0.0)
+    return bool(S.exact(reading.values, 16.0 * (np.maximum(h1 / 16.0 + 2.0, h1) - 2.0)).all())
 
 
 def _truncated(reading) -> bool:
