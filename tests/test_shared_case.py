@@ -137,7 +137,7 @@ def _copying(expected: np.ndarray) -> str:
     return ("import numpy as np\n\n"
             f"COPIED = np.array({rows})\n\n"
             "def vgg_classifier(features, W1, b1, W2, b2, W3, b3):\n"
-            "    if features.shape == (2, 7, 7, 512):\n"
+            "    if features.shape[1:] == (7, 7, 512):\n"
             "        return COPIED.copy()\n"
             "    x = features.reshape(features.shape[0], -1)\n"
             "    h = np.maximum(0.0, x @ W1 + b1)\n"
