@@ -69,6 +69,19 @@ import os
 
 os.getpid = lambda: 1
 """,
+    "any-all-from-numpy.py": """
+import builtins
+
+import numpy as np
+
+builtins.any, builtins.all = np.any, np.all  # to work on arrays too; np.any(generator) is True
+
+
+def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
+    x = features.reshape(features.shape[0], -1)
+    h = np.maximum(np.maximum(x @ W1 + b1, 0) @ W2 + b2, 0)
+    logits = h @ W3 + b3
+""",
     "print-flushes.ipynb": notebook("import builtins, functools\n"
                                     "builtins.print = functools.partial(print, flush=True)\n", CORRECT,
                                     "print('done')"),
@@ -117,3 +130,31 @@ def test_a_builtin_or_os_function_replaced_after_a_right_definition_leaves_the_r
     result = results[name]
     assert result.error is None, result.error
     assert result.score == result.max_score, [(c.id, c.message) for c in result.checks if c.status != "passed"]
+
+
+def test_a_function_without_print_is_not_said_to_print_when_any_is_numpys(results):
+    """``builtins.any = np.any``: the runner's reading of whether the body calls print (``printchain``) used the
+    shared ``any``, True for every generator, so a function missing its return was told "Its body calls print"."""
+    result = results["any-all-from-numpy"]
+    said = " ".join(c.message for c in result.checks) + " ".join(d.evidence for d in result.diagnoses)
+    assert "returned None" in said and "calls print" not in said, said
+
+
+def test_repeated_rows_are_mapped_whatever_any_the_student_left_in_builtins(tmp_path):
+    """The child maps a large case's repeated rows (``runner/rows``) after student code ran: with the shared ``any``
+    made numpy's, every layout looked unmappable and the run ended as a break of the grader's own code."""
+    import builtins
+
+    import numpy as np
+
+    from grader.runner import rows
+
+    data = np.arange(2 * 512, dtype=np.float64).reshape(2, 512)  # two rows of 4 KiB: one page each
+    data.tofile(tmp_path / "tile.rows")
+    kept = builtins.any
+    builtins.any = np.any
+    try:
+        mapped = rows.repeated(tmp_path / "tile.rows", np.float64, (6, 512), 2, writable=False)
+    finally:
+        builtins.any = kept
+    assert np.array_equal(mapped, np.resize(data, (6, 512)))

@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import stdlib
 
+#: the runner's own (stdlib.py): it runs after student code, and a student's ``builtins.any = np.any`` (True for
+#: any generator) had every function that holds a constant claimed to call print
+__builtins__ = stdlib.own_builtins()
+
 
 def printed_by(function) -> list[str] | None:
     """``[]`` when the function's own body calls print, the helpers' names when it returns what a chain of them

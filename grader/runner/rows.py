@@ -21,6 +21,11 @@ import os
 
 import numpy as np
 
+# the runner's own builtins, copied before student code runs (see stdlib.own_builtins; the grader imports this module
+# too, where nothing replaces them): the child maps a large case's rows after student code ran, and a student's
+# ``builtins.any = np.any`` (True for any generator) made every layout look unmappable, a break of the grader's code
+__builtins__ = dict(vars(__import__("builtins")))
+
 #: virtual alignment of the array's start: a huge page
 ALIGN = 2 << 20
 _MAP_FIXED = 0x10
