@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -33,6 +34,7 @@ from typing import Callable
 
 import numpy as np
 
+from . import escape
 from .errors import ExerciseError, UsageError
 from .exercisepackage import import_member, import_solution
 from .sandbox import Limits
@@ -396,6 +398,17 @@ def load(exercise_id: str, exercises_dir: Path | None = None, solutions_dir: Pat
                             f"{type(exc).__name__}: {exc}.") from None
 
 
+def _points(check: dict) -> float:
+    """A check's points: a finite number, 0 or more. TOML reads ``nan`` and ``inf`` as floats, and a NaN score
+    was written into result.json and gradescope.json as the bare word NaN, which no strict JSON reader (Gradescope,
+    a browser) accepts; negative points made a maximum below what a student could score."""
+    points = check["points"]
+    if isinstance(points, bool) or not isinstance(points, (int, float)) or not math.isfinite(points) or points < 0:
+        raise ValueError(f"the check {escape.terminal(check.get('id'), 80)!r} is worth {escape.terminal(points, 40)}"
+                         " points; points are a finite number, 0 or more")
+    return float(points)
+
+
 def _build(exercise_id: str, folder: Path, settings: dict, catalog_data: dict, solutions: Path | None,
            stored: dict | None = None) -> Exercise:
     function = settings["function"]
@@ -411,11 +424,15 @@ def _build(exercise_id: str, folder: Path, settings: dict, catalog_data: dict, s
     diagnosis_module = import_member(folder, exercise_id, "diagnosis") if (folder / "diagnosis.py").is_file() else None
     checks = tuple(
         CheckSpec(
-            id=c["id"], title=c["title"], points=float(c["points"]), kind=c.get("kind", c["id"]),
+            id=c["id"], title=c["title"], points=_points(c), kind=c.get("kind", c["id"]),
             group=c.get("group", ""), full_scale=bool(c.get("full_scale", False)), output=str(c.get("output", "")),
         )
         for c in settings["check"]
     )
+    ids = [c.id for c in checks]
+    if any(not isinstance(i, str) or not i.strip() for i in ids) or len(set(ids)) < len(ids):
+        raise ExerciseError(f"The checks of exercise '{exercise_id}' need ids that are non-empty text and unique: "
+                            "results, gradebooks and regrades tell checks apart by id.")
     outputs = tuple(str(o) for o in settings.get("outputs", ()))
     unknown = [f"{c.id} ({c.output!r})" for c in checks if c.output and c.output not in outputs]
     if unknown:

@@ -176,7 +176,7 @@ def warnings(fmt: str, results: Sequence[GradeResult], pending: Sequence[str] = 
              template: blackboard.Template | None = None) -> list[str]:
     """Every sentence stderr should say about the grade file of ``fmt`` (see the three below)."""
     found = [*collisions(fmt, results, pending, template), *anonymous(fmt, results, pending),
-             *hashed(fmt, results, pending)]
+             *hashed(fmt, results, pending, template)]
     if fmt == "blackboard":
         maximum = Counter(r.max_score for r in results).most_common(1)[0][0] if results else 0.0
         # only the graded: a student not graded yet has no row in the file
@@ -211,15 +211,22 @@ def anonymous(fmt: str, results: Sequence[GradeResult], pending: Sequence[str] =
 _HASHED = re.compile(r" #(?:[0-9a-f]{8}|[0-9a-f]{64})$")
 
 
-def hashed(fmt: str, results: Sequence[GradeResult], pending: Sequence[str] = ()) -> list[str]:
+def hashed(fmt: str, results: Sequence[GradeResult], pending: Sequence[str] = (),
+           template: blackboard.Template | None = None) -> list[str]:
     """A sentence for stderr when rows go in by an id that carries the grader's hash (``Bob #cd9fb1e1``: ids
     equal but for case, hidden characters, over 120 characters): no LMS login is written so, and the import
     would skip or refuse those rows while the file looks complete. Canvas and Moodle download names are matched
-    by the user number they hold, hash or not; Blackboard's template check names its own."""
-    if fmt == "blackboard":
+    by the user number they hold, hash or not. Blackboard's template check names the ids its download lacks; without
+    a template nothing else would, so the sentence is said for Blackboard then too (it used to be left out, and
+    blackboard.xls went out with rows no username matches and no word of them)."""
+    if fmt == "blackboard" and template is not None:
         return []
-    ids = sorted(name for name in [r.student for r in results] + list(pending)
-                 if _HASHED.search(name) and _user(fmt, name) == name)
+    if fmt == "blackboard":  # only the graded: a student not graded yet has no row in blackboard.xls
+        ids = sorted(r.student for r in results if _HASHED.search(r.student)
+                     and blackboard.username(r.student, None) == r.student)
+    else:
+        ids = sorted(name for name in [r.student for r in results] + list(pending)
+                     if _HASHED.search(name) and _user(fmt, name) == name)
     if not ids:
         return []
     listed = ", ".join(escape.terminal(name, 130) for name in ids[:3]) + (" and more" if len(ids) > 3 else "")

@@ -65,14 +65,32 @@ def _escaped_bytes(raw: str) -> bool:
 
 
 def case_clashes(shown: dict[str, str]) -> list[str]:
-    """A note per group of ids that differ only in letter case (``Bob.ipynb`` beside ``bob.py``), for the person
-    running the batch: each got a hash, with no word of why, and a row whose id carries a hash matches no LMS login,
-    so the two grades never reached the gradebook. Most often they are one student's two uploads."""
+    """A note per group of ids that differ only in letter case (``Bob.ipynb`` beside ``bob.py``) or only in how
+    Unicode writes them (``café`` composed beside ``cafe`` and a combining accent), for the person running the batch:
+    each got a hash, with no word of why, and a row whose id carries a hash matches no LMS login, so the two grades
+    never reached the gradebook. Most often they are one student's two uploads. The note says which of the two
+    differences it is: a composed and a decomposed ``café`` have the same letters in the same case, and "differ only
+    in letter case" sent the reader looking for a capital that is not there."""
     groups: dict[str, list[str]] = {}
     for raw in shown:
         groups.setdefault(unicodedata.normalize("NFKC", raw).casefold(), []).append(raw)
-    return [f"{len(raws)} ids differ only in letter case ({', '.join(quote(shown[r], 80) for r in sorted(raws))}): "
-            "they are graded as different students, each shown with a short hash so that an LMS matching logins "
-            "without case cannot give one the other's grade, and no LMS login matches such an id. If they are one "
-            "student's uploads, keep one file and grade again; if not, rename them after their logins."
+    return [f"{len(raws)} ids differ only {_difference(raws)} "
+            f"({', '.join(quote(shown[r], 80) for r in sorted(raws))}): they are graded as different students, each "
+            "shown with a short hash so that neither a reader nor an LMS matching logins without case can give one "
+            "the other's grade, and no LMS login matches such an id. If they are one student's uploads, keep one "
+            "file and grade again; if not, rename them after their logins."
             for raws in groups.values() if len(raws) > 1]
+
+
+def _difference(raws: list[str]) -> str:
+    """What tells the ids of one group apart: letter case, Unicode's way of writing the same text, or both."""
+    normal = {unicodedata.normalize("NFKC", raw) for raw in raws}
+    case = len(normal) > 1
+    encoding = len(normal) < len(raws)
+    if case and encoding:
+        return "in letter case and in how Unicode writes their characters (é as one character or as e and a " \
+            "combining accent, say)"
+    if encoding:
+        return ("in how Unicode writes their characters (é as one character or as e and a combining accent, a "
+                "ligature or its letters), so they read the same")
+    return "in letter case"

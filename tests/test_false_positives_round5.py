@@ -58,8 +58,8 @@ def test_a_correct_head_in_a_new_style_keeps_full_marks_and_no_note(results, nam
 
 def test_a_forkserver_pool_refused_by_the_sandbox_is_said_to_be_the_sandbox(grade_source):
     result = grade_source(FORKSERVER, "forkserver.py")
-    if result.score == result.max_score:  # no seccomp filter on this machine: the socket was allowed
-        return
+    if result.score == result.max_score:  # said, not passed silently: this machine's sandbox allowed the socket
+        pytest.skip("no seccomp filter here: the forkserver's socket was allowed, so there is no refusal to name")
     raised = [d.evidence for d in result.diagnoses if d.id == "raises-error"]
     assert raised and "grading sandbox refusing a system call" in raised[0], helpers.findings(result)
     assert "'forkserver' start method" in raised[0] and "get_context('fork')" in raised[0]
