@@ -141,6 +141,8 @@ def grade(args: argparse.Namespace,
                 except Exception as exc:  # noqa: BLE001  (one file lost, never the others)
                     problems.append(f"{lms.filename(lms_format)} could not be written ({type(exc).__name__}: "
                                     f"{escape.terminal(exc, 300)})")
+            for said in lms.remove_stale(out, lms_format):
+                print(f"grader: {said}", file=sys.stderr)
             try:
                 merge.write_manifest(out, whole=whole, shard=shard, graded=[o.entry for o in outcomes],
                                      settings=settings, notes=notes, complete=complete, secret=secret,
@@ -315,6 +317,8 @@ def merge_outputs(args: argparse.Namespace) -> int:
                 [p.student for p in merged.pending], lms.graded_at(out), template)), private=private)
         except OSError as exc:
             problems.append(f"{lms.filename(args.gradebook_format)} could not be written ({escape.terminal(exc)})")
+    for said in lms.remove_stale(out, args.gradebook_format):
+        print(f"grader: {said}", file=sys.stderr)
     _say_unwritten(problems, out)
     print(f"Merged {len(merged.results)} students from {len(args.inputs)} output folder"
           f"{'s' if len(args.inputs) > 1 else ''} into {escape.terminal(out)}"

@@ -262,3 +262,28 @@ def graded_at(out: Path) -> float | None:
     """When the newest ``result.json`` of an output folder was written (None when there is none)."""
     times = [p.stat().st_mtime for p in (Path(out) / "students").glob("*/result.json") if p.is_file()]
     return max(times) if times else None
+
+
+def remove_stale(out: Path, written: str | None) -> list[str]:
+    """Remove the LMS grade files an earlier run left in ``out`` that this run did not write (``written`` is this
+    run's format, or None); a sentence for each, for stderr.
+
+    A regrade without ``--gradebook-format`` (or with another format) used to leave ``canvas.csv`` as it was, with
+    the old scores beside a gradebook that had new ones, where a TA would upload it. Written again from the new
+    results it could differ from what the instructor chose (a Blackboard template, the assignment's title), so it
+    goes, and the sentence says how to write it again."""
+    said = []
+    for fmt in FORMATS:
+        path = Path(out) / filename(fmt)
+        if fmt == written or not (path.is_file() or path.is_symlink()):
+            continue
+        try:
+            path.unlink()
+        except OSError as exc:
+            said.append(f"{filename(fmt)}, written by an earlier run, holds its scores, not this run's, and could not "
+                        f"be removed ({type(exc).__name__}): delete it before uploading anything from "
+                        f"{escape.terminal(out)}.")
+            continue
+        said.append(f"removed {filename(fmt)}, written by an earlier run: it held that run's scores. "
+                    f"`grader export {escape.terminal(out)} --format {fmt}` writes it again from these results.")
+    return said

@@ -102,3 +102,22 @@ def test_ids_equal_but_for_case_are_explained_and_their_lms_rows_said_to_match_n
     assert code == 0
     warning = next(line for line in err.splitlines() if "grader's hash" in line)
     assert warning.count("#") == 2 and "carla" not in warning and "no Moodle login" in warning
+
+
+def test_a_regrade_removes_the_lms_file_an_earlier_run_wrote(tmp_path, capsys, monkeypatch):
+    """`--gradebook-format canvas`, then a regrade with moodle, then one with none: canvas.csv stayed with the first
+    run's scores beside a gradebook holding new ones, where a TA would upload it (helper 125's report). Each later run
+    removes the file it did not write and says how to write it again."""
+    monkeypatch.setenv("GRADER_SECRET", "round5")
+    cls = _class(tmp_path / "class", {"ben.py": "ben.py", "dev.py": "dev.py"})
+    out = tmp_path / "out"
+    args = ("grade", cls, "--exercise", "vgg_classifier", "--out", out, "--no-full-scale", "--quiet")
+    assert run_cli(capsys, *args, "--gradebook-format", "canvas")[0] == 0
+    assert (out / "canvas.csv").is_file()
+    code, _, err = run_cli(capsys, *args, "--gradebook-format", "moodle")
+    assert code == 0 and (out / "moodle.csv").is_file() and not (out / "canvas.csv").exists()
+    assert "removed canvas.csv" in err and f"--format canvas" in err
+    code, _, err = run_cli(capsys, *args)
+    assert code == 0 and not (out / "moodle.csv").exists() and "removed moodle.csv" in err
+    assert run_cli(capsys, "export", out, "--format", "canvas")[0] == 0
+    assert (out / "canvas.csv").is_file()
