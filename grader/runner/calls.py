@@ -16,6 +16,10 @@ import stdlib
 from describe import address_space, describe_error, frombuffer, signature, type_name, unreadable
 
 __builtins__ = stdlib.own_builtins()  # the runner's own: student code may replace those it shares (stdlib.py)
+#: numpy's, kept before student code runs (numpy is imported before this module), as ``describe.frombuffer`` is: a
+#: right function whose file then made ``np.dtype`` answer float32 had every inline input read as float32 garbage,
+#: and was told its output had the wrong dtype and NaN values
+_dtype = stdlib.load("numpy").dtype
 
 
 class Calls:
@@ -64,7 +68,7 @@ class Calls:
                 mapped = np.memmap(handle, dtype=dtype, mode="c", offset=handle.tell(), shape=shape,
                                    order="F" if fortran else "C")
                 return mapped.view(np.ndarray)  # what the caller hands over is a plain array, not a np.memmap
-        dtype = np.dtype(spec["dtype"])
+        dtype = _dtype(spec["dtype"])
         count = 1
         for n in spec["shape"]:
             count *= n

@@ -47,7 +47,7 @@ class Results:
             if type(base) is not self.ndarray and type(base) is not self.np.memmap:
                 return chunk.copy()
             base = base.base
-        return chunk if base is None or type(base) is mmap.mmap else chunk.copy()
+        return chunk if base is None or type(base) is _MMAP else chunk.copy()
 
     def describe_result(self, value, reply: dict, max_bytes: int, outputs: int, call: tuple | None = None) -> bytes:
         """One description per returned value: the value itself, or each item of the tuple a function with
@@ -106,7 +106,7 @@ class Results:
                     continue
                 identity = id(owner)
                 in_file = None
-                if issubclass(type(owner), mmap.mmap):
+                if issubclass(type(owner), _MMAP):
                     table = table or [maps.table()]
                     in_file = maps.file_range(*span, table[0])
                 for entry in kept:
@@ -330,6 +330,9 @@ def signature(function, wire) -> dict | None:
     return reply
 
 
+#: the class of a mapping, kept for the same reason: a student's ``mmap.mmap = ...`` (their own mappings made with the
+#: class they kept) hid a result mapped anew from one file on every call
+_MMAP = mmap.mmap
 _weakref = weakref.ref  # kept at the runner's start, before the student's code could replace the module
 #: numpy's, kept at the runner's start (numpy is imported before this module): a student's ``np.frombuffer`` that
 #: copied made each call's inline inputs a private copy, so a function that zeroed its features kept the

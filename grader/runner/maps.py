@@ -14,6 +14,10 @@ import os
 import stdlib
 
 __builtins__ = stdlib.own_builtins()  # the runner's own: student code may replace those it shares (stdlib.py)
+#: os's functions as they are before student code runs, which shares the ``os`` module with this one: an ``os.pread``
+#: replaced to read nothing hid every mapping, and a function that returned one file's memory on every call (mapped
+#: anew each time) kept the 'unmodified' point although each call overwrote the result the last one returned
+_pread, _fstat, _dup, _major, _minor = os.pread, os.fstat, os.dup, os.major, os.minor
 
 #: the descriptor of /proc/self/maps, or -1 when it could not be opened
 _FD = [-1]
@@ -38,7 +42,7 @@ def table() -> bytes | None:
     chunks, got = [], 0
     try:
         while got < _MOST:
-            chunk = os.pread(_FD[0], 1 << 16, got)
+            chunk = _pread(_FD[0], 1 << 16, got)
             if not chunk:
                 break
             chunks.append(chunk)
@@ -88,7 +92,7 @@ def _same_file(status: os.stat_result, device: bytes, inode: int) -> bool:
     """Whether ``status`` is the file /proc/self/maps names ``device`` ("fe:01", major and minor in hex) ``inode``."""
     major, _, minor = device.partition(b":")
     try:
-        return status.st_ino == inode and (os.major(status.st_dev), os.minor(status.st_dev)) == (int(major, 16),
+        return status.st_ino == inode and (_major(status.st_dev), _minor(status.st_dev)) == (int(major, 16),
                                                                                                   int(minor, 16))
     except ValueError:
         return False
@@ -105,7 +109,7 @@ def _descriptors(skip: int = -1):
     for fd in range(limit):
         if fd != skip:
             try:
-                yield fd, os.fstat(fd)
+                yield fd, _fstat(fd)
             except OSError:
                 continue
 
@@ -118,7 +122,7 @@ def hold(key: tuple) -> int:
     for fd, status in _descriptors():
         if _same_file(status, key[0], key[1]):
             try:
-                return os.dup(fd)
+                return _dup(fd)
             except OSError:
                 return -1
     return -1
@@ -128,7 +132,7 @@ def still_used(fd: int, key: tuple, data: bytes | None) -> bool:
     """Whether the file held by ``fd`` (``hold``) is still the process's besides: it has a name, another descriptor
     is open on it, or it is mapped (``data``, ``table()``). False too when ``fd`` no longer holds that file."""
     try:
-        status = os.fstat(fd)
+        status = _fstat(fd)
     except OSError:
         return False
     if not _same_file(status, key[0], key[1]):

@@ -20,6 +20,8 @@ __builtins__ = stdlib.own_builtins()  # the runner's own: student code may repla
 #: there by its full path (``%%writefile /content/helpers.py``) lands in the notebook's working folder, where the
 #: next cell imports it; while grading, that folder is the scratch folder.
 NOTEBOOK_HOMES = ("/content/", "/kaggle/working/")
+#: the names IPython adds to the builtins while a notebook runs (``BuiltinTrap``, ``init_builtins``)
+_IPYTHON_BUILTINS = ("get_ipython", "display")
 
 
 def _at_home(name: str) -> str:
@@ -150,7 +152,10 @@ class Shell:
         with open(path, encoding="utf-8") as handle:
             source = handle.read()
         shared = "-i" in options
-        namespace = self.user_ns if shared else {"__builtins__": self.child.builtins}
+        # IPython's get_ipython and display are builtins there, so a script %run calls them as the cells do: without
+        # them, a helper file that displays a table or asks for the shell raised NameError during grading alone
+        given = {k: self.user_ns[k] for k in _IPYTHON_BUILTINS if k in self.user_ns}
+        namespace = self.user_ns if shared else {"__builtins__": self.child.builtins, **given}
         saved = {k: namespace[k] for k in ("__name__", "__file__") if k in namespace}
         namespace["__name__"] = os.path.splitext(os.path.basename(path))[0] if "-n" in options else "__main__"
         namespace["__file__"] = path
@@ -165,7 +170,8 @@ class Shell:
                 namespace.update(saved)
             else:
                 self.user_ns.update({k: v for k, v in namespace.items()
-                                     if k not in ("__builtins__", "__name__", "__file__")})
+                                     if k not in ("__builtins__", "__name__", "__file__") and
+                                     not (k in given and v is given[k])})
 
     def run_cell(self, raw_cell: str, *args, **kwargs) -> None:
         """``get_ipython().run_cell(code)`` runs plain Python in the notebook's namespace; as in IPython, an error

@@ -32,18 +32,51 @@ PARAMETER_KINDS = ("positional-only", "positional", "var-positional", "keyword-o
 SIGNATURE_SECONDS = 2.0
 
 
+def _refuse(value):
+    """What json's encoder calls for a value it cannot write: no message holds one."""
+    raise TypeError(f"{type(value).__name__} is not part of a protocol message")
+
+
+def _kept_encoder():
+    """json's C encoder, made now with the protocol's settings and kept: ``json.dumps`` is Python code that looks up
+    ``json.dumps``, ``JSONEncoder.iterencode`` and ``json.encoder.c_make_encoder`` each time it runs, and student
+    code shares those modules with the child. A ``json.dumps`` replaced with public names alone rewrote every frame
+    the child sent (a returned subclass called an exact ndarray, a reassigned shape or a result overwritten by the
+    next call left unsaid): three wrong full marks. The C encoder keeps its separators and string encoder, and
+    writes floats with ``float.__repr__``, as ``json.dumps`` does; None where this Python has no C encoder."""
+    from json import encoder
+
+    try:
+        kept = encoder.c_make_encoder(None, _refuse, encoder.encode_basestring_ascii, None, ":", ",", False, False,
+                                      True)
+        return kept if "".join(kept({"t": [1.5, float("nan"), None, True, "\u00e9"]}, 0)) == \
+            '{"t":[1.5,NaN,null,true,"\\u00e9"]}' else None
+    except Exception:  # noqa: BLE001  (another Python's signature: json.dumps, as before)
+        return None
+
+
+_ENCODE = _kept_encoder()
+
+
+def _dumps(message: dict) -> bytes:
+    """A message as compact JSON bytes, NaN and infinities allowed (as ``json.dumps`` writes them)."""
+    if _ENCODE is not None:
+        return "".join(_ENCODE(message, 0)).encode("utf-8")
+    return json.dumps(message, separators=(",", ":"), allow_nan=True).encode("utf-8")
+
+
 class WireError(ValueError):
     """The byte stream does not follow the protocol (a student may have written into the channel)."""
 
 
 def encode_header(message: dict, payload_size: int) -> bytes:
     """The frame's sizes and JSON; its payload follows as it is."""
-    body = json.dumps(message, separators=(",", ":"), allow_nan=True).encode("utf-8")
+    body = _dumps(message)
     return HEADER.pack(len(body), payload_size) + body
 
 
 def encode_frame(message: dict, payload: bytes | memoryview = b"") -> bytes:
-    body = json.dumps(message, separators=(",", ":"), allow_nan=True).encode("utf-8")
+    body = _dumps(message)
     return HEADER.pack(len(body), len(payload)) + body + bytes(payload)
 
 
