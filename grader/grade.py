@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from . import checks, deletednames, diagnose, execute, facts, ufuncwhere
+from . import checks, deletednames, diagnose, execute, facts, standinerrors, ufuncwhere
 from . import submission as submission_mod
 from .errors import ExerciseError, GraderError, SyntaxProblem
 from .exercise import PROBE, Case, Exercise
@@ -134,7 +134,8 @@ def counted_groups(session: Session, student: str, cases: list[Case] | None = No
 
 def run_warnings(submission: submission_mod.Submission, execution: Execution) -> list[str]:
     """What the run as a whole says (isolation, loading, cells, notes): once per result, not once per exercise."""
-    return [*execution.isolation_warnings, *submission.warnings, *execution.cell_errors, *execution.notes]
+    cells = standinerrors.cell_errors(submission, execution.failed_cells, execution.cell_errors, execution.notes)
+    return [*execution.isolation_warnings, *submission.warnings, *cells, *execution.notes]
 
 
 def judge(session: Session, path: Path, student: str, submission: submission_mod.Submission, prepared: Prepared,

@@ -33,6 +33,7 @@ RANKS = {
     "session": 6.5, "missing": 6.5,  # what a class shares (the large case); why a function cannot be called
     "nesteddef": 6.5, "deletednames": 6.5,  # why a def never ran; why a name it needs is gone
     "ufuncwhere": 6.5,  # why values came from nowhere: a ufunc given where= and no out=
+    "standinerrors": 6.5,  # a cell that failed on a missing module's stand-in, told so (grade words the warnings)
     "latenames": 6.4,  # why a name a cell does define was not there when graded (missing says it)
     "assignment": 2.2,  # which exercises are graded together (the course file)
     "gradescope_scripts": 0,  # the shell scripts a Gradescope bundle carries (text; gradescope writes them)

@@ -17,6 +17,12 @@ from shell import Shell
 __builtins__ = stdlib.own_builtins()  # the runner's own: student code may replace those it shares (stdlib.py)
 
 ALLOW_TOP_LEVEL_AWAIT, CO_COROUTINE = 0x2000, 0x80  # ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, inspect.CO_COROUTINE
+#: the compiler flags of every ``from __future__ import ...`` (annotations, generator_stop...): what a cell's code
+#: object carries when the cell imported one, and what IPython's compiler keeps for the cells after it
+FUTURE_FLAGS = 0
+for _name in stdlib.load("__future__").all_feature_names:
+    FUTURE_FLAGS |= getattr(stdlib.load("__future__"), _name).compiler_flag
+del _name
 
 
 class _KernelRestart(BaseException):
@@ -93,7 +99,7 @@ class Cells:
     def execute(self, source: str, filename: str) -> None:
         """Run one cell in the student's namespace; in a notebook, a cell may ``await`` at its top level, as IPython
         allows: it then runs to its end on the notebook's event loop."""
-        flags = ALLOW_TOP_LEVEL_AWAIT if self.notebook else 0
+        flags = (ALLOW_TOP_LEVEL_AWAIT if self.notebook else 0) | self.future_flags
         self.filename = filename  # a %%time cell's body is compiled under it too: its errors are the cell's
         # its lines where inspect.getsource() and tracebacks look, as IPython keeps each cell's (no mtime: kept)
         stdlib.load("linecache").cache[filename] = (len(source), None, source.splitlines(True), filename)
@@ -102,7 +108,20 @@ class Cells:
         if self.history:
             self.execute_with_history(source, filename, flags)
             return
-        self.evaluate(compile(source, filename, "exec", flags=flags, dont_inherit=True))
+        self.evaluate(self.compile_cell(source, filename, "exec", flags))
+
+    #: the ``from __future__`` flags of the cells run so far (a class default: the kernel makes the child)
+    future_flags = 0
+
+    def compile_cell(self, source, filename: str, mode: str, flags: int = 0):
+        """``source`` compiled with the ``from __future__`` imports of the cells before it, as IPython compiles a
+        cell: its compiler keeps the flags of each future import for the cells after it, so one
+        ``from __future__ import annotations`` in a notebook's first cell leaves every later annotation a string.
+        Compiled on its own, ``def f(x: Tensor)`` in a later cell raised NameError, and a function Jupyter ran was
+        said never to be defined."""
+        code = compile(source, filename, mode, flags=flags | self.future_flags, dont_inherit=True)
+        self.future_flags |= code.co_flags & FUTURE_FLAGS
+        return code
 
     def save_source(self, source: str) -> None:
         """Put a .py file's code, cell after cell, at its ``__file__`` in the scratch folder, as it is on the student's
@@ -158,8 +177,8 @@ class Cells:
             inputs.append(source)
         namespace.update({"_iii": namespace.get("_ii", ""), "_ii": namespace.get("_i", ""), "_i": source,
                           f"_i{count}": source})
-        self.evaluate(compile(tree, filename, "exec", flags=flags, dont_inherit=True))
-        value = self.evaluate(compile(last, filename, "eval", flags=flags, dont_inherit=True)) if last else None
+        self.evaluate(self.compile_cell(tree, filename, "exec", flags))
+        value = self.evaluate(self.compile_cell(last, filename, "eval", flags)) if last else None
         if value is None:
             return
         untouched = all(namespace.get(name, mine) is mine for name, mine in zip(("_", "__", "___"), self.unders))

@@ -52,9 +52,9 @@ class Shell:
     def run_line_magic(self, name: str, line: str, _stack_depth: int = 1):
         if name in self.RUN_LINE:  # 'y = %time f(x)' binds f(x): an expression's value is given back, as IPython does
             try:
-                expression = compile(line, f"<%{name}>", "eval", dont_inherit=True)
+                expression = self.child.compile_cell(line, f"<%{name}>", "eval")
             except SyntaxError:
-                exec(compile(line, f"<%{name}>", "exec", dont_inherit=True), self.user_ns)
+                exec(self.child.compile_cell(line, f"<%{name}>", "exec"), self.user_ns)
             else:
                 return eval(expression, self.user_ns)
         elif name == "run":
@@ -83,7 +83,7 @@ class Shell:
             names = [w for w in line.split() if not w.startswith("-")] if name == "capture" else []
             if names and names[0].isidentifier():
                 self.user_ns[names[0]] = self.__getattr__("captured")  # a stand-in: nothing is captured
-            exec(compile(cell, getattr(self.child, "filename", "") or f"<%%{name}>", "exec", dont_inherit=True),
+            exec(self.child.compile_cell(cell, getattr(self.child, "filename", "") or f"<%%{name}>", "exec"),
                  self.user_ns)
         elif name in ("writefile", "file"):
             self.write_file(line, cell)
@@ -177,7 +177,7 @@ class Shell:
         """``get_ipython().run_cell(code)`` runs plain Python in the notebook's namespace; as in IPython, an error
         in it is shown, not raised, so the cell that asked goes on."""
         try:
-            self.child.evaluate(compile(raw_cell, "<run_cell>", "exec", dont_inherit=True))
+            self.child.evaluate(self.child.compile_cell(raw_cell, "<run_cell>", "exec"))
         except Exception as exc:  # noqa: BLE001  (IPython shows any error of the code it runs)
             self.child.note("run-cell", type(exc).__name__)
 
