@@ -69,6 +69,16 @@ import os
 
 os.getpid = lambda: 1
 """,
+    "struct-unpack-lies.py": CORRECT + """
+import struct
+
+struct.unpack = lambda fmt, data: (0, 0)
+""",
+    "os-read-empty.py": CORRECT + """
+import os
+
+os.read = lambda fd, n: b""
+""",
     "any-all-from-numpy.py": """
 import builtins
 
@@ -121,12 +131,13 @@ def test_builtins_and_numpy_replaced_for_the_students_own_use_keep_full_marks(re
     assert result.score == result.max_score, [(c.id, c.message) for c in result.checks if c.status != "passed"]
 
 
-@pytest.mark.parametrize("name", ["len-replaced-after", "getpid-lies"])
+@pytest.mark.parametrize("name", ["len-replaced-after", "getpid-lies", "struct-unpack-lies", "os-read-empty"])
 def test_a_builtin_or_os_function_replaced_after_a_right_definition_leaves_the_runner_whole(results, name):
     """``builtins.len`` made to lie broke the child's reading of its next command (json.loads reads the shared
     builtins): 0/17, called a break of the grader's own code; an ``os.getpid`` made to lie had the runner take itself
-    for a forked copy and end quietly, reported as the student's own ``os._exit(0)``. The runner's command reading,
-    its kernel, cells and shell now keep their own builtins and ``os.getpid``."""
+    for a forked copy and end quietly, reported as the student's own ``os._exit(0)``; a lying ``struct.unpack`` or an
+    ``os.read`` that reads nothing made the next command unreadable. The runner's command reading, its kernel, cells
+    and shell now keep their own builtins, ``os.getpid``, ``os.read`` and the header's unpacking."""
     result = results[name]
     assert result.error is None, result.error
     assert result.score == result.max_score, [(c.id, c.message) for c in result.checks if c.status != "passed"]

@@ -19,6 +19,7 @@ import os
 import sys
 
 import builtins as _builtins
+import struct as _struct
 
 _here = os.path.dirname(os.path.abspath(__file__))
 #: the runner's own copy, taken before student code runs (``stdlib.own_builtins``; that module is not importable
@@ -27,10 +28,15 @@ __builtins__ = dict(vars(_builtins))
 _HEADER = 8  # two big-endian uint32: JSON length, payload length
 
 
+#: kept before student code runs, as the builtins are: a student's ``os.read`` or ``struct.unpack`` replaced after a
+#: right definition made the next command unreadable (0/17, or a 20 s wait for an answer)
+_read, _unpack_header = os.read, _struct.Struct(">II").unpack
+
+
 def _read_exactly(fd: int, n: int) -> bytes:
     chunks, got = [], 0
     while got < n:
-        chunk = os.read(fd, min(n - got, 1 << 20))
+        chunk = _read(fd, min(n - got, 1 << 20))
         if not chunk:
             raise EOFError("the grader closed the command pipe")
         chunks.append(chunk)
@@ -39,14 +45,12 @@ def _read_exactly(fd: int, n: int) -> bytes:
 
 
 def _read_command(fd: int) -> tuple[dict, bytes]:
-    import struct
-
     global _decode
     if _decode is None:
         import json
 
         _decode = json.JSONDecoder().raw_decode
-    body_len, payload_len = struct.unpack(">II", _read_exactly(fd, _HEADER))
+    body_len, payload_len = _unpack_header(_read_exactly(fd, _HEADER))
     text = _read_exactly(fd, body_len).decode()
     message, end = _decode(text)
     if end != len(text):
