@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .errors import DecodeFailure, MissingFile, NotANotebook, NotJson, SubmissionError, UnsupportedFileType
-from . import colabexport, jupytext, kernels, marimo, pysource
+from . import kernels, pysource, scriptcells
 from .brokenjson import (MAX_JSON_VALUES, json_values, shown_name, undecodable_python,  # noqa: F401
                          unsupported_name, why_not_json)
 from .ipython import (TOO_COSTLY, OverBudget, Translation, Translator, compile_error, error_on_own_line,
@@ -30,12 +30,7 @@ from .ipython import (TOO_COSTLY, OverBudget, Translation, Translator, compile_e
 #: Python files are code only; notebooks also carry their outputs (plots as base64), so they may be larger.
 MAX_BYTES = {".py": 8 << 20, ".ipynb": 64 << 20}
 SUFFIXES = (".py", ".ipynb")
-#: A notebook's cell boundary in an exported script: Jupyter's "# In[3]:", "# %%" (VS Code, Jupytext, Spyder),
-#: IPython 1-2's "# <codecell>", or Databricks' "# COMMAND ----------".
-CELL_MARKER = re.compile(r"^(?:# ?(?:In\[[ \d]*\]:|%%|<codecell>)|# COMMAND -{10}[ \t]*$)", re.M)
-#: A cell marker of a text cell, which editors show and never run: Jupytext's and VS Code's "# %% [markdown]" (or
-#: [md], [raw]), PyCharm's "#%% md".
-TEXT_MARKER = re.compile(r"# ?%%(?:[^\n]*\[(?:markdown|md|raw)\]|[ \t]*md[ \t]*$)", re.M)
+CELL_MARKER, TEXT_MARKER = scriptcells.CELL_MARKER, scriptcells.TEXT_MARKER  # where an exported script's cells start
 
 # Loading runs in the grader's own process, before any sandbox or limit applies, so every step is bounded:
 # the work grows linearly with the file, and the costly steps (compiling a cell to find its syntax errors,
@@ -347,38 +342,8 @@ def _raw_cells(data: dict, major: int) -> list | None:
 
 
 def _script_cells(text: str, name: str = "the file") -> tuple[list[Cell], list[str], list[tuple[int, str]]]:
-    """A .py file is one cell, unless it was exported from a notebook (``# In[3]:`` from Jupyter, ``# %%`` from
-    VS Code or Jupytext) or is one (marimo's ``@app.cell``): then each part is a cell, so one failing part does not
-    stop the rest, as in the notebook the student ran. A part marked as markdown or raw (``# %% [markdown]``,
-    PyCharm's ``#%% md``) is text that those editors never run: kept as prose (by its first line), not run."""
-    if (found := jupytext.sources(text, MAX_CELLS) or marimo.sources(text, MAX_CELLS)) is not None:  # Jupytext, marimo
-        return *_Loader(found[0]).cells(), found[1]
-    starts = []
-    for match in CELL_MARKER.finditer(text):
-        starts.append(match.start())
-        if len(starts) > MAX_CELLS:
-            raise SubmissionError.with_kind(
-                "too-many-cells", f"{name} has more than {MAX_CELLS:,} cell markers ('# %%' or '# In[ ]:'); an "
-                f"exported script may have at most {MAX_CELLS:,} cells.")
-    if not starts:
-        return *colabexport.cells(text, lambda sources: _Loader(sources).cells()), []
-    if preamble := bool(text[: starts[0]].strip()):
-        starts.insert(0, 0)
-    sources, prose, line, counted = [], [], 1, 0
-    for n, (start, end) in enumerate(zip(starts, starts[1:] + [len(text)]), start=1):
-        line += text.count("\n", counted, start)  # counted once, from the previous start: linear in the file
-        counted = start
-        body, offset = start, line - 1
-        if n > 1 or not preamble:  # the marker's line is left out, as the editor leaves it out of the cell it
-            newline = text.find("\n", start, end)  # runs: a '%%time' on the next line is the cell's first line
-            body, offset = (end if newline < 0 else newline + 1), line
-            if TEXT_MARKER.match(text, start, body):
-                prose.append((line, text[body:end]))
-                continue
-        sources.append((text[body:end], n, len(sources) + 1, f"the cell at line {line}", offset))
-    if not sources:  # nothing but text cells: the file is graded as the code it is
-        return *_Loader([(text, 1, 1, "the file", 0)]).cells(), []
-    return *_Loader(sources).cells(), prose
+    """A .py file's cells, its notes and its text cells (``scriptcells.cells``), each code cell checked here."""
+    return scriptcells.cells(text, name, lambda sources: _Loader(sources).cells(), MAX_CELLS)
 
 
 class _Loader:

@@ -20,6 +20,7 @@ RANKS = {
     "kernels": 1.6, "colabexport": 1.6,  # a notebook's kernel language; a Colab .py export's cells (submission)
     "jupytext": 1.6,  # a Jupytext script's cells and commented magics (submission)
     "marimo": 1.6,  # a marimo notebook's cells, in the order marimo runs them (submission)
+    "scriptcells": 1.7,  # an exported script cut into its code and text cells (submission)
     "outcomes": 3, "channel": 3, "hints": 3, "answers": 3.5, "notes": 3.5,
     "authoring": 3.1,  # what an exercise folder imports: the cases (exercise) and what a call did (outcomes)
     "calls": 3.9,  # the run's calls planned: inputs laid out, commands encoded
