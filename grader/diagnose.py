@@ -16,7 +16,7 @@ from .checks import overwritten_result
 from .facts import Facts, establish, order
 from .memory import human_bytes, lowered_by_submission
 from .exercise import PROBE, Exercise, Finding
-from .outcomes import CallError, CaseRun, Declared, Execution
+from .outcomes import CallError, CaseRun, Declared, Execution, in_sequence
 from .results import Diagnosis
 
 #: how much larger than the reference's own error in a low precision a submission's error may be and still be
@@ -443,7 +443,8 @@ def diagnose(runs: list[CaseRun], execution: Execution, exercise: Exercise,
     # diagnosis would read from its results is about the wrong parameters
     if module is not None and hasattr(module, "diagnose") and \
             not any(f.id in ("not-implemented", "parameters-reordered") for f in findings):
-        first_calls = [r for r in runs if not r.outcome.repeat]
+        # each with its place in the run and its repeated call: state kept between calls shows only in these
+        first_calls = in_sequence([r for r in runs if not r.outcome.repeat], execution.calls)
         try:
             # a diagnosis that reads single calls may want to know that each one shows only one random draw
             random = {"random": True} if any(f.id == "nondeterministic" for f in findings) \

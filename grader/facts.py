@@ -79,7 +79,7 @@ def per_output(runs: list[CaseRun], exercise: Exercise) -> list[CaseRun]:
                 outcome_i = outcome
             what = f"output '{name}'"
             case = replace(run.case, description=f"{run.case.description}; {what}" if run.case.description else what)
-            split.append(CaseRun(case, run.expected[index], outcome_i, part=index))
+            split.append(replace(run, case=case, expected=run.expected[index], outcome=outcome_i, part=index))
     return split
 
 

@@ -16,7 +16,7 @@ from . import submission as submission_mod
 from .errors import ExerciseError, GraderError, SyntaxProblem
 from .exercise import PROBE, Case, Exercise
 from .missing import definition_notes, missing_function_error
-from .outcomes import CaseRun, Execution
+from .outcomes import CaseRun, Execution, in_sequence
 from .results import CheckResult, Diagnosis, ErrorInfo, GradeResult
 from .session import DEFAULT_SECRET, FullScaleRun, Session, student_seed  # noqa: F401  (public names)
 
@@ -162,7 +162,8 @@ def judge(session: Session, path: Path, student: str, submission: submission_mod
     warnings += deletednames.deleted_notes(submission, execution)  # a name the run removed after the def
     cases, expected, full = prepared.cases, prepared.expected, prepared.full
     by_case = {c.name: (c, e) for c, e in zip(cases, expected)}
-    runs = [CaseRun(by_case[o.case][0], by_case[o.case][1], o) for o in execution.calls if not o.repeat]
+    runs = in_sequence([CaseRun(by_case[o.case][0], by_case[o.case][1], o) for o in execution.calls
+                        if not o.repeat], execution.calls)
     check_started = time.perf_counter()
     established = facts.establish(runs, execution, exercise)  # read by the checks and the diagnosis alike
     check_results = checks.run_checks(exercise, runs, execution, established)

@@ -5,7 +5,7 @@ Arrays here were rebuilt in the grader from raw bytes (``runner.wire.decode_arra
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 import numpy as np
@@ -105,6 +105,12 @@ class CaseRun:
     expected: np.ndarray  # a tuple of arrays, one per output, for a function with several outputs
     outcome: CallOutcome
     part: int | None = None  # set on the per-output runs the checks judge (``checks.per_output``)
+    #: the call's place in the run (0: the first call made), and the second call on the same inputs when one was
+    #: made, as a run of its own (same case, its own outcome and place): a function that keeps state between calls
+    #: is told apart from a wrong formula only by when each answer was given (``in_sequence`` sets both; None
+    #: where the caller built runs without the run's calls)
+    order: int | None = None
+    again: CaseRun | None = None
 
 
 @dataclass(frozen=True)
@@ -166,3 +172,17 @@ class Execution:
     def cell_incident(self) -> str:
         """Kind of the first incident (timeout, crashed) that stopped a cell, or ""."""
         return self.cell_incidents[0][0] if self.cell_incidents else ""
+
+
+def in_sequence(runs: list[CaseRun], calls: tuple[CallOutcome, ...]) -> list[CaseRun]:
+    """``runs`` (first calls) with each one's place among ``calls`` (the run's calls in the order they were made)
+    and its case's repeated call, when there was one. A run whose outcome is not among ``calls`` keeps its own."""
+    place = {id(outcome): n for n, outcome in enumerate(calls)}
+    repeated = {outcome.case: (n, outcome) for n, outcome in enumerate(calls) if outcome.repeat}
+    out = []
+    for run in runs:
+        again = repeated.get(run.case.name)
+        out.append(replace(run, order=place.get(id(run.outcome), run.order),
+                           again=run.again if again is None else
+                           CaseRun(run.case, run.expected, again[1], run.part, order=again[0])))
+    return out

@@ -48,6 +48,7 @@ from . import predictions as Pr
 from . import ranges as R
 from . import samplerows as Rows
 from . import shapeonly as O
+from . import stateful as St
 from . import structure as T
 from . import variants as V
 from . import verdicts as L
@@ -76,6 +77,11 @@ def analyse(runs, random: bool = False) -> Analysis:
     last = getattr(_LAST, "entry", None)
     if last is not None and last[0] == key:
         return last[2]
+    state = St.kept_state(runs)  # the first call right, later ones drifting: state kept between calls
+    if state is not None:  # the drift is the mistake, and no stage computes anything else
+        analysis = Analysis([state], [])
+        _LAST.entry = (key, runs, analysis)
+        return analysis
     found = K.repeats(runs)  # answers kept from earlier calls: read what the other calls computed
     kept = K.kept_reading(runs, found, lambda fresh: analyse(fresh, random)) if found else None
     if kept is not None:
