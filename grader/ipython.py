@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import re
 import secrets
+import textwrap
 import tokenize
 import types
 import warnings
@@ -326,12 +327,13 @@ def error_on_own_line(source: str, rewritten: str,
     Python stops at a cell's first magic (``%matplotlib inline``, ``!pip``), so the untranslated cell's error names
     that line, which is fine once translated; IPython compiles the translation and names the student's own line
     (an unclosed bracket further down). The lines are matched one for one, after the blank lines IPython drops
-    before the first: when the translation changed the number of lines (a magic continued with a backslash, an
-    indented cell), the match is not proven and None says so."""
+    before the first and the indentation it removes from every line (``leading_indent``: a cell indented as a
+    whole, '  %matplotlib inline' first, is dedented, so that its lines compile); when the translation changed the
+    number of lines (a magic continued with a backslash), the match is not proven and None says so."""
     kind, line, text = error
     cell = source if source.endswith("\n") else source + "\n"
     dropped = leading_blank_lines(cell)
-    before, after = cell.split("\n")[dropped:], rewritten.split("\n")
+    before, after = textwrap.dedent("\n".join(cell.split("\n")[dropped:])).split("\n"), rewritten.split("\n")
     if not line or len(before) != len(after) or not 0 < line <= len(after) or before[line - 1] != after[line - 1]:
         return None
     return kind, line + dropped, text
