@@ -14,7 +14,7 @@ import difflib
 import re
 import textwrap
 
-from . import latenames, nesteddef, pysource
+from . import latenames, nesteddef, pysource, scriptcells
 from . import submission as submission_mod
 from .errors import MissingFunction, SubmissionError, SyntaxProblem
 from .exercise import Exercise
@@ -84,8 +84,11 @@ def _cell(submission: submission_mod.Submission, number: int) -> str:
 
 def _kind(submission: submission_mod.Submission, number: int) -> str:
     """How a student's notebook shows a cell that is not code: Jupyter's menu calls them Markdown and Raw; in a
-    script, the cell's marker line ('# %% [markdown]') says it is text."""
+    script, the cell's marker line ('# %% [markdown]') says it is text, or Databricks' '# MAGIC %md' does."""
     if not submission.is_notebook:
+        text = next((t for n, t in submission.prose if n == number), "")
+        if text.startswith(scriptcells.DATABRICKS_MARKDOWN + "\n"):
+            return "a markdown command ('%md'), which Databricks shows as text"
         return "marked as a text (markdown) cell by its '# %%' line"
     return "a raw cell" if number in submission.raw_cells else "a text (markdown) cell"
 
@@ -124,6 +127,9 @@ def definition_notes(submission: submission_mod.Submission, exercise: Exercise, 
     elif written:
         notes.append(f"{name}() is defined twice in {last.label}: first with your code, then again below it with "
                      "only the starter's placeholder, which replaces yours. Delete the second definition.")
+    if notes and last.never_run:  # the student saw the right one work: the saved run never reached the stub
+        notes[-1] += (f" {last.label[0].upper()}{last.label[1:]} was never run in the saved notebook (it has no "
+                      "execution count), but the grader runs every cell, as Restart & Run All would.")
     pasted = pasted_cells(submission, exercise)
     if pasted:
         notes.append(f"{_cell(submission, pasted[0])} contains 'def {name}', but it is {_kind(submission, pasted[0])}"

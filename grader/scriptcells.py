@@ -22,6 +22,12 @@ CELL_MARKER = re.compile(r"^(?:# ?(?:In\[[ \d]*\]:|%%|<codecell>)|# COMMAND -{10
 #: A cell marker of a text cell, which editors show and never run: Jupytext's and VS Code's "# %% [markdown]" (or
 #: [md], [raw]), PyCharm's "#%% md".
 TEXT_MARKER = re.compile(r"# ?%%(?:[^\n]*\[(?:markdown|md|raw)\]|[ \t]*md[ \t]*$)", re.M)
+#: Databricks' source export writes a markdown cell as a '%md' command, every line of it behind '# MAGIC '
+DATABRICKS_HEADER = "# Databricks notebook source"
+_MAGIC_LINE = re.compile(r"# MAGIC(?: |$)")
+_MARKDOWN_COMMAND = re.compile(r"# MAGIC %md(?:-sandbox)?[ \t]*$")
+#: how a Databricks markdown command's text is kept (``markdown_command``): its first line, then the markdown
+DATABRICKS_MARKDOWN = "%md"
 
 #: (source, cell number, code cell number, 'the cell at line N', line offset), as ``jupytext.sources`` gives them
 Source = tuple[str, int, int, str, "int | None"]
@@ -32,8 +38,8 @@ def cells(text: str, name: str, load: Loader, max_cells: int) -> tuple[list, lis
     """The code cells of ``text`` as ``load`` makes them, its notes, and its text cells as (line, text).
 
     A .py file is one cell, unless it was exported from a notebook or is one (marimo's ``@app.cell``): then each
-    part is a cell. A part marked as markdown or raw (``# %% [markdown]``, PyCharm's ``#%% md``) is text that those
-    editors never run: kept as prose, by its first line."""
+    part is a cell. A part marked as markdown or raw (``# %% [markdown]``, PyCharm's ``#%% md``) and a Databricks
+    ``# MAGIC %md`` command are text that those editors never run: kept as prose, by the line that starts them."""
     if (found := jupytext.sources(text, max_cells) or marimo.sources(text, max_cells)) is not None:
         return *load(found[0]), found[1]
     starts = []
@@ -58,8 +64,27 @@ def cells(text: str, name: str, load: Loader, max_cells: int) -> tuple[list, lis
             if TEXT_MARKER.match(text, start, body):
                 prose.append((line, text[body:end]))
                 continue
+        if (markdown := markdown_command(text[body:end])) is not None:
+            prose.append((offset + 1 + markdown[0], markdown[1]))
+            continue
         sources.append((text[body:end], n, len(sources) + 1, f"the cell at line {line}", offset))
     if not sources:  # nothing but text cells: the file is graded as the code it is
         return *load([(text, 1, 1, "the file", 0)]), []
     return *load(sources), prose
 
+
+def markdown_command(part: str) -> tuple[int, str] | None:
+    """A Databricks markdown command (``# MAGIC %md`` and every line after it behind ``# MAGIC``) as the line of
+    the part it starts on (0 for the first) and its text, '%md' then the markdown as the student typed it; None
+    for any other part. The export's header line may come first. Such a cell is a comment to Python: it runs
+    nothing, so a function written there was never defined, which the student is told as for a notebook's
+    markdown cell."""
+    lines = part.split("\n")
+    first = next((i for i, line in enumerate(lines) if line.strip() and line.rstrip() != DATABRICKS_HEADER), None)
+    if first is None or not _MARKDOWN_COMMAND.match(lines[first]):
+        return None
+    rest = [line for line in lines[first + 1:] if line.strip()]
+    if not all(_MAGIC_LINE.match(line) for line in rest):
+        return None
+    shown = [_MAGIC_LINE.sub("", line, count=1) for line in lines[first + 1:]]
+    return first, "\n".join([DATABRICKS_MARKDOWN, *shown]).rstrip("\n") + "\n"

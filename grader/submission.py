@@ -60,6 +60,7 @@ class Cell:
     label: str = "the file"  # how a person finds it: "code cell 2 (cell 3 of the notebook)", "the cell at line 40"
     line_offset: int | None = None  # .py files: lines are counted in the file, from this offset; else in the cell
     raises_tagged: bool = False  # tagged 'raises-exception', nbclient's mark of a cell meant to fail: told so
+    never_run: bool = False  # saved with no execution count while other cells have one: a warning may say so
 
     def where(self, line: int | None = None) -> str:
         """Where ``line`` of this cell is, for a sentence: "line 12", or "code cell 2 (...), line 3"."""
@@ -302,6 +303,9 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
     cells = [replace(c, syntax_error=c.syntax_error + JOINED_LINES) if c.syntax_error and c.code_number in joined
              else c for c in cells]
     cells = [replace(c, raises_tagged=True) if c.code_number in raising else c for c in cells]
+    if any(count is not None for _, _, count in counted):  # the notebook was run, but not these cells
+        unrun = {entry[2] for entry, (_, _, count) in zip(sources, counted) if count is None}
+        cells = [replace(c, never_run=True) if c.code_number in unrun else c for c in cells]
     first = next((c.syntax_error for c in cells if c.syntax_error), None)
     if first and kernels.foreign(data):  # R, Julia...: one sentence for the file, not a Python syntax error
         raise UnsupportedFileType(kernels.foreign_error(data, name, first))
