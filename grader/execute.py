@@ -256,10 +256,10 @@ class Run:
             "source": "ipynb" if self.submission.is_notebook else "py",
             "history": self.submission.is_notebook and any(HISTORY_NAME.search(c.source) for c in self.cells),
             "paths": [self.sandbox.numpy_path_in_child],
-            "inputs_fd": self.memory_fd,
-            "inputs_size": len(self.memory) if self.memory is not None else 0,
+            "inputs_fd": self.memory_fd, "inputs_size": len(self.memory) if self.memory is not None else 0,
             "soft_limits": {"cell_seconds": self.limits.cell_seconds, "call_seconds": self.limits.call_seconds,
-                            "wait_most": waits.MOST, "grace": GRACE_SECONDS},  # the child's alarm grants as we do
+                            "wait_most": waits.MOST, "grace": GRACE_SECONDS,  # the child's alarm grants as we do
+                            "output_bytes": self.limits.output_mib * MIB},  # what a %%capture cell may keep
             "confine": self.sandbox.confine_settings(readable_bytes, self._readable()),
         }
 

@@ -62,6 +62,24 @@ def clean_mark_faults(result, notes: Iterable[str] = ()) -> list:
     return faults
 
 
+def class_faults(results: dict, full: dict[str, list[str]], errors: dict[str, tuple[str, str]]) -> dict:
+    """For a class graded in one batch, each student whose result is not the expected one: ``full`` gives those who
+    keep full marks with no finding and exactly these warnings (a substring each, in order), ``errors`` those who
+    get an error of this kind whose sentence holds this text. Empty when every result is as expected."""
+    wrong = {}
+    for name, needles in full.items():
+        result = results[name]
+        warnings = list(result.warnings)
+        if result.status != "graded" or result.score != result.max_score or result.diagnoses or len(warnings) != len(
+                needles) or not all(n in w for n, w in zip(needles, warnings)):
+            wrong[name] = (result.score, failed_checks(result), warnings)
+    for name, (kind, says) in errors.items():
+        error = results[name].error
+        if error is None or error.kind != kind or says not in error.message:
+            wrong[name] = error
+    return wrong
+
+
 def failed_checks(result) -> list[tuple[str, str]]:
     """What to show when a result was expected to pass: each check that did not, with its message."""
     return [(c.id, c.message) for c in result.checks if c.status != "passed"]

@@ -74,7 +74,7 @@ class Cells:
             os.environ.setdefault(name, "student")
         shell = Shell(namespace, self)
         namespace["get_ipython"] = lambda: shell
-        namespace["display"] = _display
+        namespace["display"] = shell.display
         standins.install(self.note, shell)  # IPython's own get_ipython() gives this shell too
         self.in_cell, self.pid, self.thread = False, os.getpid(), stdlib.load("_thread").get_ident()
         if self.notebook or self.run_name == "__main__":  # cells: a notebook, or a script exported from one
@@ -224,9 +224,3 @@ def _breakpoint(*args, **kwargs):
     if os.environ.get("PYTHONBREAKPOINT") == "0":
         return None
     return sys.__breakpointhook__(*args, **kwargs)
-
-
-def _display(*objs, display_id=None, **kwargs):
-    """IPython's ``display``, which shows nothing while grading: as in Jupyter, it gives back a handle to update
-    when asked for one (``h = display(bar, display_id=True)`` then ``h.update(...)`` in a progress loop)."""
-    return standins.StandIn("DisplayHandle") if display_id else None

@@ -22,6 +22,8 @@ __builtins__ = stdlib.own_builtins()  # the runner's own: student code may repla
 NOTEBOOK_HOMES = ("/content/", "/kaggle/working/")
 #: the names IPython adds to the builtins while a notebook runs (``BuiltinTrap``, ``init_builtins``)
 _IPYTHON_BUILTINS = ("get_ipython", "display")
+#: what a run may print when the grader does not say (``sandbox.Limits.output_mib``)
+DEFAULT_OUTPUT_BYTES = 8 << 20
 
 
 def _at_home(name: str) -> str:
@@ -41,6 +43,9 @@ class Shell:
     def __init__(self, namespace: dict, child) -> None:
         self.user_ns = namespace
         self.child = child
+        self.captures: list[CapturedIO] = []  # the %%capture cells running, innermost last
+        #: how much captured text may still be kept: as much as the run may print (``_Kept``)
+        self.capture_room = int(child.limits.get("output_bytes") or DEFAULT_OUTPUT_BYTES)
         self.config = {"IPKernelApp": {}} if child.notebook else {}  # what "am I in a notebook?" checks read
 
     def __getattr__(self, name: str):
@@ -77,14 +82,10 @@ class Shell:
         return None
 
     def run_cell_magic(self, name: str, line: str, cell: str):
-        if name in self.RUN_CELL:
-            # '%%capture out' binds out, and so does '%%capture --no-stderr out' or '%%capture out --no-display':
-            # the name is the one word that is not a flag, wherever it stands (IPython reads the line with argparse)
-            names = [w for w in line.split() if not w.startswith("-")] if name == "capture" else []
-            if names and names[0].isidentifier():
-                self.user_ns[names[0]] = self.__getattr__("captured")  # a stand-in: nothing is captured
-            exec(self.child.compile_cell(cell, getattr(self.child, "filename", "") or f"<%%{name}>", "exec"),
-                 self.user_ns)
+        if name == "capture":
+            self.capture(line, cell)
+        elif name in self.RUN_CELL:
+            exec(self.child.compile_cell(cell, self._cell_filename(name), "exec"), self.user_ns)
         elif name in ("writefile", "file"):
             self.write_file(line, cell)
         elif name == "cython":
@@ -92,6 +93,64 @@ class Shell:
         else:
             self.child.note("cell-magic", name)
         return None
+
+    def _cell_filename(self, magic: str) -> str:
+        """The running cell's name, so that an error in a magic's body is named by the cell's own line."""
+        return getattr(self.child, "filename", "") or f"<%%{magic}>"
+
+    def capture(self, line: str, cell: str) -> None:
+        """``%%capture [--no-stdout] [--no-stderr] [--no-display] [name]``, as IPython runs it: what the body
+        prints and displays (its last expression's value too) is kept in a ``CapturedIO`` bound to ``name`` once the
+        body has run, even when it failed, so a later cell's ``assert 'done' in cap.stdout`` or ``cap.show()`` works.
+        The name is the one word that is not a flag, wherever it stands (IPython reads the line with argparse).
+
+        Nothing is shown while grading, but the text is still written where printed text goes: it counts against
+        the run's output limit as printing does (past it the grader discards it, says so, and the writes wait as a
+        flood's do), and no more of it than that limit is kept, over all the captures of the run."""
+        words = line.split()
+        names = [w for w in words if not w.startswith("-")]
+        streams = {}
+        for stream, flag in (("stdout", "--no-stdout"), ("stderr", "--no-stderr")):
+            if flag not in words:
+                streams[stream] = _Kept(getattr(sys, stream), self)
+        captured = CapturedIO(streams.get("stdout"), streams.get("stderr"), None if "--no-display" in words else [])
+        saved = {stream: getattr(sys, stream) for stream in streams}
+        self.captures.append(captured)
+        try:
+            for stream, kept in streams.items():
+                setattr(sys, stream, kept)
+            self._run_keeping_last(cell, captured._outputs)
+        finally:
+            for stream, before in saved.items():
+                setattr(sys, stream, before)
+            self.captures.remove(captured)
+            if names and names[0].isidentifier():
+                self.user_ns[names[0]] = captured
+
+    def _run_keeping_last(self, cell: str, outputs: list | None) -> None:
+        """Run a cell magic's body; its last expression's value goes into ``outputs``, as IPython's display hook
+        puts it there while capturing (not when a ';' ends the body, nor when the display is not captured)."""
+        filename = self._cell_filename("capture")
+        if outputs is None:
+            exec(self.child.compile_cell(cell, filename, "exec"), self.user_ns)
+            return
+        ast = stdlib.load("ast")
+        tree = compile(cell, filename, "exec", flags=ast.PyCF_ONLY_AST | self.child.future_flags, dont_inherit=True)
+        last = None
+        if tree.body and isinstance(tree.body[-1], ast.Expr) and not cell.rstrip().endswith(";"):
+            last = ast.Expression(tree.body.pop().value)
+        exec(self.child.compile_cell(tree, filename, "exec"), self.user_ns)
+        value = eval(self.child.compile_cell(last, filename, "eval"), self.user_ns) if last is not None else None
+        if value is not None:
+            outputs.append(value)
+
+    def display(self, *objs, display_id=None, **kwargs):
+        """IPython's ``display``, which shows nothing while grading: inside a ``%%capture`` cell what it shows is
+        kept in the capture's ``outputs``; as in Jupyter, it gives back a handle to update when asked for one
+        (``h = display(bar, display_id=True)`` then ``h.update(...)`` in a progress loop)."""
+        if self.captures and self.captures[-1]._outputs is not None:
+            self.captures[-1]._outputs.extend(objs)
+        return standins.StandIn("DisplayHandle") if display_id else None
 
     def forget(self, name: str, line: str) -> None:
         """``%reset [-f]``, ``%reset_selective [-f] REGEX``, ``%xdel NAME``: the student's names deleted, as in
@@ -205,3 +264,93 @@ class Shell:
         return []
 
     magic = run_line_magic
+
+
+class _Kept:
+    """``sys.stdout`` or ``sys.stderr`` while a ``%%capture`` cell runs: each write is kept for the capture, as
+    IPython's ``StringIO`` keeps it, and also written on to the stream it replaced, so the grader counts it as
+    printed text. What is kept is bounded by the shell's ``capture_room``: past it, the text is only written on."""
+
+    encoding, errors = "utf-8", "strict"
+
+    def __init__(self, through, shell: Shell) -> None:
+        self.through, self.shell, self.parts = through, shell, []
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise TypeError(f"string argument expected, got '{type(text).__name__}'")
+        if self.through is not None:  # a sys.stdout set to None before the cell: the text is only kept
+            self.through.write(text)
+        room = self.shell.capture_room
+        if room > 0:
+            data = text.encode("utf-8", "surrogatepass")
+            self.parts.append(text if len(data) <= room else data[:room].decode("utf-8", "ignore"))
+            self.shell.capture_room = room - min(len(data), room)
+        return len(text)
+
+    def writelines(self, lines) -> None:
+        for text in lines:
+            self.write(text)
+
+    def flush(self) -> None:
+        if self.through is not None:
+            self.through.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        raise stdlib.load("io").UnsupportedOperation("fileno")  # as IPython's StringIO: no descriptor to write to
+
+    def getvalue(self) -> str:
+        return "".join(self.parts)
+
+
+class CapturedIO:
+    """What a ``%%capture`` cell printed and displayed, as IPython's ``IPython.utils.capture.CapturedIO`` holds it:
+    ``stdout`` and ``stderr`` ('' when not captured), ``outputs`` (what it displayed), and ``show()`` (or a call),
+    which prints them again."""
+
+    def __init__(self, stdout: _Kept | None, stderr: _Kept | None, outputs: list | None) -> None:
+        self._stdout, self._stderr, self._outputs = stdout, stderr, outputs
+
+    def __str__(self) -> str:
+        return self.stdout
+
+    @property
+    def stdout(self) -> str:
+        return self._stdout.getvalue() if self._stdout is not None else ""
+
+    @property
+    def stderr(self) -> str:
+        return self._stderr.getvalue() if self._stderr is not None else ""
+
+    @property
+    def outputs(self) -> list:
+        return [RichOutput(value) for value in self._outputs or ()]
+
+    def show(self) -> None:
+        sys.stdout.write(self.stdout)
+        sys.stderr.write(self.stderr)
+        sys.stdout.flush()
+        sys.stderr.flush()
+
+    __call__ = show
+
+
+class RichOutput:
+    """One thing a captured cell displayed, as IPython keeps it: its ``data`` by MIME type (the text form here,
+    made when it is read) and its ``metadata``; showing it again shows nothing while grading."""
+
+    def __init__(self, value) -> None:
+        self.value, self.metadata = value, {}
+
+    @property
+    def data(self) -> dict:
+        return {"text/plain": repr(self.value)}
+
+    def display(self) -> None:
+        return None
