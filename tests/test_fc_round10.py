@@ -31,16 +31,10 @@ raises-error, with numpy's own message.
 """
 from __future__ import annotations
 
-import copy
-import textwrap
-
-import nbformat
 import pytest
 
 import exercise_helpers as helpers
-from conftest import ROOT, grade_students
-
-FC_IDS = ("linear", "to_channels_last", "dense_scores", "gap_head")
+from fc_notebooks import FC_IDS, grade_books, section
 #: whole notebooks, every function right, by what their styles share (the last, whose functions call none of the
 #: others, fills the sections of the notebooks below that hold no mistake)
 CORRECT: dict[str, dict[str, str]] = {
@@ -451,15 +445,7 @@ CELLS = [(f"bad{n}", e, MISTAKES[e][n]) for n in range(ROWS) for e in FC_IDS if 
 def graded(tmp_path_factory) -> dict:
     """Every notebook graded as the fc-layers assignment in one batch: each section by (student, exercise)."""
     folder = tmp_path_factory.mktemp("fc-round10")
-    template = nbformat.read(str(ROOT / "notebooks" / "fc-layers.ipynb"), as_version=4)
-    for name, cells in BOOKS.items():
-        nb = copy.deepcopy(template)
-        for exercise_id in FC_IDS:
-            cell = next(c for c in nb.cells if c.get("id") == f"{exercise_id}-solution")
-            cell.source = "import numpy as np\n\n" + textwrap.dedent(cells[exercise_id]).strip() + "\n"
-        nbformat.write(nb, str(folder / f"{name}.ipynb"))
-    with helpers.assignment_session() as grading:
-        return grade_students(folder, grading, list(BOOKS))
+    return grade_books(folder, BOOKS)
 
 
 @pytest.mark.parametrize("name", [n for n in BOOKS if n.startswith("ok")], ids=list(CORRECT))
@@ -469,9 +455,9 @@ def test_right_code_in_new_styles_gets_full_marks_with_no_finding(graded, name):
 
 @pytest.mark.parametrize("name, exercise_id, mistake", CELLS, ids=[f"{e}: {m[0]}" for _, e, m in CELLS])
 def test_each_new_mistake_loses_points_and_gets_its_names(graded, name, exercise_id, mistake):
-    section = next(s for s in graded[name].sections if s.exercise == exercise_id)
-    found = {d.id: d.evidence for d in section.diagnoses}
-    assert section.score < section.max_score, found
+    graded_section = section(graded[name], exercise_id)
+    found = {d.id: d.evidence for d in graded_section.diagnoses}
+    assert graded_section.score < graded_section.max_score, found
     assert set(found) == mistake[2], found
 
 
@@ -488,5 +474,5 @@ def test_each_new_mistake_loses_points_and_gets_its_names(graded, name, exercise
 ])
 def test_the_new_evidence_says_what_was_done(graded, exercise_id, what, said):
     n = next(i for i, m in enumerate(MISTAKES[exercise_id]) if m[0] == what)
-    section = next(s for s in graded[f"bad{n}"].sections if s.exercise == exercise_id)
-    assert any(said in d.evidence for d in section.diagnoses), [(d.id, d.evidence) for d in section.diagnoses]
+    found = section(graded[f"bad{n}"], exercise_id).diagnoses
+    assert any(said in d.evidence for d in found), [(d.id, d.evidence) for d in found]

@@ -10,11 +10,12 @@ of mistake:
   values of the flattened map, starting at the window's corner (as if a window were contiguous in memory), or
   sliced ``fmap[i:i + k][j:j + k]`` (the rows twice: right only where the map is k wide);
 * ``stride``: windows at every position (right) or side by side, k apart, without overlap (in a grid of their
-  own, or at their places in a full-size grid left at 0 between them);
+  own, or at their places in a full-size grid left at 0 between them), or 2 apart in a grid of their own;
 * ``grid``: (H-k+1, W-k+1) positions (right), one fewer along each axis (a loop over ``range(H - k)``) or along
   one of them, or one more (an output allocated one too large, its last row and column never filled), an output
   of the right size whose last row and column (or one of them) a short loop never fills, or a map padded with
-  zeros so the grid keeps the map's size (``same`` padding, centred or at the end), or one axis's count used for
+  zeros so the grid keeps the map's size (``same`` padding, centred or at the end), by 1 all round (a 3 x 3
+  convolution's habit) or by k - 1 all round (a 'full' convolution), or one axis's count used for
   both (a square map assumed);
 * ``axes``: the grid's axes in order (right), swapped, (W', H', out), or swapped in the reads (the window at
   row j and column i stored at [i, j] of an (H', W') grid: a transpose on a square map, a window past the edge on
@@ -316,7 +317,9 @@ def _grid_text(ran, spec: Spec) -> str:
                 "the map were square")
     if spec.grid in PADDING:
         before, after = PADDING[spec.grid](k)
-        return (f"the grid has the map's own size, {H} x {W}: the map was padded with zeros ({before} before and "
+        rows, columns = H + before + after - k + 1, W + before + after - k + 1
+        size = "the map's own size, " if (rows, columns) == (H, W) else ""
+        return (f"the grid is {size}{rows} x {columns}: the map was padded with zeros ({before} before and "
                 f"{after} after, along the rows and the columns) so that windows also start where they run past "
                 f"its edge, where only {H - k + 1} x {W - k + 1} positions fit inside it")
     where = {"unfilled": f"its last row and its last column (the windows starting at row {H - k} and at column "
@@ -362,6 +365,10 @@ def _evidence(runs, spec: Spec, flag: str) -> str:
             parts.append(f"On {_where(ran)} only the windows {k} apart are scored, one position in {k} along each "
                          "axis of the grid, and the positions between them are left at 0: a window starts at every "
                          "position")
+        elif flag == "stride" and spec.stride == "two":
+            parts.append(f"On {_where(ran)} {_got(ran)}: the scores are those of the windows at every other row and "
+                         f"column only, stepped by 2 ({(H - k) // 2 + 1} x {(W - k) // 2 + 1} of them, "
+                         f"[::2, ::2] of the full grid), instead of one at every position ({h} x {w})")
         elif flag == "stride":
             parts.append(f"On {_where(ran)} {_got(ran)}: the scores are those of {k} x {k} windows placed side by "
                          f"side, {k} apart ({(H - k) // k + 1} x {(W - k) // k + 1} of them), instead of one at "

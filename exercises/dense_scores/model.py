@@ -31,9 +31,10 @@ class Spec:
 
 OPTIONS = {
     "window": ("ok", "channels-first", "column-major", "transposed", "flipped", "flat-slice", "chained"),
-    "stride": ("ok", "k", "k-in-place"),
+    "stride": ("ok", "k", "k-in-place", "two"),
     "grid": ("ok", "smaller", "larger", "fewer-rows", "fewer-columns", "unfilled", "unfilled-rows",
-             "unfilled-columns", "same", "same-late", "pad-end", "square-rows", "square-columns"),
+             "unfilled-columns", "same", "same-late", "pad-end", "square-rows", "square-columns", "pad-one",
+             "pad-full"),
     "axes": ("ok", "swapped", "swapped-reads", "swapped-allocation"),
     "bias": ("ok", "missing", "twice"),
     "weight": ("ok", "untransposed", "reshaped", "mean", "mean-positions"),
@@ -47,14 +48,17 @@ FINDING = {"window": "window-channels-first", "transposed": "window-transposed",
            "stride": "non-overlapping-windows", "square-rows": "square-map-assumed",
            "square-columns": "square-map-assumed", "mean": "mean-not-sum", "mean-positions": "mean-not-sum",
            "grid": "grid-off-by-one", "same": "same-padding", "same-late": "same-padding",
-           "pad-end": "same-padding", "axes": "grid-axes-swapped", "bias": "missing-bias",
+           "pad-end": "same-padding", "pad-one": "same-padding", "pad-full": "same-padding",
+           "two": "grid-stride", "axes": "grid-axes-swapped", "bias": "missing-bias",
            "twice": "bias-added-twice", "weight": "weight-not-transposed",
            "reshaped": "weight-reshaped-not-transposed", "layout": "scores-first",
            "activation": "activation-applied"}
 REFERENCE = Spec()
 #: the zero padding (before, after) of each padded option, for a window of size k
 PADDING = {"same": lambda k: ((k - 1) // 2, k // 2), "same-late": lambda k: (k // 2, (k - 1) // 2),
-           "pad-end": lambda k: (0, k - 1)}
+           "pad-end": lambda k: (0, k - 1), "pad-one": lambda k: (1, 1), "pad-full": lambda k: (k - 1, k - 1)}
+#: the step between windows of each stride option that scores a compact grid (k-in-place fills a full-size one)
+STEP = {"k": lambda k: k, "two": lambda k: 2}
 
 
 def finding_id(spec: Spec, flag: str) -> str:
@@ -117,7 +121,8 @@ def _base(args, spec: Spec, einsum: bool, memo: dict | None = None) -> np.ndarra
     is, and what only the window, the stride, a padding, the weight and the bias change. ``memo`` (one per call's
     arguments) keeps them by those switches, so that a search over every combination computes each once; a kept
     array is never written to (``model`` copies before it fills anything in)."""
-    key = (spec.window, spec.stride == "k", spec.grid if spec.grid in PADDING else "", spec.weight, spec.bias, einsum)
+    key = (spec.window, spec.stride if spec.stride in STEP else "", spec.grid if spec.grid in PADDING else "",
+           spec.weight, spec.bias, einsum)
     if memo is None:
         return _unmemoised_base(args, spec, einsum)
     if key not in memo:
@@ -136,7 +141,7 @@ def _unmemoised_base(args, spec: Spec, einsum: bool) -> np.ndarray:
     if spec.grid in PADDING:
         before, after = PADDING[spec.grid](k)
         fmap = np.pad(fmap, ((before, after), (before, after), (0, 0)))
-    flat = windows(fmap, k, spec.window, k if spec.stride == "k" else 1)
+    flat = windows(fmap, k, spec.window, STEP[spec.stride](k) if spec.stride in STEP else 1)
     if spec.weight == "untransposed":
         y = np.einsum("hwp,po->hwo", flat, weight) if einsum else flat @ weight
     elif spec.weight == "reshaped":

@@ -9,7 +9,8 @@ nothing: whole-result patterns checked against every call that returned.
   or its columns), where the model holds the 180-degree turn alone;
 * ``non-overlapping-windows``: windows k apart along one axis only (columns j * k, rows at stride 1, or the other
   way), in a grid of the right size whose windows that would run past the edge are left at zero.
-* ``bias-one-value``: one number added to every score, the bias's first or last entry, its sum or its mean;
+* ``bias-one-value``: one number added to every score, the bias's first or last entry, its sum or its mean; or
+  one number per window (``bias_per_window``), the bias indexed by the window's row or column;
 * ``output-scaled``: the windows' products scaled by 1/sqrt(k*k*C) (attention's scaling, or the initialisation's
   bound) or by sqrt(k*k*C) before the bias;
 * ``weight-sign-dropped``: ``np.abs(weight)`` in the product;
@@ -167,6 +168,7 @@ PATTERNS: list[tuple[str, Callable]] = [
     ("square-map-assumed", _whole_map_shortcut),
     ("input-normalised", _windows_normalised),
     ("scores-first", lambda args, expected: [np.moveaxis(expected, -1, 0).reshape(expected.shape)]),
+    ("grid-axes-swapped", lambda args, expected: [expected.transpose(1, 0, 2).reshape(expected.shape)]),
 ]
 
 #: what the two predictions of a pattern are, in order, for its evidence
@@ -225,6 +227,11 @@ def _text(finding_id: str, run, which: int) -> str:
                 "per output, reshaped to (H', W', out): a reshape keeps the numbers in their order, so the scores "
                 "of one output were spread over several positions. Transpose the product, (H' * W', out), before "
                 "reshaping it, or compute it as windows @ weight.T.")
+    if finding_id == "grid-axes-swapped":
+        return (f"On {_where(run)} your scores are the right ones listed column by column, the windows of column 0 "
+                "first (a loop over j outside the loop over i), then reshaped to (H', W', out), which fills the grid "
+                "row by row: each score lands at another window's place. List the windows row by row (i outside), "
+                "or reshape to (W', H', out) and swap the first two axes.")
     if finding_id == "buffer-reused":
         return (f"On {_where(run)} every row of your grid holds the scores of the last row of windows, "
                 f"{run.outcome.array.shape[0]} times: each row was written into one buffer allocated before the "
@@ -254,7 +261,33 @@ def unmodelled(runs) -> Finding | None:
         else:
             if shown is not None:
                 return Finding(finding_id, _text(finding_id, *shown))
-    return bias_channels_first(runs)
+    return bias_channels_first(runs) or bias_per_window(runs)
+
+
+def bias_per_window(runs) -> Finding | None:
+    """Every score of a window gets the same number, one that changes from window to window (the bias indexed by
+    the window's row or column, ``bias[j]``, where ``bias[o]`` belongs): the result minus the products is constant
+    along the scores of each position on every call, and some call has a window with several outputs whose
+    scores it changes."""
+    shown = None
+    for run in runs:
+        actual = run.outcome.array if run.outcome.status == "ok" else None
+        if actual is None or run.expected is None or actual.shape != np.shape(run.expected):
+            return None
+        expected = np.asarray(run.expected, dtype=np.float64)
+        scale = max(1.0, float(np.abs(expected).max(initial=0.0)))
+        with np.errstate(all="ignore"):  # a non-finite result is simply not explained
+            added = actual.astype(np.float64) - _product(run.case.args, expected)
+            if expected.ndim != 3 or not np.all(np.abs(added - added[..., :1]) <= MATCH * scale):
+                return None
+        if shown is None and expected.shape[2] > 1 and not _close(actual, expected, scale):
+            shown = run
+    if shown is None:
+        return None
+    return Finding("bias-one-value", f"On {_where(shown)} every score of a window equals its product with the weight "
+                                     "plus one number, the same for all of that window's outputs and another at "
+                                     "the next window: the bias was indexed by the window's position (its row or "
+                                     "column) where score o must get bias[o], the same vector at every window.")
 
 
 #: the two ways a bias meets the wrong axis of the scores: (shapes in numpy's broadcast error, the scores it gives,
@@ -263,6 +296,11 @@ BIAS_LAYOUTS = (
     (lambda p, b: "({},{},{}) ({},1,1)".format(*p.shape, b.shape[0]), lambda p, b: p + b[:, None, None],
      "the bias was reshaped to (out, 1, 1), bias[:, None, None], as for a (C, H, W) array, where the scores are "
      "(H', W', out) and the bias belongs on the last axis, + bias"),
+    (lambda p, b: "({},{}) ({},)".format(p.shape[2], p.shape[0] * p.shape[1], b.shape[0]),
+     lambda p, b: (p.reshape(-1, p.shape[2]).T + b).T.reshape(p.shape[0], p.shape[1], -1),
+     "the scores were computed (out, H' * W'), weight @ columns, one column per window as im2col lays them out, "
+     "and the bias added as it is, + bias, which numpy lines up with the windows, not the outputs: add it as a "
+     "column, bias[:, None], or once the scores are (H' * W', out)"),
     (lambda p, b: "({},{},{}) ({},)".format(p.shape[2], *p.shape[:2], b.shape[0]),
      lambda p, b: np.moveaxis(np.moveaxis(p, -1, 0) + b, 0, -1),
      "the bias was added to scores laid out (out, H', W'), scores first, before their axis was moved last, so "

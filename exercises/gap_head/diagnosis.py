@@ -128,6 +128,10 @@ LOGITS = [
      lambda F, V, c: np.median(_map(F, V, c), axis=(0, 1))),
     ("centre-position", "the scores of the single position at the centre of the map, [h // 2, w // 2], instead of "
      "the mean over all positions", lambda F, V, c: _map(F, V, c)[F.shape[0] // 2, F.shape[1] // 2]),
+    ("centre-position", "the scores of the single position in the last row and column, [-1, -1], instead of the "
+     "mean over all positions", lambda F, V, c: _map(F, V, c)[-1, -1]),
+    ("centre-position", "the scores of the single position in the first row and column, [0, 0], instead of the "
+     "mean over all positions", lambda F, V, c: _map(F, V, c)[0, 0]),
     ("wrong-divisor", "computed from the positions summed and divided by h*w*C, the size of the whole map, instead of h*w",
      lambda F, V, c: V @ (F.sum(axis=(0, 1)) / F.size) + c),
     ("wrong-divisor", "computed from the positions summed and divided by C, the number of channels, instead of h*w",
@@ -188,6 +192,8 @@ LOGITS = [
     ("activation-applied", "passed through a sigmoid", lambda F, V, c: _sigmoid(V @ _p(F) + c)),
     ("activation-applied", "passed through a ReLU, every negative score set to 0",
      lambda F, V, c: np.maximum(V @ _p(F) + c, 0.0)),
+    ("activation-applied", "the mean over the positions of a softmax over the classes at each position, averaged "
+     "probabilities", lambda F, V, c: _softmax(_map(F, V, c), axis=-1).mean(axis=(0, 1))),
 ]
 MAPS = [
     REF_MAP,
@@ -243,6 +249,8 @@ MAPS = [
      "True)), so it averages to c instead of to the logits", lambda F, V, c: (F - _p(F)) @ V.T + c),
     ("normalised-map", "centred: each class's scores minus their mean over the positions, so the map averages to "
      "0 instead of to the logits", lambda F, V, c: _map(F, V, c) - _map(F, V, c).mean(axis=(0, 1))),
+    ("normalised-map", "shifted: each class's scores minus their minimum over the positions, so every class's "
+     "map starts at 0 and no longer averages to the logits", lambda F, V, c: _map(F, V, c) - _map(F, V, c).min(axis=(0, 1))),
 ]
 
 

@@ -5,7 +5,8 @@ The diagnosis is a search over a model of the layer (``model.py``) with a few sw
 * ``weight``: ``x @ weight.T`` (right), ``x @ weight`` (an error when out != in, other numbers when out == in),
   ``x @ weight`` only for a square weight (transposed only when the shapes refuse), ``weight.reshape(in, out)``
   (runs on every shape), ``(x * weight).sum(-1)`` or the column form ``weight @ x`` (right for one vector only),
-  ``x @ weight`` on the path for a single vector only, or ``weight @ x.T + bias[:, None]`` left (out, N);
+  ``x @ weight`` on the path for a single vector only or for a call without a bias only, ``weight @ x.T +
+  bias[:, None]`` left (out, N), or the finished result transposed (``.T``, every axis reversed);
 * ``reduce``: the sum over the inputs (right), their mean, or a sum without the last or the first input;
 * ``bias``: added along the output axis (right), not added (or not for a single vector), along a leading axis
   (``bias[:, None]``, the first axis, or the first axis only from two leading axes on), as a (1, out) row (a
@@ -41,6 +42,7 @@ from grader.authoring import PROBE, Case, Finding
 
 from .model import (FINDING, MATCH, ONE_VECTOR, OPTIONS, REFERENCE, SPECS, WEIGHT_FORMS, Raised, Spec,  # noqa: F401
                     _first, _run_model, _same, _seen, arguments_swapped, bias_of, finding_id, model)
+from .kept import kept_parameters
 from .unmodelled import unmodelled
 
 
@@ -246,6 +248,10 @@ def _weight_evidence(runs, spec: Spec) -> str:
     if ran is not None:
         parts.append(f"On {_where(ran)}, where the weight is square so every shape fits, your output equals "
                      f"x @ weight{_plus(ran, spec)}, not x @ weight.T{_plus(ran, spec)}")
+    if spec.weight == "nobias-untransposed":
+        right = _right_elsewhere(runs, spec, "weight", lambda r: bias_of(r.case.args) is not None)
+        parts.append((right or "with a bias the weight is transposed") + ": only the code path without a bias "
+                     "leaves the transpose out")
     if spec.weight == "vector-untransposed":
         right = _right_elsewhere(runs, spec, "weight", lambda r: r.case.args[0].ndim > 1)
         parts.append((right or "with leading axes the weight is transposed") + ": only the code path for a single "
@@ -439,55 +445,11 @@ EVIDENCE = {"weight": _weight_evidence, "reduce": _reduce_evidence, "bias": _bia
             "none": _none_evidence, "activation": _activation_evidence}
 
 
-# -- a weight kept from an earlier call --------------------------------------------------------------------------
-def _layer(x: np.ndarray, weight: np.ndarray, bias) -> np.ndarray:
-    y = x @ weight.T
-    return y if bias is None else y + bias
-
-
-def _close(actual: np.ndarray, predicted: np.ndarray, scale: float) -> bool:
-    return actual.shape == predicted.shape and bool(np.all(np.abs(actual - predicted) <= scale))
-
-
-def _kept_parameters(runs) -> Finding | None:
-    """A call answered with the weight (or bias, or both) of an earlier call of the same shapes, applied to this
-    call's x: a transposed weight or the parameters cached in a global on the first call, "to save recomputing
-    it". The harness's own stale-result test sees only an output returned again unchanged; here the output is new
-    and wrong, and the search, which models one call at a time, finds nothing. The cases call 'batch-again' (the
-    first case's shapes, other numbers) right after the first, so such a cache shows there. Calls are read in the
-    order they ran; a result must match the kept parameters and not the right ones."""
-    done = []
-    for run in runs:
-        o, args = run.outcome, run.case.args
-        if o.status != "ok" or o.array is None or o.array.dtype.kind not in "f":
-            continue
-        x, weight, bias = args[0], args[1], bias_of(args)
-        right = _layer(x, weight, bias)
-        scale = MATCH * max(1.0, float(np.abs(right).max(initial=0.0)))
-        if not _close(o.array, right, scale):
-            for earlier in reversed(done):
-                w0, b0 = earlier.case.args[1], bias_of(earlier.case.args)
-                if w0.shape != weight.shape:
-                    continue
-                kept = [("weight", _layer(x, w0, bias))]
-                if bias is not None and b0 is not None and b0.shape == bias.shape:
-                    kept += [("weight and bias", _layer(x, w0, b0)), ("bias", _layer(x, weight, b0))]
-                what = next((name for name, y in kept if _close(o.array, y, scale)), None)
-                if what is not None:
-                    return Finding("stale-result", f"On {_where(run)} your output is what the {what} of "
-                                                   f"{_where(earlier)}, an earlier call of the same shapes, gives "
-                                                   "with this call's other arrays: the function kept them from "
-                                                   "that call (a copy, or a transposed weight, stored on the first "
-                                                   "call) instead of using the arrays it was given.")
-        done.append(run)
-    return None
-
-
 def diagnose(runs, exercise) -> list[Finding]:
     usable = _usable(runs)
     spec = search(usable)
     if spec is None:
-        found = _kept_parameters(usable) or unmodelled(usable)
+        found = kept_parameters(usable) or unmodelled(usable)
         return [found] if found else []
     if spec == REFERENCE or (spec.weight == "outputs-first" and arguments_swapped(usable)):
         return []

@@ -28,7 +28,8 @@ class Spec:
 
 OPTIONS = {
     "weight": ("ok", "untransposed", "square-untransposed", "reshaped", "elementwise", "column-form",
-               "vector-untransposed", "columns", "outputs-summed", "outputs-first"),
+               "vector-untransposed", "columns", "outputs-summed", "outputs-first", "nobias-untransposed",
+               "transposed-result"),
     "reduce": ("ok", "mean", "skips-last", "skips-first"),
     "bias": ("ok", "missing", "first-axis", "row-axis", "first-axis-nd", "twice", "input", "truth-test",
              "missing-vector", "as-row", "multiplied", "subtracted", "row-axis-batch", "in-weight"),
@@ -44,6 +45,7 @@ FINDING = {"weight": "weight-not-transposed", "reshaped": "weight-reshaped-not-t
            "elementwise": "elementwise-product", "outputs-summed": "elementwise-product",
            "outputs-first": "outputs-first", "column-form": "column-vector-formula",
            "columns": "column-vector-formula", "vector-untransposed": "weight-not-transposed",
+           "nobias-untransposed": "weight-not-transposed", "transposed-result": "outputs-first",
            "flattened": "only-vector-input", "batch-mean": "only-vector-input", "batch-sum": "only-vector-input",
            "first-sample": "only-vector-input",
            "missing-vector": "missing-bias", "as-row": "only-2d-input", "multiplied": "bias-wrong-operation",
@@ -63,6 +65,9 @@ WEIGHT_FORMS = {
     "outputs-first": ("np.moveaxis(x @ weight.T, -1, 0)", "the outputs were computed one row of the weight at a time "
                       "and stacked along a new first axis (np.stack or np.array of a list of them), where they belong "
                       "last, after every leading axis of x"),
+    "transposed-result": ("(x @ weight.T + bias).T", "the finished result was transposed, and .T reverses every axis: "
+                          "the outputs come first and the leading axes of x follow in reverse order, where the "
+                          "outputs belong last, after x's leading axes in their order"),
 }
 
 
@@ -98,8 +103,9 @@ def _refused(args, spec: Spec) -> bool:
     return spec.none == "refused" or (spec.none == "none-refused") != omitted
 
 
-def _product(x, weight, spec: Spec, einsum: bool | str) -> np.ndarray:
-    """The product over the inputs, with the departures of ``spec.weight`` and ``spec.reduce``."""
+def _product(x, weight, spec: Spec, einsum: bool | str, nobias: bool = False) -> np.ndarray:
+    """The product over the inputs, with the departures of ``spec.weight`` and ``spec.reduce`` (``nobias``: the call
+    has no bias, where the code path without one may lack the transpose)."""
     n = weight.shape[1]
     if spec.reduce == "skips-last":
         x, weight = x[..., :-1], weight[:, :-1]
@@ -114,7 +120,8 @@ def _product(x, weight, spec: Spec, einsum: bool | str) -> np.ndarray:
     elif spec.weight == "columns" and x.ndim >= 2:
         y = weight @ x.T  # the samples made columns, as for W x, and the result never turned back
     elif spec.weight == "untransposed" or (spec.weight == "square-untransposed" and n == weight.shape[0]) or (
-            spec.weight == "vector-untransposed" and x.ndim == 1):
+            spec.weight == "vector-untransposed" and x.ndim == 1) or (
+            spec.weight == "nobias-untransposed" and nobias):
         y = x @ weight
     elif spec.weight == "reshaped":
         y = x @ weight.reshape(weight.shape[1], weight.shape[0])
@@ -162,7 +169,7 @@ def model(args, spec: Spec, einsum: bool | str = False, strict: bool = False) ->
         raise Raised("rank refused")
     if bias is not None and spec.bias == "input":
         x = x + bias
-    y = _product(x, weight, spec, einsum)
+    y = _product(x, weight, spec, einsum, bias is None)
     if bias is not None and spec.bias not in ("missing", "input") and not (
             spec.bias == "missing-vector" and given.ndim == 1):
         if spec.bias == "first-axis" or (spec.bias == "first-axis-nd" and y.ndim > 2):
@@ -191,6 +198,8 @@ def model(args, spec: Spec, einsum: bool | str = False, strict: bool = False) ->
         out = np.full(given.shape, np.nan)  # NaN: entries the loop never writes, whatever they hold
         out[..., :y.shape[-1]] = y
         y = out
+    if spec.weight == "transposed-result":
+        y = y.T
     return ACTIVATIONS[spec.activation](y)
 
 
@@ -238,7 +247,9 @@ def _seen(spec: Spec, args) -> tuple:
     bias, x, weight = bias_of(args), args[0], args[1]
     weight_flag, shape = spec.weight, spec.shape
     if (weight_flag == "square-untransposed" and weight.shape[0] != weight.shape[1]) or (
-            weight_flag == "vector-untransposed" and x.ndim != 1):
+            weight_flag == "vector-untransposed" and x.ndim != 1) or (
+            weight_flag == "nobias-untransposed" and bias is not None) or (
+            weight_flag == "transposed-result" and x.ndim == 1):
         weight_flag = "ok"
     if shape in _NO_OP_SHAPES.get(min(x.ndim, 3), ()):
         shape = "ok"

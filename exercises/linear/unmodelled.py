@@ -21,6 +21,8 @@ nothing: each is a whole-result pattern, checked against every call that returne
 
 * ``missing-bias``: the bias added to the first vector of a batch only (``y[0] += bias``), every other vector's
   outputs left without it.
+* ``bias-wrong-axis``: the bias stretched to the result's shape with ``np.repeat(bias, N)`` (each entry N times in
+  a row) where every sample needs the whole vector.
 
 ``weight-normalised`` also holds a weight centred on the mean of the whole matrix.
 
@@ -170,6 +172,13 @@ def _shifted(args) -> list[tuple[str, np.ndarray | None]]:
                   ("output j gets bias[(j + 1) % out]", y + np.roll(bias, -1))]
 
 
+def _bias_repeated(args) -> list[tuple[str, np.ndarray | None]]:
+    y, bias = _product(args), bias_of(args)
+    if bias is None or y.ndim < 2:
+        return [("", _right(args))]
+    return [("np.repeat(bias, N).reshape(y.shape)", y + np.repeat(bias, y.size // bias.size).reshape(y.shape))]
+
+
 def _first_sample_bias(args) -> list[tuple[str, np.ndarray | None]]:
     y, bias = _product(args), bias_of(args)
     if bias is None or y.ndim < 2:
@@ -194,6 +203,7 @@ PATTERNS: list[tuple[str, Callable, str]] = [
     ("samples-left-unfilled", _last_sample, "biuf"),
     ("index-shifted", lambda args, expected: _shifted(args), "f"),
     ("missing-bias", lambda args, expected: _first_sample_bias(args), "f"),
+    ("bias-wrong-axis", lambda args, expected: _bias_repeated(args), "f"),
 ]
 
 
@@ -249,6 +259,10 @@ def _text(finding_id: str, run, how: str) -> str:
         return (f"On {_where(run)} your output equals x @ weight.T with the bias added to the outputs of x[0] only "
                 f"(the first sample), {how}: every other sample's outputs lack it. Each vector gets the bias, so add "
                 "it to the whole result.")
+    if finding_id == "bias-wrong-axis":
+        return (f"On {_where(run)} your output equals x @ weight.T plus the bias repeated, {how}: np.repeat puts "
+                "each entry N times in a row, so bias[0] fills the first outputs of several samples. Add the bias "
+                "as it is, + bias, and numpy gives every sample the whole vector along the last axis.")
     if finding_id == "index-shifted":
         return (f"On {_where(run)} your output equals the layer with an index off by one: {how}. Output j uses row j "
                 "of the weight and bias[j], the same j for both.")

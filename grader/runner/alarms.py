@@ -16,6 +16,9 @@ __builtins__ = stdlib.own_builtins()  # the runner's own: student code may repla
 
 #: kept at the runner's start, before the student's code could replace them in ``sys``
 _settrace, _setprofile = sys.settrace, sys.setprofile
+#: and in ``signal`` and ``os``: a ``signal.setitimer`` replaced after a right definition to arm a timer of a
+#: microsecond stopped every call of the right function, told it was stopped by an alarm of its own (1/17)
+_setitimer, _REAL, _pread = signal.setitimer, signal.ITIMER_REAL, os.pread
 
 
 class OutOfTime(BaseException):
@@ -37,7 +40,7 @@ class Clock:
 
     def delay(self) -> int:
         try:
-            return int(os.pread(self.fd, 100, 0).split()[1])
+            return int(_pread(self.fd, 100, 0).split()[1])
         except (OSError, ValueError, IndexError):  # closed or replaced by student code: no grant
             return -1
 
@@ -72,7 +75,7 @@ def alarm(signum, frame) -> None:
     """The SIGALRM handler: grant the wait for a core, or stop the student's code."""
     grant = CLOCK.more() if CLOCK is not None else 0.0
     if grant:
-        signal.setitimer(signal.ITIMER_REAL, grant, REPEAT)
+        _setitimer(_REAL, grant, REPEAT)
         return
     FIRED[0] = True
     raise OutOfTime()
@@ -105,7 +108,7 @@ class Limits:
                 if CLOCK is not None:
                     CLOCK.arm(float(seconds), float(self.limits.get("wait_most", 2.0)),
                                float(self.limits.get("grace", 2.0)))
-                signal.setitimer(signal.ITIMER_REAL, float(seconds), REPEAT)
+                _setitimer(_REAL, float(seconds), REPEAT)
             try:
                 return False, None, action()
             except OutOfTime:
@@ -116,7 +119,7 @@ class Limits:
                 if untraced:
                     _settrace(None)
                     _setprofile(None)
-                signal.setitimer(signal.ITIMER_REAL, 0)
+                _setitimer(_REAL, 0)
         except OutOfTime:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            _setitimer(_REAL, 0)
             return True, None, None

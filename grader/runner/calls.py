@@ -7,7 +7,9 @@ description of its result and the release of what it made all run within the cal
 """
 from __future__ import annotations
 
+import mmap
 import os
+import re
 import time
 
 import alarms
@@ -20,6 +22,16 @@ __builtins__ = stdlib.own_builtins()  # the runner's own: student code may repla
 #: right function whose file then made ``np.dtype`` answer float32 had every inline input read as float32 garbage,
 #: and was told its output had the wrong dtype and NaN values
 _dtype = stdlib.load("numpy").dtype
+#: what maps a large case's shared .npy files, kept for the same reason. numpy's own reader (``np.lib.format``,
+#: ``np.memmap``) is Python code that looks up ``struct.unpack``, ``mmap.mmap``, ``np.ndarray`` and its own
+#: functions each time it runs: a right function whose file then made ``struct.unpack`` lie lost the large case as
+#: a break of the grader's own code, one whose ``mmap.mmap`` mapped zeros had its values called wrong, and one whose
+#: ``np.ndarray`` was a subclass was handed subclass inputs and lost the type point for returning one
+_open, _close, _pread, _stat, _mmap, _monotonic = os.open, os.close, os.pread, os.stat, mmap.mmap, time.monotonic
+_READ_ONLY, _COPY_ON_WRITE = os.O_RDONLY | os.O_CLOEXEC, mmap.ACCESS_COPY
+#: the header numpy writes (``np.lib.format``: sorted keys, a plain dtype, spaces and a newline after it)
+_NPY_HEADER = re.compile(r"\{'descr': '([<>|=][a-zA-Z][0-9]*)', 'fortran_order': (True|False), "
+                         r"'shape': \(((?:[0-9]+, )*[0-9]*,?)\), \} *\n")
 
 
 class Calls:
@@ -54,20 +66,11 @@ class Calls:
         if "period" in spec:  # raw rows that repeat (see rows.py): mapped copy-on-write, as below
             return rows.repeated(spec["file"], spec["dtype"], tuple(spec["shape"]), spec["period"], writable=True)
         if "file" in spec:
-            # Large shared inputs are mapped copy-on-write: no copy per submission, and writes stay private. The
-            # header is read unbuffered: on a huge-page tmpfs a buffered open reads 2 MiB (st_blksize) per file.
-            form = np.lib.format
-            with open(spec["file"], "rb", buffering=0) as handle:
-                version = form.read_magic(handle)
-                if version not in ((1, 0), (2, 0)):
-                    return np.load(spec["file"], mmap_mode="c", allow_pickle=False).view(np.ndarray)
-                read = form.read_array_header_1_0 if version == (1, 0) else form.read_array_header_2_0
-                shape, fortran, dtype = read(handle)
-                if dtype.hasobject:
-                    raise ValueError("a shared input holds objects")
-                mapped = np.memmap(handle, dtype=dtype, mode="c", offset=handle.tell(), shape=shape,
-                                   order="F" if fortran else "C")
-                return mapped.view(np.ndarray)  # what the caller hands over is a plain array, not a np.memmap
+            # Large shared inputs are mapped copy-on-write: no copy per submission, and writes stay private.
+            mapped = _npy(spec["file"])
+            if mapped is not None:
+                return mapped
+            return np.load(spec["file"], mmap_mode="c", allow_pickle=False).view(np.ndarray)  # another writer's
         dtype = _dtype(spec["dtype"])
         count = 1
         for n in spec["shape"]:
@@ -90,14 +93,14 @@ class Calls:
         reply = {"t": "result", "seq": command["seq"], "status": "ok", "error": None}
         payload = b""
         seconds = command.get("seconds", self.limits.get("call_seconds"))
-        started = time.monotonic()
+        started = _monotonic()
         out_of_time, exc, value = self.timed(seconds, lambda: function(*args), untraced=True)
         held = [value, exc]  # what the call made, released below while its own time still runs
         raised = exc is not None
         del value, exc
 
         def left() -> float | None:
-            own = time.monotonic() - started - (alarms.CLOCK.waited() if alarms.CLOCK is not None else 0.0)
+            own = _monotonic() - started - (alarms.CLOCK.waited() if alarms.CLOCK is not None else 0.0)
             return max(seconds - own, 0.01) if seconds else None
         if not out_of_time:
             # Describing runs student code too (``__str__``, ``__array__``, properties): under what is left of the
@@ -166,10 +169,10 @@ def _own_limit_error(specs: list, grader_limit: int, exc: BaseException) -> dict
     size = 0
     for spec in specs:
         try:  # a shared file holds the array (and its small header); repeated rows name their full shape
-            count = int(stdlib.load("numpy").dtype(spec["dtype"]).itemsize) if "period" in spec else 0
+            count = int(_dtype(spec["dtype"]).itemsize) if "period" in spec else 0
             for n in spec["shape"] if "period" in spec else ():
                 count *= int(n)
-            size += count or (os.stat(spec["file"]).st_size if "file" in spec else 0)
+            size += count or (_stat(spec["file"]).st_size if "file" in spec else 0)
         except Exception:  # noqa: BLE001
             pass
     below = f", below the grader's {grader_limit / 2**20:,.0f} MiB" if grader_limit >= 0 else ""
@@ -177,3 +180,35 @@ def _own_limit_error(specs: list, grader_limit: int, exc: BaseException) -> dict
         f"its inputs ({size / 2**20:,.0f} MiB) could not be mapped into memory ({type(exc).__name__}): the submission "
         f"had lowered its own address-space limit (resource.setrlimit(RLIMIT_AS, ...)) to {own / 2**20:,.0f} MiB"
         f"{below}, so its own memory limit stopped the call")[:500], "file": None, "line": None}
+
+
+def _npy(path: str):
+    """The array of the .npy file at ``path``, mapped copy-on-write with the functions kept above; None when its
+    header is not the one numpy writes for a plain array (then numpy's own reader is left to read it).
+
+    The header is read unbuffered (``pread``): on a huge-page tmpfs a buffered open reads 2 MiB (st_blksize)."""
+    fd = _open(path, _READ_ONLY)
+    try:
+        start = _pread(fd, 12, 0)
+        if start[:6] != b"\x93NUMPY" or start[6:8] not in (b"\x01\x00", b"\x02\x00"):
+            return None
+        at = 10 if start[6] == 1 else 12
+        length = int.from_bytes(start[8:at], "little")
+        if length > 1 << 16:
+            return None
+        found = _NPY_HEADER.fullmatch(_pread(fd, length, at).decode("latin-1"))
+        if found is None:
+            return None
+        descr, fortran, extents = found.groups()
+        dtype = _dtype(descr)
+        if dtype.hasobject:
+            raise ValueError("a shared input holds objects")
+        shape = tuple(int(n) for n in extents.split(",") if n.strip())
+        mapped = _mmap(fd, 0, access=_COPY_ON_WRITE)
+    finally:
+        _close(fd)
+    count = 1
+    for n in shape:
+        count *= n
+    array = frombuffer(mapped, dtype=dtype, count=count, offset=at + length)
+    return array.reshape(shape, order="F" if fortran == "True" else "C")

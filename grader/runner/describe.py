@@ -44,7 +44,7 @@ class Results:
             return chunk
         base = chunk
         while isinstance(base, self.ndarray):
-            if type(base) is not self.ndarray and type(base) is not self.np.memmap:
+            if type(base) is not self.ndarray and type(base) is not _MEMMAP:
                 return chunk.copy()
             base = base.base
         return chunk if base is None or type(base) is _MMAP else chunk.copy()
@@ -241,11 +241,10 @@ class Results:
         if self.inputs is None:
             return None
         if not self.inputs_range:
-            self.inputs_range.append(self.span(frombuffer(self.inputs, self.np.uint8)))
+            self.inputs_range.append(self.span(frombuffer(self.inputs, _UINT8)))
         return self.inputs_range[0]
 
     def describe_value(self, value, reply: dict, max_bytes: int) -> bytes:
-        np = self.np
         reply["type"] = type_name(value)
         kind = type(value)  # not isinstance(): a ``__class__`` property can claim to be an ndarray
         reply["exact"] = kind is self.ndarray
@@ -256,7 +255,7 @@ class Results:
             elif value is None:
                 return b""
             else:
-                array = np.asarray(value)
+                array = _asarray(value)
         except alarms.OutOfTime:  # the call's alarm, in a looping ``__array__``: the call's timeout, not unreadable
             raise
         except BaseException as exc:
@@ -280,7 +279,7 @@ class Results:
         if not array.flags.c_contiguous:
             array = array.copy(order="C")  # not ascontiguousarray: it turns a 0-d array into a 1-d one
         reply["array"] = {"dtype": array.dtype.str, "shape": list(array.shape)}
-        return array.reshape(-1).view(np.uint8) if array.size else b""  # the array's own memory, not a copy
+        return array.reshape(-1).view(_UINT8) if array.size else b""  # the array's own memory, not a copy
 
 
 def type_name(value) -> str:
@@ -338,6 +337,10 @@ _weakref = weakref.ref  # kept at the runner's start, before the student's code 
 #: copied made each call's inline inputs a private copy, so a function that zeroed its features kept the
 #: 'unmodified' point (the parent compares the memory it shares, which the copy never touched)
 frombuffer = sys.modules["numpy"].frombuffer
+#: and the rest of numpy's that describing a result uses. Replaced after a right definition, ``np.uint8`` made every
+#: result unreadable (``'S3'``: its bytes are no whole number of 3-byte items), and an ndarray subclass there made
+#: the inputs' range unreadable, which hid a result overwritten by the next call (the 'unmodified' point kept)
+_UINT8, _asarray, _MEMMAP = sys.modules["numpy"].uint8, sys.modules["numpy"].asarray, sys.modules["numpy"].memmap
 _refcount = sys.getrefcount
 _exporter = memoryview.obj.__get__
 
@@ -464,12 +467,9 @@ def describe_error(exc: BaseException) -> dict:
     return described
 
 
-def address_space() -> int:
-    """This process's soft address-space limit (RLIMIT_AS) in bytes; -1 when it has none or it cannot be read."""
-    try:
-        return int(stdlib.load("resource").getrlimit(stdlib.load("resource").RLIMIT_AS)[0])
-    except Exception:  # noqa: BLE001  (student code may have replaced the module)
-        return -1
+#: read with resource's ``getrlimit`` as it was before student code ran (``maps``): a student's own replacement
+#: could otherwise blame a failure of the runner's on an address-space limit the submission never set
+address_space = maps.address_space
 
 
 def _reserved() -> int | None:

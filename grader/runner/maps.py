@@ -10,6 +10,7 @@ ever looked up (about 0.3-0.6 ms for the 150-odd mappings of a run with numpy): 
 from __future__ import annotations
 
 import os
+import resource  # imported by confine before this module, in every run
 
 import stdlib
 
@@ -18,6 +19,9 @@ __builtins__ = stdlib.own_builtins()  # the runner's own: student code may repla
 #: replaced to read nothing hid every mapping, and a function that returned one file's memory on every call (mapped
 #: anew each time) kept the 'unmodified' point although each call overwrote the result the last one returned
 _pread, _fstat, _dup, _major, _minor = os.pread, os.fstat, os.dup, os.major, os.minor
+#: resource's, kept for the same reason: a ``resource.getrlimit`` replaced to raise made looking for a result's file
+#: fail, and the child then said nothing of a result mapped anew from one file on every call ('unmodified' kept)
+_getrlimit, _NOFILE, _AS = resource.getrlimit, resource.RLIMIT_NOFILE, resource.RLIMIT_AS
 
 #: the descriptor of /proc/self/maps, or -1 when it could not be opened
 _FD = [-1]
@@ -101,9 +105,8 @@ def _same_file(status: os.stat_result, device: bytes, inode: int) -> bool:
 def _descriptors(skip: int = -1):
     """(descriptor, its status) for every descriptor this process has open below the limit, ``skip`` left out."""
     try:
-        import resource
-        limit = min(resource.getrlimit(resource.RLIMIT_NOFILE)[0], _MOST_DESCRIPTORS)
-    except (ImportError, OSError, ValueError):
+        limit = min(_getrlimit(_NOFILE)[0], _MOST_DESCRIPTORS)
+    except (OSError, ValueError):
         limit = 256
     limit = _MOST_DESCRIPTORS if limit < 0 else limit  # RLIM_INFINITY
     for fd in range(limit):
@@ -143,3 +146,11 @@ def still_used(fd: int, key: tuple, data: bytes | None) -> bool:
     if data is not None and needle in data:
         return True
     return any(_same_file(other, key[0], key[1]) for _, other in _descriptors(skip=fd))
+
+
+def address_space() -> int:
+    """This process's soft address-space limit (RLIMIT_AS) in bytes; -1 when it has none or it cannot be read."""
+    try:
+        return int(_getrlimit(_AS)[0])
+    except (OSError, ValueError):
+        return -1

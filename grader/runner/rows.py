@@ -42,13 +42,34 @@ def _libc():
     return libc
 
 
+#: What ``repeated`` calls, kept now: the child maps a large case's rows after student code ran, and the student's
+#: code shares numpy, os, mmap and ctypes with it. Read at call time, ``np.prod``, ``os.stat``, ``mmap.PAGESIZE`` or
+#: ``ctypes.CDLL`` replaced after a right definition broke the mapping (the large case lost as a break of the
+#: grader's own code), and an ``np.frombuffer`` that answered zeros gave the right function zero weights (its values
+#: called wrong). The C library's two functions are looked up once here, not on every call (a few microseconds less).
+_LIBC = _libc()
+_mmap_at, _munmap = _LIBC.mmap, _LIBC.munmap
+_dtype, _frombuffer, _get_errno, _char = np.dtype, np.frombuffer, ctypes.get_errno, ctypes.c_char
+_stat, _open, _close, _fspath, _strerror, _RDONLY = os.stat, os.open, os.close, os.fspath, os.strerror, os.O_RDONLY
+_PAGE, _PRIVATE, _ANONYMOUS = mmap.PAGESIZE, mmap.MAP_PRIVATE, mmap.MAP_ANONYMOUS
+_READ, _WRITE = mmap.PROT_READ, mmap.PROT_WRITE
+
+
+def _count(shape) -> int:
+    """The product of ``shape``'s extents, in Python integers (``np.prod`` is student-replaceable numpy code)."""
+    count = 1
+    for n in shape:
+        count *= int(n)
+    return count
+
+
 def check(shape: tuple[int, ...], dtype, period: int) -> int:
     """The bytes of one period of rows; ValueError when the layout cannot be mapped as repetitions."""
     if len(shape) < 1 or any(int(n) <= 0 for n in shape) or not 0 < period <= shape[0]:
         raise ValueError(f"rows repeating every {period} cannot make an array of shape {tuple(shape)}")
-    row = int(np.prod(shape[1:], dtype=np.int64)) * np.dtype(dtype).itemsize
-    if (period * row) % mmap.PAGESIZE:
-        raise ValueError(f"{period} rows of {row} bytes are not a whole number of {mmap.PAGESIZE}-byte pages")
+    row = _count(shape[1:]) * _dtype(dtype).itemsize
+    if (period * row) % _PAGE:
+        raise ValueError(f"{period} rows of {row} bytes are not a whole number of {_PAGE}-byte pages")
     return period * row
 
 
@@ -56,38 +77,37 @@ def repeated(path: str | os.PathLike, dtype, shape: tuple[int, ...], period: int
     """The C-contiguous array of ``shape`` whose row ``i`` is row ``i % period`` of the raw file at ``path``.
 
     ``writable``: mapped copy-on-write (private writes); else read-only, and the array says so."""
-    dtype = np.dtype(dtype)
+    dtype = _dtype(dtype)
     tile = check(shape, dtype, period)
-    total = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
-    if os.stat(path).st_size < tile:
-        raise ValueError(f"{os.fspath(path)} holds fewer than {period} rows")
-    libc = _libc()
+    total = _count(shape) * dtype.itemsize
+    if _stat(path).st_size < tile:
+        raise ValueError(f"{_fspath(path)} holds fewer than {period} rows")
     # reserve the range (and room to align it), keep the aligned part, give the rest back
-    reserved = libc.mmap(None, total + ALIGN, _PROT_NONE, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS, -1, 0)
+    reserved = _mmap_at(None, total + ALIGN, _PROT_NONE, _PRIVATE | _ANONYMOUS, -1, 0)
     if reserved in (None, _FAILED):
-        raise OSError(ctypes.get_errno(), f"no room to map {total} bytes")
+        raise OSError(_get_errno(), f"no room to map {total} bytes")
     start = -(-reserved // ALIGN) * ALIGN
     if start > reserved:
-        libc.munmap(reserved, start - reserved)
-    libc.munmap(start + total, reserved + total + ALIGN - (start + total))
-    protection = mmap.PROT_READ | (mmap.PROT_WRITE if writable else 0)
-    fd = os.open(path, os.O_RDONLY)
+        _munmap(reserved, start - reserved)
+    _munmap(start + total, reserved + total + ALIGN - (start + total))
+    protection = _READ | (_WRITE if writable else 0)
+    fd = _open(path, _RDONLY)
     try:
         for offset in range(0, total, tile):
             length = min(tile, total - offset)
-            got = libc.mmap(start + offset, length, protection, mmap.MAP_PRIVATE | _MAP_FIXED, fd, 0)
+            got = _mmap_at(start + offset, length, protection, _PRIVATE | _MAP_FIXED, fd, 0)
             if got != start + offset:
-                error = ctypes.get_errno()
-                libc.munmap(start, total)
-                raise OSError(error, f"could not map {os.fspath(path)}: {os.strerror(error)}")
+                error = _get_errno()
+                _munmap(start, total)
+                raise OSError(error, f"could not map {_fspath(path)}: {_strerror(error)}")
     finally:
-        os.close(fd)
+        _close(fd)
 
-    def release(_self, start=start, total=total, munmap=libc.munmap) -> None:
+    def release(_self, start=start, total=total, munmap=_munmap) -> None:
         munmap(start, total)
 
-    region = type("Repeated", (ctypes.c_char * total,), {"__del__": release}).from_address(start)
-    array = np.frombuffer(region, dtype=dtype).reshape(shape)  # keeps ``region`` (and so the map) alive
+    region = type("Repeated", (_char * total,), {"__del__": release}).from_address(start)
+    array = _frombuffer(region, dtype=dtype).reshape(shape)  # keeps ``region`` (and so the map) alive
     if not writable:
         array.flags.writeable = False
     return array

@@ -1,28 +1,30 @@
 """Tampers with the large case's shared files so that later students fail it: swaps the b1 and b2 files, hard-links
 and chmods them, rewrites W3, and finally replaces their whole folder with a look-alike whose b1 and b2 are swapped.
 
-The files are found from the arguments (the memmap a mapped array is a view of) and /proc/self/maps, on the call
-on the large case. Every step that
-worked is named in the error the function raises, so a test can see which ones a sandbox mode let through.
+The files are found on the call on the large case from the runner's own command, which names them (read in its
+frames: the arguments are plain arrays mapped from the files, with no file name on them), and /proc/self/maps. Every
+step that worked is named in the error the function raises, so a test can see which ones a sandbox mode let through.
 """
 import os
+import sys
 
 INFO = {}
 
 
-def _filename(array):
-    """The file a mapped array (or the memmap it is a view of) was mapped from, or None."""
-    for _ in range(8):
-        if array is None:
-            return None
-        if getattr(array, "filename", None):
-            return str(array.filename)
-        array = getattr(array, "base", None)
-    return None
+def _named_by_the_runner():
+    """The .npy files the runner's command for this call names: its ``command`` in a frame below this one."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        command = frame.f_locals.get("command")
+        if isinstance(command, dict) and isinstance(command.get("args"), list):
+            return [spec["file"] for spec in command["args"]
+                    if isinstance(spec, dict) and str(spec.get("file", "")).endswith(".npy")]
+        frame = frame.f_back
+    return []
 
 
 def _shared_files(args):
-    found = {name for name in map(_filename, args) if name}
+    found = set(_named_by_the_runner())
     if not found and max(getattr(a, "size", 0) for a in args) < 10**6:
         return []  # only the call on the large case, whose inputs are mapped: twice would undo the swap
     try:

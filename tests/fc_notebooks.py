@@ -1,0 +1,33 @@
+"""The fc-layers rounds' notebooks (``tests/test_fc_round10.py`` on): each holds one function per exercise, written
+into the solution cells of the student notebook, and all are graded as the assignment in one batch."""
+from __future__ import annotations
+
+import copy
+import textwrap
+from pathlib import Path
+
+import nbformat
+
+import exercise_helpers as helpers
+from conftest import ROOT, grade_students
+
+FC_IDS = ("linear", "to_channels_last", "dense_scores", "gap_head")
+
+
+def grade_books(folder: Path, books: dict[str, dict[str, str]]) -> dict:
+    """Each book (student -> exercise -> code) written as the fc-layers notebook in ``folder`` and graded in one
+    batch; the results by student."""
+    template = nbformat.read(str(ROOT / "notebooks" / "fc-layers.ipynb"), as_version=4)
+    for name, cells in books.items():
+        nb = copy.deepcopy(template)
+        for exercise_id in FC_IDS:
+            cell = next(c for c in nb.cells if c.get("id") == f"{exercise_id}-solution")
+            cell.source = "import numpy as np\n\n" + textwrap.dedent(cells[exercise_id]).strip() + "\n"
+        nbformat.write(nb, str(folder / f"{name}.ipynb"))
+    with helpers.assignment_session() as grading:
+        return grade_students(folder, grading, list(books))
+
+
+def section(result, exercise_id: str):
+    """The section of a graded notebook for ``exercise_id``."""
+    return next(s for s in result.sections if s.exercise == exercise_id)
