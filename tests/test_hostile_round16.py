@@ -30,6 +30,7 @@ import pytest
 
 from conftest import CORRECT, check, grade_students
 from grader import exercise as exercise_mod, grade, sandbox
+from test_hostile_round15 import FILE_SHARED, _failed  # one file's memory, mapped anew and returned by every call
 
 RIGHT = CORRECT.replace("def vgg_classifier(", "def _right(")
 
@@ -40,23 +41,6 @@ _buffers = {}
 def vgg_classifier(*args):
     out = _right(*args)
     buffer = _buffers.setdefault(out.shape, np.empty_like(out))
-    buffer[...] = out
-    return buffer
-"""
-
-#: one file's memory, mapped anew and returned by every call (round fifteen's)
-FILE_SHARED = RIGHT + """
-import mmap, os
-
-_fd = os.open("shared.bin", os.O_RDWR | os.O_CREAT, 0o600)
-os.ftruncate(_fd, 1 << 16)
-_maps = []
-
-def vgg_classifier(*args):
-    out = _right(*args)
-    mapped = mmap.mmap(_fd, 1 << 16)
-    _maps.append(mapped)
-    buffer = np.frombuffer(mapped, dtype=np.float64, count=out.size).reshape(out.shape)
     buffer[...] = out
     return buffer
 """
@@ -92,10 +76,6 @@ np.frombuffer = lambda *args, **kwargs: np.zeros_like(_frombuffer(*args, **kwarg
 """,
     "ndarray-subclass": CORRECT + "\nclass _Array(np.ndarray):\n    pass\n\nnp.ndarray = _Array\n",
 }
-
-
-def _failed(result) -> list:
-    return [(c.id, c.message) for c in result.checks if c.status != "passed"]
 
 
 def _graded(folder, session, sources: dict) -> dict:
