@@ -131,3 +131,41 @@ def test_the_large_case_is_mapped_whatever_the_student_replaced_after_a_right_fu
     assert result.error is None, result.error
     assert check(result, "values-full-scale").status == "passed", _failed(result)
     assert result.score == result.max_score, _failed(result)
+
+
+MISNAMED = """import numpy as np
+
+def vggClassifier(features, W1, b1, W2, b2, W3, b3):
+    return features
+"""
+LOOKUP = {
+    # os._exit made to return, and the runner broken (its kernel's wire taken away, as hostile/break-runner.py does):
+    # the loop's own exit on the broken step returned, so the broken runner went on (a 20 s wait, then "did not answer")
+    "exit-returns": MISNAMED + ("\nimport gc, os\n\nos._exit = lambda *a: None\n"
+                                "for _kernel in [o for o in gc.get_objects() if type(o).__name__ == 'Child']:\n"
+                                "    _kernel.wire = None\n"),
+    # a str subclass as a globals key: the lookup's list of near names sliced it, which raised in the runner
+    "key-slices-badly": MISNAMED + ('\nclass _Key(str):\n    def __getitem__(self, i):\n        raise RuntimeError("no")'
+                                    '\n\nglobals()[_Key("helper")] = print\n'),
+}
+
+
+@pytest.fixture(scope="module")
+def lookups(tmp_path_factory, session):
+    return _graded(tmp_path_factory.mktemp("round16") / "lookups", session, LOOKUP)
+
+
+def test_a_misnamed_function_is_told_so_whatever_its_globals_keys_do_when_sliced(lookups):
+    """It was told the submission "broke the grader's own code" instead of the misnamed-function sentence (helper
+    127's report): the lookup's list of near names now reads each key with str's own methods."""
+    result = lookups["key-slices-badly"]
+    assert result.error is not None and result.error.kind == "missing-function", result.to_json()[:800]
+    assert "vggClassifier" in result.error.message
+
+
+def test_a_broken_runner_is_named_at_once_whatever_os_exit_became(lookups):
+    """The loop's exit on a broken step went through ``os._exit``, which the file had made a no-op: the run waited
+    for an answer until its deadline (helper 127's report). The child keeps ``os._exit`` from before student code."""
+    result = lookups["exit-returns"]
+    assert result.error is not None, result.to_json()[:800]
+    assert "broke the grader's own code" in result.error.message, result.error.message

@@ -50,8 +50,8 @@ class Calls:
                  "callable": function is not None and callable(function), "type": type_name(function)}
         if not reply["callable"]:
             reply["candidates"] = sorted(  # names cut: globals()['f' * 10**7] = print is a name too
-                k[:100] for k, v in list(namespace.items()) if isinstance(k, str) and callable(v)
-                and not k.startswith("__"))[:200]
+                str.__str__(k)[:100] for k, v in list(namespace.items()) if isinstance(k, str) and callable(v)
+                and not str.startswith(k, "__"))[:200]  # str's own: a key of a str subclass may slice as it likes
         else:  # its parameters, for the parent to compare with the exercise's: reading them may run student code
             out_of_time, failed, declared = self.timed(self.wire.SIGNATURE_SECONDS,
                                                        lambda: signature(function, self.wire))

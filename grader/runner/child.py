@@ -29,8 +29,9 @@ _HEADER = 8  # two big-endian uint32: JSON length, payload length
 
 
 #: kept before student code runs, as the builtins are: a student's ``os.read`` or ``struct.unpack`` replaced after a
-#: right definition made the next command unreadable (0/17, or a 20 s wait for an answer)
-_read, _unpack_header = os.read, _struct.Struct(">II").unpack
+#: right definition made the next command unreadable (0/17, or a 20 s wait for an answer), and an ``os._exit`` that
+#: returned let a broken runner go on answering
+_read, _unpack_header, _exit = os.read, _struct.Struct(">II").unpack, os._exit
 
 
 def _read_exactly(fd: int, n: int) -> bytes:
@@ -104,14 +105,14 @@ def serve(child) -> None:
         try:  # its imports go through builtins.__import__, which student code may have replaced
             message, _ = _read_command(child.commands)
         except BaseException:  # noqa: BLE001  (was exit code 0, read as the student's own os._exit(0))
-            os._exit(broken)
+            _exit(broken)
         kind = message.get("t")
         if kind == "end":  # gone at once: unwinding the student's objects would only cost time (ms per run)
             _leave()
         try:
             handlers[kind](message)
         except BaseException:  # noqa: BLE001  (student code broke this side: a replaced builtin, a closed fd)
-            os._exit(broken)  # the parent names that, not an os._exit(0) of the student's
+            _exit(broken)  # the parent names that, not an os._exit(0) of the student's
 
 
 #: the runner's own modules, imported from its folder while it starts
@@ -154,7 +155,7 @@ def _leave() -> None:
         sys.stderr.flush()
     except BaseException:  # noqa: BLE001
         pass
-    os._exit(0)
+    _exit(0)
 
 
 if __name__ == "__main__":
