@@ -25,6 +25,7 @@ import numpy as np
 from grader.authoring import Finding
 
 from . import detectors as D
+from . import search as Q
 from . import stages as S
 from .featurechanges import _head
 from .kept import _where
@@ -65,9 +66,16 @@ def kept_state(runs) -> Finding | None:
 
 
 def _disagrees(run) -> bool:
-    """The repeated call on this run's inputs returned values other than the first call's (of the same shape)."""
+    """The repeated call on this run's inputs returned values other than the first call's (of the same shape), by
+    more than the tolerance a right answer gets: a head that sums in a random order (its hidden units shuffled)
+    differs in the last bits from call to call, which the harness's ``deterministic`` check accepts. Read exactly,
+    such a stateless head that divides its logits by the batch size was said to keep a counter."""
     first, again = S.usable(run), S.usable(run.again) if run.again is not None else None
-    return first is not None and again is not None and not np.array_equal(first, again, equal_nan=True)
+    if first is None or again is None or np.array_equal(first, again, equal_nan=True):
+        return False
+    scale = float(np.abs(np.asarray(run.expected, dtype=np.float64)).max(initial=0.0)) + 1e-12
+    with np.errstate(invalid="ignore", over="ignore"):
+        return not bool(np.all((again == first) | (np.abs(again - first) <= Q.tolerance(first, scale))))
 
 
 def _counter(wrong) -> str | None:
