@@ -7,7 +7,8 @@ that visits its hidden units in a random order (the same sums, rounded otherwise
 call) and divides its logits by the batch size was told "Your function keeps state between calls ... multiplied by
 a factor that changes from call to call", with the deterministic check passed beside it, and its real mistake
 (``samples-mixed``: the answer depends on the batch) was dropped. A repeated call now disagrees only beyond the
-tolerance a right answer gets; a real counter in such a head is still named.
+tolerance a right answer gets; a real counter in such a head is still named. (One right call before the drift was
+said as "the first 1 call": now "the first call".)
 
 ``%%capture``: captures in a loop, nested fifty deep, ``show()`` in a loop (of the running capture too), a flood
 captured inside every graded call and a ``str`` subclass lying about its encoded length were all counted as printed
@@ -26,10 +27,15 @@ STATE = {
                                            out="return z3 / len(x)"),
     "counter-shuffled": helpers.vgg_head(mod="_calls = [0]\n\n", pre=f"_calls[0] += 1\n{SHUFFLED[0]}",
                                          z1=SHUFFLED[1], z2=SHUFFLED[2], out="return z3 * _calls[0]"),
+    # noise from the second call on: no model of the drift, only the order of the calls, said of one right call
+    "noise-after-the-first-call": helpers.vgg_head(mod="_calls = [0]\n\n", pre="_calls[0] += 1",
+                                                   out="return z3 + (_calls[0] > 1) * np.random.rand(*z3.shape)"),
 }
 STATE_RIGHT = {"right-shuffled": helpers.vgg_head(pre=SHUFFLED[0], z1=SHUFFLED[1], z2=SHUFFLED[2])}
-EXPECTED = {"per-batch-shuffled": {"samples-mixed"}, "counter-shuffled": {"nondeterministic"}}
-WORDS = {"counter-shuffled": ("nondeterministic", "multiplied by the number of calls made so far")}
+EXPECTED = {"per-batch-shuffled": {"samples-mixed"}, "counter-shuffled": {"nondeterministic"},
+            "noise-after-the-first-call": {"nondeterministic"}}
+WORDS = {"counter-shuffled": ("nondeterministic", "multiplied by the number of calls made so far"),
+         "noise-after-the-first-call": ("nondeterministic", "the first call in the order they were made returned")}
 
 RIGHT = CORRECT.replace("def vgg_classifier(", "def _right(")
 FLOOD = "printed more than 1 MiB"

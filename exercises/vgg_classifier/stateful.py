@@ -58,8 +58,9 @@ def kept_state(runs) -> Finding | None:
         first = wrong[0]
         if any(call.order > first.order for call in calls[:right]):
             return None  # right calls after a wrong one, and no model of the drift: too little to call it state
-        said = (f"the first {right} call{'s' if right > 1 else ''} in the order they were made returned the right "
-                f"logits, and from call {first.order + 1} ({_where(first)}) on, {len(wrong)} calls departed")
+        said = (f"{f'the first {right} calls' if right > 1 else 'the first call'} in the order they were made "
+                f"returned the right logits, and from call {first.order + 1} ({_where(first)}) on, {len(wrong)} "
+                f"call{'s' if len(wrong) > 1 else ''} departed")
     return Finding("nondeterministic", f"Your function keeps state between calls: {said}. The second call on "
                                        f"{_where(again)}, with the same inputs as the first, returned other values. "
                                        f"{ADVICE}")
