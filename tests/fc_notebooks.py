@@ -31,3 +31,11 @@ def grade_books(folder: Path, books: dict[str, dict[str, str]]) -> dict:
 def section(result, exercise_id: str):
     """The section of a graded notebook for ``exercise_id``."""
     return next(s for s in result.sections if s.exercise == exercise_id)
+
+
+def assert_loses_points_with(result, exercise_id: str, ids: set[str]) -> None:
+    """The section of ``exercise_id`` lost points and its findings are exactly ``ids`` (the evidence shown if not)."""
+    graded_section = section(result, exercise_id)
+    found = {d.id: d.evidence for d in graded_section.diagnoses}
+    assert graded_section.score < graded_section.max_score, found
+    assert set(found) == ids, found

@@ -34,7 +34,7 @@ from __future__ import annotations
 import pytest
 
 import exercise_helpers as helpers
-from fc_notebooks import FC_IDS, grade_books, section
+from fc_notebooks import FC_IDS, assert_loses_points_with, grade_books, section
 #: whole notebooks, every function right, by what their styles share (the last, whose functions call none of the
 #: others, fills the sections of the notebooks below that hold no mistake)
 CORRECT: dict[str, dict[str, str]] = {
@@ -455,10 +455,7 @@ def test_right_code_in_new_styles_gets_full_marks_with_no_finding(graded, name):
 
 @pytest.mark.parametrize("name, exercise_id, mistake", CELLS, ids=[f"{e}: {m[0]}" for _, e, m in CELLS])
 def test_each_new_mistake_loses_points_and_gets_its_names(graded, name, exercise_id, mistake):
-    graded_section = section(graded[name], exercise_id)
-    found = {d.id: d.evidence for d in graded_section.diagnoses}
-    assert graded_section.score < graded_section.max_score, found
-    assert set(found) == mistake[2], found
+    assert_loses_points_with(graded[name], exercise_id, mistake[2])
 
 
 @pytest.mark.parametrize("exercise_id, what, said", [

@@ -26,7 +26,7 @@ from .evidence import _example, _mean_note
 from .fitting import SMALL, _evaluate, _fit, _part, _small, _Table  # noqa: F401 - tests read _evaluate, SMALL
 from .models import _map, LOGITS, MAPS, REF_LOGITS, REF_MAP  # noqa: F401 - tests read the models here
 from .rescaled import rescaled_logits
-from .structural import _affine_map, _not_a_pair
+from .structural import _affine_map, _not_a_pair, rounded_map
 
 
 # -- probes ------------------------------------------------------------------------------------------------------
@@ -74,7 +74,7 @@ def diagnose(runs, exercise) -> list[Finding]:
                                                        + ("are right." if again == (0, 0) else
                                                           "match what the findings below describe.")))
     if fit is None or fit[1] is None:
-        rescaled = _affine_map(table, swapped)
+        rescaled = _affine_map(table, swapped) or rounded_map(table, swapped)
         if rescaled is not None:
             findings.append(rescaled)
     if fit is None or fit[0] is None:

@@ -31,6 +31,12 @@ def _softmax(z, axis=-1):
     return e / e.sum(axis=axis, keepdims=True)
 
 
+def _log_softmax(z):
+    """log(softmax(z)) as one step, the way scipy.special.log_softmax and a cross-entropy loss compute it."""
+    shifted = z - z.max()
+    return shifted - np.log(np.exp(shifted).sum())
+
+
 def _sigmoid(z):
     with np.errstate(over="ignore"):
         return 1.0 / (1.0 + np.exp(-z))
@@ -148,6 +154,8 @@ LOGITS = [
     ("activation-applied", "passed through a sigmoid", lambda F, V, c: _sigmoid(V @ _p(F) + c)),
     ("activation-applied", "passed through a ReLU, every negative score set to 0",
      lambda F, V, c: np.maximum(V @ _p(F) + c, 0.0)),
+    ("activation-applied", "turned into log-probabilities by a log-softmax, the logits minus the log of the sum of "
+     "their exponentials", lambda F, V, c: _log_softmax(V @ _p(F) + c)),
     ("activation-applied", "the mean over the positions of a softmax over the classes at each position, averaged "
      "probabilities", lambda F, V, c: _softmax(_map(F, V, c), axis=-1).mean(axis=(0, 1))),
 ]
@@ -171,6 +179,12 @@ MAPS = [
      lambda F, V, c: _map(F, V, c).reshape(_positions(F), -1).T.reshape(F.shape[0], F.shape[1], -1)),
     ("class-map-layout", "laid out (w, h, K), rows and columns swapped",
      lambda F, V, c: _map(F, V, c).transpose(1, 0, 2)),
+    ("class-map-layout", "laid out (K, w, h), the whole (h, w, K) map transposed with .T, which reverses all three "
+     "axes", lambda F, V, c: _map(F, V, c).T),
+    ("class-map-layout", "upside down: its rows in reverse order (cam[::-1]), the first row of the map last",
+     lambda F, V, c: _map(F, V, c)[::-1]),
+    ("class-map-layout", "mirrored: its columns in reverse order (cam[:, ::-1]), the first column of the map last",
+     lambda F, V, c: _map(F, V, c)[:, ::-1]),
     ("class-map-layout", "the (h*w, K) scores reshaped to (h, w, K) in Fortran order (order='F'), which fills each "
      "class's map column by column from scores listed row by row",
      lambda F, V, c: _map(F, V, c).reshape(_positions(F), -1).reshape(_map(F, V, c).shape, order="F")),
@@ -207,5 +221,8 @@ MAPS = [
      "0 instead of to the logits", lambda F, V, c: _map(F, V, c) - _map(F, V, c).mean(axis=(0, 1))),
     ("normalised-map", "shifted: each class's scores minus their minimum over the positions, so every class's "
      "map starts at 0 and no longer averages to the logits", lambda F, V, c: _map(F, V, c) - _map(F, V, c).min(axis=(0, 1))),
+    ("normalised-map", "divided at each position by the length of that position's K scores (np.linalg.norm over the "
+     "classes), so every position's scores have length 1 and the map no longer averages to the logits",
+     lambda F, V, c: _map(F, V, c) / np.linalg.norm(_map(F, V, c), axis=-1, keepdims=True)),
 ]
 

@@ -20,8 +20,10 @@ COUNTS = (
     ("w*w (as if the map were square)", lambda h, w, C: w * w), ("h, the number of rows", lambda h, w, C: h),
     ("w, the number of columns", lambda h, w, C: w), ("h + w", lambda h, w, C: h + w),
     ("h*w*C, the size of the whole map", lambda h, w, C: h * w * C), ("C, the number of channels", lambda h, w, C: C),
-    ("1 (a sum, not a mean)", lambda h, w, C: 1), ("h*w", lambda h, w, C: h * w), ("2", lambda h, w, C: 2),
-    ("0", lambda h, w, C: 0),
+    ("1 (a sum, not a mean)", lambda h, w, C: 1),
+    ("h / w, what '/ h * w' computes (h*w without brackets)", lambda h, w, C: h / w),
+    ("w / h, what '/ w * h' computes (w*h without brackets)", lambda h, w, C: w / h),
+    ("h*w", lambda h, w, C: h * w), ("2", lambda h, w, C: 2), ("0", lambda h, w, C: 0),
 )
 EXACT = 1e-9
 

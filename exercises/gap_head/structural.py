@@ -60,6 +60,13 @@ def _affine_map(table: _Table, swapped: bool) -> Finding | None:
     run, scale, shift, mine = next(((r, a, b, y) for r, a, b, y in fitted if r.case.group == PROBE), fitted[0])
     where = (f"on probe '{run.case.name}' ({run.case.description})" if run.case.group == PROBE
              else "on a graded case")
+    if all(np.allclose(a, 1.0, rtol=0, atol=1e-6) for _, a, _, _ in fitted) and _one_shift(fitted):
+        # one number taken from every score (cam - cam.max(), cam - cam.mean()): a bias counted wrong would shift
+        # each class by its own multiple of c[k], and the drawn biases differ from class to class
+        return Finding("normalised-map", f"Your class map is, on every case, the right one minus a single number, "
+                                         f"the same for every class and every position: {where}, every score is "
+                                         f"off by {shift[0]:.4g}, as when the map is shifted by its overall maximum, "
+                                         "minimum or mean for display.")
     if all(np.allclose(a, 1.0, rtol=0, atol=1e-6) for _, a, _, _ in fitted):
         text = (f"Your class map is, on every case, the right one shifted by a constant for each class: {where}, "
                 f"class 0's scores are off by {shift[0]:.4g}")
@@ -76,3 +83,28 @@ def _affine_map(table: _Table, swapped: bool) -> Finding | None:
         text += ", so that every class's map runs from 0 to 1, as a heat map is normalised for display"
     return Finding("normalised-map", text + ".")
 
+
+def _one_shift(fitted) -> bool:
+    """Every fitted case shifts all its classes by one number, and some case has two classes or more to say so."""
+    several = [shift for _, _, shift, _ in fitted if shift.size > 1]
+    return bool(several) and all(np.ptp(shift) <= 1e-9 * (1.0 + float(np.abs(shift).max())) for shift in several)
+
+
+def rounded_map(table: _Table, swapped: bool) -> Finding | None:
+    """No model explains the class map, but on every case it is the right one rounded to a fixed number of
+    decimals (np.round(cam, 2) to print it). The harness's own rounding check reads a function's output as a
+    whole, and the logits, left unrounded, hide it there."""
+    seen = [(run, mine) for run in table.runs if (mine := _part(run, 1, swapped)) is not None]
+    if not seen or any(mine.shape != run.expected[1].shape or mine.dtype.kind != "f" for run, mine in seen):
+        return None
+    for decimals in range(0, 9):
+        step = 10.0 ** -decimals
+        with np.errstate(all="ignore"):
+            if all(np.array_equal(mine, np.round(run.expected[1], decimals)) for run, mine in seen):
+                if all(np.array_equal(mine, run.expected[1]) for run, mine in seen):
+                    return None  # the right map happens to be in whole steps: nothing was lost
+                return Finding("rounded-output", f"Your class map is, on every case, the right one rounded to "
+                                                 f"{decimals} decimal{'s' if decimals != 1 else ''} (every score a "
+                                                 f"multiple of {step:g}): round only what you print, never what you "
+                                                 "return.")
+    return None
