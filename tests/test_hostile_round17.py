@@ -12,7 +12,11 @@ said as "the first 1 call": now "the first call".)
 
 ``%%capture``: captures in a loop, nested fifty deep, ``show()`` in a loop (of the running capture too), a flood
 captured inside every graded call and a ``str`` subclass lying about its encoded length were all counted as printed
-text (the flood sentence, full marks): these stay as guards.
+text (the flood sentence, full marks): these stay as guards. One sentence was wrong: a SyntaxError in the body of a
+``%%capture`` or ``%%time`` cell (compiled while the cell runs: a top-level ``await``, which IPython's magics reject
+too) was put on the cell's first line, where the magic's call is, with the runner's name for the cell in its message
+("'await' outside function (<cell 2>, line 3)" ... "(line 1 of code cell 2)"); ``runner/describe`` now takes the
+error's own line and message.
 """
 from __future__ import annotations
 
@@ -52,6 +56,8 @@ CAPTURE = {
     "str-lying-about-its-size": (CORRECT, "%%capture cap\nimport sys\n\nclass S(str):\n"
                                           "    def encode(self, *args, **kwargs):\n        return b''\n\n"
                                           "sys.stdout.write(S('v' * 1500000))\n"),
+    "await-in-a-capture": (CORRECT, "%%capture cap\nimport asyncio\n\nawait asyncio.sleep(0)\n"),
+    "await-in-a-timed-cell": (CORRECT, "%%time\nimport asyncio\nawait asyncio.sleep(0)\n"),
     "captured-in-every-call": (RIGHT, "def vgg_classifier(*args):\n"
                                       "    get_ipython().run_cell_magic('capture', 'c', 'print(\"x\" * 1200000)')\n"
                                       "    return _right(*args)\n"),
@@ -74,5 +80,10 @@ def test_captured_text_is_counted_however_the_capture_is_driven(tmp_path, quick_
     for name, cells in CAPTURE.items():
         (tmp_path / f"{name}.ipynb").write_text(json.dumps(notebook(*cells)))
     results = grade_students(tmp_path, quick_session, list(CAPTURE))
+    awaits = {name: results.pop(name).warnings for name in ("await-in-a-capture", "await-in-a-timed-cell")}
     faults = {name: helpers.clean_mark_faults(result, [FLOOD]) for name, result in results.items()}
     assert not any(faults.values()), faults
+    for name, line in (("await-in-a-capture", 4), ("await-in-a-timed-cell", 3)):
+        assert [w for w in awaits[name] if "SyntaxError" in w] == [
+            f"Code cell 2 (cell 2 of the notebook) raised SyntaxError: \"'await' outside function\" "
+            f"(line {line} of code cell 2)."], awaits[name]

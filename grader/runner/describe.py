@@ -456,6 +456,9 @@ def describe_error(exc: BaseException) -> dict:
         text = plain(exc, 500)
     except BaseException:
         text = "<unprintable>"
+    compiled = _compiled_in_cell(exc)
+    if compiled is not None:
+        location, text = compiled
     try:
         kind = plain(type(exc).__name__, 100)
     except BaseException:
@@ -465,6 +468,19 @@ def describe_error(exc: BaseException) -> dict:
         described["reserved"] = _reserved()
         described["address_space"] = address_space()  # the student's code may have lowered it (setrlimit)
     return described
+
+
+def _compiled_in_cell(exc: BaseException) -> tuple[dict, str] | None:
+    """A SyntaxError in a magic's body (``%%capture``, ``%%time``: compiled as the cell runs) is on its own line, not
+    on the magic's call: its place, and its message without the cell's name ("... (<cell 2>, line 3)" was line 1)."""
+    try:
+        filename, line, message = exc.filename, exc.lineno, exc.msg  # a student's class may raise here
+        if isinstance(exc, SyntaxError) and type(filename) is str and type(line) is int and type(message) is str \
+                and (filename.startswith("<cell") or filename.startswith("<%")):
+            return {"file": filename, "line": line}, plain(message, 500)
+    except BaseException:  # noqa: BLE001
+        pass
+    return None
 
 
 #: read with resource's ``getrlimit`` as it was before student code ran (``maps``): a student's own replacement
