@@ -219,6 +219,13 @@ def _broadcast(a: tuple, b: tuple, n, names) -> ErrorReading:
     big, small = (a, b) if len(a) >= len(b) else (b, a)
     bname, sname = names.get(big), names.get(small)
     text = f"{bname or big} plus {sname or small}"
+    if small == (n["B"],) and not sname and len(big) == 2 and big[0] == n["B"] != big[1]:
+        # no argument has B values: they are a per-sample reduction (e / e.sum(axis=1)) that lost its axis
+        return ErrorReading("broadcast", "raises-error", "",
+                            f"{bname or big} and {small}: one value per sample, as a sum, mean or maximum over "
+                            f"axis 1 without keepdims=True leaves, meets a result whose {big[0]} rows are the "
+                            f"samples; numpy lines a 1-D array up with the last axis (the {big[1]} columns), so the "
+                            f"reduction needs keepdims=True (or [:, None]) to act on each sample's row")
     if len(big) == 2 and len(small) == 1 and big[0] == small[0] != big[1]:
         return ErrorReading("broadcast", "raises-error", "",
                             f"{text}: a vector of {small[0]} values is added as a row to a result with {small[0]} "
