@@ -40,6 +40,7 @@ import numbers
 import sys
 import threading
 import types
+import typing
 
 import guarded  # next to this file, in the runner folder
 
@@ -51,11 +52,12 @@ ENVIRONMENT_MODULES = frozenset({
     # what a solution's cell imports to debug, profile, log, check types or pin BLAS threads: never the computation
     "threadpoolctl", "icecream", "loguru", "ipdb", "memory_profiler", "line_profiler", "pyinstrument", "watermark",
     "jaxtyping", "beartype", "typeguard", "nptyping", "dotenv", "mlflow", "tensorboard", "torchinfo", "prettytable",
-    "humanize",
+    "humanize", "typing_extensions",  # typing's backport: typing's own names where it has them (``_lookup``)
     "joblib",  # its Parallel runs the calls in turn (see ``_Parallel``): the computation is the student's own
     "piplite", "micropip", "pyodide", "pyodide_js", "js", "marimo",  # JupyterLite's installers (awaited), marimo
 })
 
+SILENT = frozenset({"typing_extensions"})  # no note: the names the student gets behave as the real module's
 VERSION = "0.0.0+stand-in"
 
 #: modules whose calls are awaited (``await micropip.install(["numpy"])``): a list handed back raised TypeError
@@ -76,13 +78,13 @@ def _handed_back(value) -> bool:
 
 def _lookup(parent: str, name: str):
     """The value of attribute ``name`` of the stand-in (module, object or class) whose dotted path is ``parent``."""
-    if name == "__version__":
+    if name in ("__version__", "version"):
         return _Version(VERSION)
     if name.startswith("__") and name.endswith("__"):
         raise AttributeError(name)
+    if parent == "typing_extensions" and hasattr(typing, name):  # Final, Self, Protocol...: typing's own
+        return getattr(typing, name)
     path = f"{parent}.{name}"
-    if name == "version":
-        return _Version(VERSION)
     if name.startswith("is_"):  # ``torch.cuda.is_available()``, ``torch.is_tensor(x)``: no GPU, no tensor here
         return _Call(path, _false)
     if name.startswith("list_") or name.endswith("device_count"):  # ``tf.config.list_physical_devices("GPU")``
@@ -130,8 +132,7 @@ class StandIn:
     def __getitem__(self, key) -> StandIn:
         return StandIn(self._standin_path + "[]")
 
-    def __setitem__(self, key, value) -> None:
-        pass
+    __setitem__ = lambda self, key, value: None  # noqa: E731
 
     # empty (its length too), true, zero as a number, its own context manager that lets errors through
     __iter__ = lambda self: iter(())  # noqa: E731
@@ -162,8 +163,7 @@ class _Version(str):
     def __getattr__(self, name: str):
         return _lookup("version", name)
 
-    def __call__(self, *args, **kwargs):
-        return self
+    __call__ = lambda self, *args, **kwargs: self  # noqa: E731
 
 
 # -- classes ------------------------------------------------------------------------------------------------------
@@ -475,10 +475,10 @@ class _Finder:
         if not importing:  # ``importlib.util.find_spec(name)``: is it installed? It is not.
             return None
         if frame is not None and guarded.has_fallback(frame, ENVIRONMENT_MODULES):
-            if top == fullname:
+            if top == fullname and top not in SILENT:
                 self.report("module-guarded", guarded.requested(top))
             return None  # ModuleNotFoundError, which the student's handler expects
-        if top == fullname:
+        if top == fullname and top not in SILENT:
             self.report("module-stand-in", guarded.requested(top))
         return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
 
