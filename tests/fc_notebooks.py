@@ -39,3 +39,16 @@ def assert_loses_points_with(result, exercise_id: str, ids: set[str]) -> None:
     found = {d.id: d.evidence for d in graded_section.diagnoses}
     assert graded_section.score < graded_section.max_score, found
     assert set(found) == ids, found
+
+
+def books_and_cells(correct: dict[str, dict[str, str]], mistakes: dict[str, list], right: dict[str, str]
+                    ) -> tuple[dict[str, dict[str, str]], list[tuple[str, str, tuple]]]:
+    """The round's notebooks and its mistakes by notebook: each right style as a notebook ``ok<n>``, and the n-th
+    mistake of every exercise together in notebook ``bad<n>`` (``right``'s function for an exercise with fewer);
+    the cells as (notebook, exercise, mistake), a mistake being (id, code, expected findings)."""
+    rows = max(len(v) for v in mistakes.values())
+    books = {**{f"ok{n}": cells for n, cells in enumerate(correct.values())},
+             **{f"bad{n}": {e: mistakes[e][n][1] if n < len(mistakes.get(e, ())) else right[e] for e in FC_IDS}
+                for n in range(rows)}}
+    cells = [(f"bad{n}", e, m) for e, ms in mistakes.items() for n, m in enumerate(ms)]
+    return books, cells

@@ -31,7 +31,7 @@ from __future__ import annotations
 import pytest
 
 import exercise_helpers as helpers
-from fc_notebooks import FC_IDS, assert_loses_points_with, grade_books, section
+from fc_notebooks import assert_loses_points_with, books_and_cells, grade_books, section
 #: whole notebooks, every function right, by what their styles share
 CORRECT: dict[str, dict[str, str]] = {
     'c1-apply-along-axis-rollaxis': {
@@ -517,11 +517,7 @@ MISTAKES: dict[str, list[tuple[str, str, set[str]]]] = {
     ],
 }
 RIGHT = CORRECT["c1-apply-along-axis-rollaxis"]
-ROWS = max(len(v) for v in MISTAKES.values())
-BOOKS = {**{f"ok{n}": cells for n, cells in enumerate(CORRECT.values())},
-         **{f"bad{n}": {e: MISTAKES[e][n][1] if n < len(MISTAKES[e]) else RIGHT[e] for e in FC_IDS}
-            for n in range(ROWS)}}
-CELLS = [(f"bad{n}", e, MISTAKES[e][n]) for n in range(ROWS) for e in FC_IDS if n < len(MISTAKES[e])]
+BOOKS, CELLS = books_and_cells(CORRECT, MISTAKES, RIGHT)
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import pytest
 
-from fc_notebooks import FC_IDS, assert_loses_points_with, grade_books, section
+from fc_notebooks import assert_loses_points_with, books_and_cells, grade_books, section
 from test_fc_round11 import RIGHT
 
 #: (what was done, the function, the findings it must get), by exercise
@@ -238,10 +238,7 @@ MISTAKES: dict[str, list[tuple[str, str, set[str]]]] = {
             """, {'wrong-shape'}),
     ],
 }
-ROWS = max(len(v) for v in MISTAKES.values())
-BOOKS = {f"bad{n}": {e: MISTAKES[e][n][1] if n < len(MISTAKES.get(e, ())) else RIGHT[e] for e in FC_IDS}
-         for n in range(ROWS)}
-CELLS = [(f"bad{n}", e, m) for e, ms in MISTAKES.items() for n, m in enumerate(ms)]
+BOOKS, CELLS = books_and_cells({}, MISTAKES, RIGHT)
 
 
 @pytest.fixture(scope="module")
