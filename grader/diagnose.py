@@ -444,7 +444,9 @@ def diagnose(runs: list[CaseRun], execution: Execution, exercise: Exercise,
     if module is not None and hasattr(module, "diagnose") and \
             not any(f.id in ("not-implemented", "parameters-reordered") for f in findings):
         # each with its place in the run and its repeated call: state kept between calls shows only in these
-        first_calls = in_sequence([r for r in runs if not r.outcome.repeat], execution.calls)
+        first_calls = [r for r in runs if not r.outcome.repeat]
+        if any(r.order is None for r in first_calls):  # ``grade.judge`` set them; runs built elsewhere may lack them
+            first_calls = in_sequence(first_calls, execution.calls)
         try:
             # a diagnosis that reads single calls may want to know that each one shows only one random draw
             random = {"random": True} if any(f.id == "nondeterministic" for f in findings) \
