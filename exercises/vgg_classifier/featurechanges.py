@@ -9,6 +9,7 @@ import numpy as np
 
 from grader.authoring import PROBE, Finding
 
+from . import featuremaps as Fm
 from . import search as Q
 from . import stages as S
 from . import structure as T
@@ -94,10 +95,21 @@ NORMALISATIONS = (
 )
 
 
+def _flattened(change):
+    """A change of the flattened features as a change of the (B, H, W, C) features."""
+    return lambda f: change(f.reshape(f.shape[0], -1))
+
+
+#: (what FC1 received, why it is wrong, the change of the (B, H, W, C) features): the normalisations, then the
+#: features replaced by something computed from them (``featuremaps.py``)
+REPLACEMENTS = tuple((f"the flattened features {how}", "", _flattened(change)) for how, change in NORMALISATIONS
+                     ) + Fm.MAPS
+
+
 def normalised(graded, probes) -> list:
-    """Every graded case and every probe whose output is finite gives the head's logits on the flattened features
-    normalised one of the usual ways (``NORMALISATIONS``). The stage probes cannot show it: the ramps' features
-    are one constant, whose spread is 0, so those probes return NaN."""
+    """Every graded case and every probe whose output is finite gives the head's logits on the features changed one
+    of the usual ways (``REPLACEMENTS``). The stage probes cannot show it: the ramps' features are one constant,
+    whose spread is 0 (so those probes return NaN), and whose channel mean is that constant again."""
     checked = [r for r in graded + probes if r.case.group != "full-scale"]
     usable = [(r, S.usable(r)) for r in checked]
     if any(a is None for r, a in usable if r.case.group != PROBE) or len(usable) < 2:
@@ -105,12 +117,11 @@ def normalised(graded, probes) -> list:
     finite = [(r, a) for r, a in usable if a is not None and np.isfinite(a).all()]
     if len([r for r, _ in finite if r.case.group != PROBE]) < 2:
         return []
-    for how, change in NORMALISATIONS:
+    for what, why, change in REPLACEMENTS:
         fits = True
         for r, arr in finite:
-            f = r.case.args[0]
             with np.errstate(all="ignore"):
-                model = _head(r.case.args, change(f.reshape(f.shape[0], -1)))
+                model = _head(r.case.args, change(r.case.args[0]))
             if not np.isfinite(model).all() or not T.close(arr, model, 1e-9):
                 fits = False
                 break
@@ -127,8 +138,8 @@ def normalised(graded, probes) -> list:
             got, want = _digits(arr[i, k], run.expected[i, k])
             example = (f" On probe '{run.case.name}' ({run.case.description}), sample {i + 1}, output {k + 1} is "
                        f"{got} where the statement gives {want}.")
-        text = (f"Your logits are exactly those of the head on the flattened features {how}, before FC1, on every "
-                f"graded case and on every probe that returned finite values.{example}")
+        text = (f"Your logits are exactly those of the head on {what}, before FC1, on every graded case and on every "
+                f"probe that returned finite values.{example}" + (f" {why}" if why else ""))
         if nan:
             text += (f" Probes {', '.join(repr(n) for n in nan[:3])}{', ...' if len(nan) > 3 else ''} have "
                      f"constant features (one value throughout each sample) and got NaN: the spread your code "

@@ -124,7 +124,7 @@ def _what_changed(x: np.ndarray, y: np.ndarray, row: int) -> tuple[str, object]:
                 f"features H*W*C = {x.shape[1]}", lambda a: a / np.sqrt(a.shape[1]))
     with np.errstate(all="ignore"):
         factor = float(y[0, 0] / x[0, 0])
-    if fits(x * factor):
+    if factor != 0 and fits(x * factor):  # 0: every value passed on is 0 (features // 255), no factor to invert
         inverse = 1.0 / factor
         how = (f"divided by {inverse:.0f}" if inverse > 1 and abs(inverse - round(inverse)) < 1e-6 * inverse
                else f"multiplied by {Q.fmt(factor)}")
