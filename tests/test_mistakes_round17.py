@@ -13,9 +13,10 @@ and the reading of that error said a bias of B values had been added as a row an
 ``b[:, None]``; no argument holds B values, so the reading now says one value per sample lost its axis and needs
 keepdims=True (``structure._broadcast``).
 
-Still partial, asserted as they are: the per-position channel means fed to W1's first rows are a generic
-``features-changed`` (the change is not described); ``(h2[:, :, None] * W3).sum(axis=2) + b3`` (the sum over the
-wrong axis) is ``missing-layer`` reading the failed bias as b3 added to FC2's output.
+Partial in this round and named since round eighteen: the per-position channel means fed to W1's first rows were
+a generic ``features-changed`` (now it says what FC1 received, ``featuremaps.py``);
+``(h2[:, :, None] * W3).sum(axis=2) + b3`` (the sum over the wrong axis) was ``missing-layer`` reading the failed
+bias as b3 added to FC2's output (now ``wrong-sum-axis``, ``wrongaxis.py``).
 """
 from __future__ import annotations
 
@@ -71,11 +72,11 @@ SOURCES["relu-min-fc2"] = body(a2="np.minimum(z2, 0)")
 EXPECTED = {
     "b1-scaled-half": {"bias-sign-or-scale"},
     "b3-twice": {"bias-sign-or-scale"},
-    "channel-mean-w1-rows": {"features-changed"},  # partial: the change is not described
+    "channel-mean-w1-rows": {"features-changed"},
     "dot-w1-out-in": {"transposed-weights"},
     "dot-w3-out-in": {"transposed-weights"},
     "einsum-w1-out-in": {"transposed-weights"},
-    "elementwise-fc3": {"missing-layer"},  # partial: the sum over the wrong axis is not named
+    "elementwise-fc3": {"wrong-sum-axis"},
     "features-centred-per-sample": {"features-changed"},
     "features-standardised-per-sample": {"features-changed"},
     "leaky-mask-both-01": {"wrong-activation"},
@@ -109,6 +110,7 @@ WORDS = {
     "features-centred-per-sample": ("features-changed", "minus the mean of its sample"),
     "logits-round-4": ("rounded-output", "np.round(y, 4)"),
     "loop-break": ("samples-dropped", "which hold only zeros"),
+    "channel-mean-w1-rows": ("features-changed", "multiplied by W1's first H x W rows only"),
 }
 
 #: a right head in an unusual form: full marks, no finding

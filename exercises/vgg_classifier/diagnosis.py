@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from grader.authoring import PROBE, Finding
 
 from . import batchdependence as Bd
+from . import classcolumns as Cc
 from . import detectors as D
 from . import featurechanges as Fc
 from . import fixedbatch as F
@@ -52,6 +53,7 @@ from . import stateful as St
 from . import structure as T
 from . import variants as V
 from . import verdicts as L
+from . import wrongaxis as Wa
 from .probes import probe_cases
 from .probework import SQUARE, _probe_work
 from .shapefailures import _batch_flattened, _batch_reductions, _hardcoded, _pooled, max_typo
@@ -100,10 +102,15 @@ def analyse(runs, random: bool = False) -> Analysis:
     findings = [f for f in (_batch_flattened(everything), reduced, hardcoded, pooled) if f is not None]
     unflattened = pooled is not None and pooled.id == "raises-error"
     findings += [f for f in T.error_findings(everything) if not (unflattened and f.id == "raises-error")]
-    findings += _row_findings(everything) or Rows.extra_rows(everything)
+    findings += _row_findings(everything) or Rows.extra_rows(everything) or Cc.classes_dropped(everything)
     predicted = Pr.predictions(everything)
     if predicted is not None:  # the class of each sample, not its logits: nothing else about the values to find
         analysis = Analysis([predicted], [])
+        _LAST.entry = (key, runs, analysis)
+        return analysis
+    axis = Wa.wrong_axis(everything)
+    if axis is not None:  # one layer reduced over the wrong axis: it explains every call, values and failures alike
+        analysis = Analysis([axis], [])
         _LAST.entry = (key, runs, analysis)
         return analysis
     fixed = Fo.fixed_output(everything) or O.shape_only(everything)
