@@ -267,11 +267,11 @@ class Results:
             reply["detail"] = f"{array.ndim} dimensions" if array.ndim > self.wire.MAX_DIMS else \
                 f"a dimension of {self.wire.MAX_EXTENT:,} or more"
             return b""
-        reply["shape"] = list(array.shape)
-        reply["dtype"] = str(array.dtype)[:60]  # a structured dtype's field names can be megabytes long
-        if array.dtype.kind not in "biufc" or array.dtype.fields is not None:
-            reply["note"] = "not-numeric"
+        reply["shape"], dtype = list(array.shape), array.dtype
+        if dtype.kind not in "biufc" or dtype.fields is not None:
+            reply["dtype"], reply["note"] = _dtype_text(dtype), "not-numeric"
             return b""
+        reply["dtype"] = dtype.str  # numpy's C attribute ('<f8'): str(dtype) is numpy Python code (_dtype_text)
         if array.nbytes > max_bytes:
             reply["note"] = "too-large"
             reply["nbytes"] = int(array.nbytes)
@@ -280,6 +280,17 @@ class Results:
             array = array.copy(order="C")  # not ascontiguousarray: it turns a 0-d array into a 1-d one
         reply["array"] = {"dtype": array.dtype.str, "shape": list(array.shape)}
         return array.reshape(-1).view(_UINT8) if array.size else b""  # the array's own memory, not a copy
+
+
+def _dtype_text(dtype) -> str:
+    """How numpy prints a dtype ('object'), cut, for a result of no plain numbers; its code ('|O') when that fails.
+    ``str(dtype)`` is numpy Python code (``numpy._core._dtype``) that a file can break: after ``sys.modules.clear()``
+    or ``numpy._core._dtype._name_get = None`` it raised, and it ran for every result: a right function's were all
+    called unreadable (2/17). Now only results that earn nothing anyway run it."""
+    try:
+        return plain(dtype, 60)
+    except Exception:  # noqa: BLE001
+        return dtype.str
 
 
 def type_name(value) -> str:
@@ -465,7 +476,7 @@ def describe_error(exc: BaseException) -> dict:
         kind = "Exception"
     described = {"type": kind[:100], "message": text[:500], **location}
     if isinstance(exc, MemoryError):
-        described["reserved"] = _reserved()
+        described["reserved"] = maps.reserved()
         described["address_space"] = address_space()  # the student's code may have lowered it (setrlimit)
     return described
 
@@ -486,15 +497,3 @@ def _compiled_in_cell(exc: BaseException) -> tuple[dict, str] | None:
 #: read with resource's ``getrlimit`` as it was before student code ran (``maps``): a student's own replacement
 #: could otherwise blame a failure of the runner's on an address-space limit the submission never set
 address_space = maps.address_space
-
-
-def _reserved() -> int | None:
-    """The address space this process has reserved (VmSize), to say how far a failed allocation would have gone."""
-    try:
-        with open("/proc/self/status") as status:
-            for line in status:
-                if line.startswith("VmSize:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None

@@ -154,3 +154,15 @@ def address_space() -> int:
         return int(_getrlimit(_AS)[0])
     except (OSError, ValueError):
         return -1
+
+
+def reserved() -> int | None:
+    """The address space this process has reserved (VmSize), to say how far a failed allocation would have gone."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None

@@ -1,0 +1,53 @@
+"""Eighteenth round of hostile submissions: numpy's own Python code that the runner still ran after student code.
+
+Rounds fourteen to sixteen kept what the runner reads on shared modules from before student code runs. Some of
+numpy's C methods call Python code of numpy's, imported the first time it is needed and looked up again each time:
+``str(dtype)`` is ``numpy._core._dtype.__str__``, which reads that module's ``_name_get``. The child named every
+returned array's dtype that way, so a right function whose file then ran ``sys.modules.clear()`` (the import raised
+AttributeError) or set ``numpy._core._dtype._name_get = None`` had every result called unreadable, and lost all but
+the two points that need no value (2/17). The child now sends numpy's C code of the dtype (``'<f8'``), and prints the
+dtype's name only for a result that holds no plain numbers, falling back on its code when that printing fails.
+"""
+from __future__ import annotations
+
+import pytest
+
+from conftest import CORRECT, grade_students
+
+OBJECTS = CORRECT.replace("return h @ W3 + b3", "return (h @ W3 + b3).astype(object)")
+NUMPY_DTYPE_TEXT = "\nimport numpy._core._dtype as _text\n\n_text.__str__ = _text._name_get = None\n"
+
+SOURCES = {
+    # public names alone, after a right definition: each made every result unreadable (2/17)
+    "modules-cleared": CORRECT + "\nimport sys\n\nsys.modules.clear()\n",
+    "dtype-name-broken": CORRECT + "\nimport numpy._core._dtype as _text\n\n_text._name_get = None\n",
+    # a result of objects is still named by its dtype, as numpy prints it, and by its code when that fails
+    "objects": OBJECTS,
+    "objects-dtype-text-broken": OBJECTS + NUMPY_DTYPE_TEXT,
+}
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory, session):
+    folder = tmp_path_factory.mktemp("round18")
+    for name, source in SOURCES.items():
+        (folder / f"{name}.py").write_text(source, encoding="utf-8")
+    return grade_students(folder, session, list(SOURCES))
+
+
+def _failed(result) -> list:
+    return [(c.id, c.message) for c in result.checks if c.status != "passed"]
+
+
+@pytest.mark.parametrize("name", ["modules-cleared", "dtype-name-broken"])
+def test_a_right_function_keeps_full_marks_whatever_numpy_s_dtype_printing_became(results, name):
+    result = results[name]
+    assert result.error is None, result.error
+    assert result.score == result.max_score, _failed(result)
+
+
+@pytest.mark.parametrize(("name", "words"), [("objects", "holds object values"),
+                                             ("objects-dtype-text-broken", "holds |O values")])
+def test_a_result_of_objects_is_named_by_its_dtype(results, name, words):
+    messages = " ".join(message for _, message in _failed(results[name]))
+    assert words in messages, messages
