@@ -16,12 +16,13 @@ magic and version) or that does not read back as text-to-code entries is ignored
 from __future__ import annotations
 
 import atexit
-import marshal
 import os
 import stat
 import sys
 from importlib.util import MAGIC_NUMBER
 from types import CodeType
+
+from . import keptfile
 
 #: what an entry file was written by: another Python (or format) never reads this one's code
 HEADER = b"grader-class-cache/1 " + MAGIC_NUMBER.hex().encode() + f" {sys.version_info[:3]}\n".encode()
@@ -98,19 +99,7 @@ def _exec(source, globals=None, locals=None, /):
 
 
 def _read(path: str) -> dict[str, CodeType]:
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    except OSError:
-        return {}
-    try:
-        with os.fdopen(fd, "rb") as file:
-            if os.fstat(file.fileno()).st_uid != os.getuid() or file.read(len(HEADER)) != HEADER:
-                return {}
-            entries = marshal.loads(file.read())
-    except (OSError, EOFError, ValueError, TypeError):
-        return {}
-    if not isinstance(entries, dict):
-        return {}
+    entries = keptfile.read(path, HEADER)
     return {text: code for text, code in entries.items() if isinstance(text, str) and isinstance(code, CodeType)}
 
 
@@ -118,26 +107,9 @@ def _write() -> None:
     """Write the entries back if this process compiled new ones (at exit)."""
     if not _added or _path is None:
         return
-    import tempfile
-
-    temporary = None
-    try:
-        fd, temporary = tempfile.mkstemp(dir=os.path.dirname(_path), prefix=".classes-")
-        with os.fdopen(fd, "wb") as file:
-            file.write(HEADER)
-            kept = {text: code for text, code in _codes.items() if text in _used}
-            for text, code in _codes.items():
-                if len(kept) >= MAX_ENTRIES:
-                    break
-                kept.setdefault(text, code)
-            marshal.dump(kept, file)
-        os.replace(temporary, _path)
-        temporary = None
-    except (OSError, ValueError):  # a full or read-only disk: the next run compiles again
-        pass
-    finally:
-        if temporary is not None:
-            try:
-                os.unlink(temporary)
-            except OSError:
-                pass
+    kept = {text: code for text, code in _codes.items() if text in _used}
+    for text, code in _codes.items():
+        if len(kept) >= MAX_ENTRIES:
+            break
+        kept.setdefault(text, code)
+    keptfile.write(_path, HEADER, kept, ".classes-")

@@ -7,9 +7,10 @@ import os
 import sys
 from pathlib import Path
 
-from . import classcache
+from . import classcache, regexcache
 
 classcache.install()  # before the grader's modules define their dataclasses
+regexcache.install()  # and compile their regular expressions
 
 from . import lms  # noqa: E402
 from .errors import GraderError, UsageError  # noqa: E402

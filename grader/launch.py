@@ -21,9 +21,10 @@ GRADING = ("grade", "check")
 def run() -> None:
     """The ``grader`` command (``python -m grader`` too)."""
     try:  # an optimisation only: whatever fails here, cli does the same work and reports what went wrong
-        from . import classcache
+        from . import classcache, regexcache
 
         classcache.install()  # before the sandbox's modules (and then the rest) define their dataclasses
+        regexcache.install()  # before they compile their regular expressions
         count = templates_ahead(sys.argv[1:])
         if count:
             from . import sandbox
