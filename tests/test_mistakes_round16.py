@@ -10,8 +10,9 @@ and what drifts (a factor following the call count, an argument summed over the 
 copy of a weight or bias kept per shape (whose repeated call agrees with its first) is ``stale-result``, saying
 which argument of which earlier call was used. Heads whose state leaves every answer right keep full marks.
 
-Still partial: a running mean of the features kept in a global (round fourteen's) spoils the very first call too,
-so nothing tells it from randomness: ``nondeterministic`` and a ``wrong-stage``.
+A running mean of the features kept in a global (round fourteen's) spoils the very first call too, so nothing here
+tells it from randomness; round eighteen names it by replaying the calls under the usual update rules
+(``runningmean.py``).
 """
 from __future__ import annotations
 

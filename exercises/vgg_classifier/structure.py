@@ -119,6 +119,16 @@ def read_error(run) -> ErrorReading | None:
                                                         "Python's max() or min(), an `if` on an array, or `and`/`or` "
                                                         "between arrays. ReLU must be taken element by element, "
                                                         "for example with np.maximum")
+    if "shape-mismatch for sum" in message:  # np.tensordot: two axes it pairs differ in size
+        return ErrorReading("tensordot", "raises-error", "", "np.tensordot sums over the axes it is given in pairs, "
+                                                            "the first axis listed for one array with the first for "
+                                                            "the other, and a pair here has two sizes. With W1 "
+                                                            "reshaped to (H, W, C, D1), the features' axes 1, 2, 3 "
+                                                            "meet W1's axes 0, 1, 2 in that order, axes=([1, 2, 3], "
+                                                            "[0, 1, 2]); another pairing runs only when the swapped "
+                                                            "axes have equal sizes (H = W, as in VGG16's 7 x 7), and "
+                                                            "then multiplies each feature by another position's "
+                                                            "weights")
     n = dims(run.case)
     names = shape_names(run.case)
     match = RESHAPE.search(message)
