@@ -7,12 +7,20 @@ returned array's dtype that way, so a right function whose file then ran ``sys.m
 AttributeError) or set ``numpy._core._dtype._name_get = None`` had every result called unreadable, and lost all but
 the two points that need no value (2/17). The child now sends numpy's C code of the dtype (``'<f8'``), and prints the
 dtype's name only for a result that holds no plain numbers, falling back on its code when that printing fails.
+
+The runner's modules also found the standard library's modules they load lazily (``linecache``, to keep each cell's
+source for tracebacks) in ``sys.modules`` at each use: a notebook cell that left ``None`` or a look-alike there made
+every later cell fail before its first line, so a right function defined below it was never defined (0/17), where
+Jupyter, whose modules hold their own references, runs it. ``runner/stdlib.load`` now gives the modules loaded before
+student code ran, and those it imported itself since.
 """
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from conftest import CORRECT, grade_students
+from conftest import CORRECT, grade_students, notebook
 
 OBJECTS = CORRECT.replace("return h @ W3 + b3", "return (h @ W3 + b3).astype(object)")
 NUMPY_DTYPE_TEXT = "\nimport numpy._core._dtype as _text\n\n_text.__str__ = _text._name_get = None\n"
@@ -25,6 +33,11 @@ SOURCES = {
     "objects": OBJECTS,
     "objects-dtype-text-broken": OBJECTS + NUMPY_DTYPE_TEXT,
 }
+#: a cell that leaves a stand-in for a module the runner loads, and the right function in the next cell
+NOTEBOOKS = {
+    "linecache-blocked": "import sys\n\nsys.modules['linecache'] = None",
+    "linecache-look-alike": "import sys, types\n\nsys.modules['linecache'] = types.SimpleNamespace(cache=None)",
+}
 
 
 @pytest.fixture(scope="module")
@@ -32,15 +45,17 @@ def results(tmp_path_factory, session):
     folder = tmp_path_factory.mktemp("round18")
     for name, source in SOURCES.items():
         (folder / f"{name}.py").write_text(source, encoding="utf-8")
-    return grade_students(folder, session, list(SOURCES))
+    for name, cell in NOTEBOOKS.items():
+        (folder / f"{name}.ipynb").write_text(json.dumps(notebook(cell, CORRECT)), encoding="utf-8")
+    return grade_students(folder, session, [*SOURCES, *NOTEBOOKS])
 
 
 def _failed(result) -> list:
     return [(c.id, c.message) for c in result.checks if c.status != "passed"]
 
 
-@pytest.mark.parametrize("name", ["modules-cleared", "dtype-name-broken"])
-def test_a_right_function_keeps_full_marks_whatever_numpy_s_dtype_printing_became(results, name):
+@pytest.mark.parametrize("name", ["modules-cleared", "dtype-name-broken", *NOTEBOOKS])
+def test_a_right_function_keeps_full_marks_whatever_its_file_left_in_numpy_or_sys_modules(results, name):
     result = results[name]
     assert result.error is None, result.error
     assert result.score == result.max_score, _failed(result)
