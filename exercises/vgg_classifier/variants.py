@@ -115,6 +115,8 @@ SEQUENCES: dict[str, tuple[tuple[int, int, int], ...]] = {
     "b2-in-fc1": ((1, 2, 0), (2, 2, 1), (3, 3, 2)),
     "b2-in-fc3": ((1, 1, 0), (2, 2, 1), (3, 2, 2)),
     "b3-in-fc2": ((1, 1, 0), (2, 3, 1), (3, 3, 2)),
+    "fc2-fc3-swapped": ((1, 1, 0), (3, 3, 1), (2, 2, 2)),
+    "fc1-fc2-swapped": ((2, 2, 0), (1, 1, 1), (3, 3, 2)),
 }
 SEQUENCE_NAMES = {
     "skip-fc2": "FC2 (W2, b2) is skipped: the output of FC1 goes straight into FC3",
@@ -135,6 +137,10 @@ SEQUENCE_NAMES = {
     "b2-in-fc1": "FC1 adds b2 instead of b1 (b2 is added in FC1 and again in FC2)",
     "b2-in-fc3": "FC3 adds b2 instead of b3 (b2 is added in FC2 and again in FC3)",
     "b3-in-fc2": "FC2 adds b3 instead of b2 (b3 is added in FC2 and again in FC3)",
+    "fc2-fc3-swapped": ("FC2 and FC3 are applied in the wrong order: the second layer uses W3 and b3 (with its ReLU) "
+                        "and the last uses W2 and b2"),
+    "fc1-fc2-swapped": ("FC1 and FC2 are applied in the wrong order: the first layer uses W2 and b2 and the second "
+                        "W1 and b1"),
 }
 #: the stages (stages.py) each sequence changes
 SEQUENCE_STAGES = {
@@ -143,7 +149,7 @@ SEQUENCE_STAGES = {
     "W2-in-fc3": ("fc3",), "W3-in-fc2": ("fc2",),
     "W2-W3-swapped": ("fc2", "fc3"), "b1-b2-swapped": ("fc1", "fc2"), "b2-b3-swapped": ("fc2", "fc3"),
     "W1-W2-swapped": ("fc1", "fc2"), "b1-in-fc2": ("fc2",), "b2-in-fc1": ("fc1",), "b2-in-fc3": ("fc3",),
-    "b3-in-fc2": ("fc2",),
+    "b3-in-fc2": ("fc2",), "fc2-fc3-swapped": ("fc2", "fc3"), "fc1-fc2-swapped": ("fc1", "fc2"),
 }
 LAYER = ("FC1", "FC2", "FC3")
 
@@ -249,10 +255,12 @@ def neighbours(spec: Spec, extra_acts: Sequence[str] = (), extra_finals: Sequenc
     for mask in [(False, False, False), *_masks(3)] if averaged or any(spec.averaged) else ():
         if mask != spec.averaged:
             out.append(_replace(spec, averaged=mask))
+    rarely = rare or any(getattr(spec, f) != getattr(REFERENCE, f) for f in RARE_FIELDS) \
+        or spec.sequence in RARE_SEQUENCES
     for name in SEQUENCES:
-        if name != spec.sequence:
+        if name != spec.sequence and (rarely or name not in RARE_SEQUENCES):
             out.append(_replace(spec, sequence=name))
-    if rare or any(getattr(spec, f) != getattr(REFERENCE, f) for f in RARE_FIELDS):
+    if rarely:
         out += _rare_neighbours(spec)
     return out
 
@@ -262,6 +270,9 @@ ONE_VALUE = {"first": lambda b: b[..., :1], "last": lambda b: b[..., -1:],
              "sum": lambda b: b.sum(axis=-1, keepdims=True), "mean": lambda b: b.mean(axis=-1, keepdims=True)}
 
 
+#: layers applied in the wrong order (round eighteen): tried last too, as every neighbour more slowed searches that
+#: had to go two steps deep (tanh with dropout's factor no longer found)
+RARE_SEQUENCES = ("fc2-fc3-swapped", "fc1-fc2-swapped")
 #: the fields of the departures the search tries last
 RARE_FIELDS = ("residual", "bias_one", "weight_relu", "skip_inside", "weight_abs", "bias_relu", "bias_fanin")
 
