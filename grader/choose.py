@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from . import exercise as exercise_mod
-from . import pysource
+from . import pysource, tomlcache
 from .errors import UsageError
 from .submission import MAX_BYTES, MAX_CHECKED_CELL, MAX_CHECKED_TOTAL, MAX_JSON_VALUES, json_values
 
@@ -214,7 +214,7 @@ def _functions(base: Path, known: tuple[str, ...]) -> dict[str, list[str]]:
     functions: dict[str, list[str]] = {}
     for exercise_id in known:
         try:
-            settings = exercise_mod.tomllib.loads((base / exercise_id / "exercise.toml").read_text(encoding="utf-8"))
+            settings = tomlcache.loads((base / exercise_id / "exercise.toml").read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
         if isinstance(settings.get("function"), str):

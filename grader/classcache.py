@@ -107,9 +107,4 @@ def _write() -> None:
     """Write the entries back if this process compiled new ones (at exit)."""
     if not _added or _path is None:
         return
-    kept = {text: code for text, code in _codes.items() if text in _used}
-    for text, code in _codes.items():
-        if len(kept) >= MAX_ENTRIES:
-            break
-        kept.setdefault(text, code)
-    keptfile.write(_path, HEADER, kept, ".classes-")
+    keptfile.write(_path, HEADER, keptfile.recent(_codes, _used, MAX_ENTRIES), ".classes-")

@@ -35,7 +35,7 @@ from typing import Callable
 
 import numpy as np
 
-from . import escape
+from . import escape, tomlcache
 from .errors import ExerciseError, UsageError
 from .exercisepackage import import_member, import_solution
 from .sandbox import Limits
@@ -371,9 +371,9 @@ def load(exercise_id: str, exercises_dir: Path | None = None, solutions_dir: Pat
     when ``solutions_dir`` names it; otherwise the stored public outputs stand in for it."""
     folder = find(exercise_id, exercises_dir)
     try:
-        settings = tomllib.loads((folder / "exercise.toml").read_text(encoding="utf-8"))
+        settings = tomlcache.loads((folder / "exercise.toml").read_text(encoding="utf-8"))
         catalog_data = (
-            tomllib.loads((folder / "catalog.toml").read_text(encoding="utf-8"))
+            tomlcache.loads((folder / "catalog.toml").read_text(encoding="utf-8"))
             if (folder / "catalog.toml").is_file()
             else {}
         )

@@ -50,3 +50,14 @@ def write(path: str, header: bytes, entries: dict, prefix: str) -> None:
                 os.unlink(temporary)
             except OSError:
                 pass
+
+
+def recent(entries: dict, used: set, limit: int) -> dict:
+    """What to write back: the entries this process used, then earlier ones, up to ``limit``, so that entries no
+    run uses any more (a class renamed, a file edited) drop out while those of other commands stay."""
+    kept = {key: value for key, value in entries.items() if key in used}
+    for key, value in entries.items():
+        if len(kept) >= limit:
+            break
+        kept.setdefault(key, value)
+    return kept

@@ -41,6 +41,7 @@ RANKS = {
     "grade": 7, "grade_assignment": 7.5,
     "report": 8, "templatecache": 0.6, "classcache": 0.6,  # compiled code kept per user (Jinja's; dataclasses')
     "keptfile": 0.55, "regexcache": 0.6,  # a kept file of entries; the programs of regular expressions kept per user
+    "tomlcache": 0.6,  # the parse of a TOML text kept per user (an exercise's settings and catalog)
     "batch": 9, "batchcopies": 9, "classfolder": 9, "gradebook": 9, "progress": 9, "notebook": 9, "student_check": 9,
     "similarity_passages": 8.9,  # which passages many submissions hold are one group's copy (similarity uses it)
     "similarity": 9, "similarity_report": 9, "regrade": 9, "lms": 9, "blackboard": 9, "gradescope_results": 9, "merge": 9.5, "gradescope": 9.5,

@@ -1,6 +1,7 @@
-"""The programs of regular expressions kept between runs (``grader/regexcache.py``): a second process builds its
-patterns from the first one's programs and they match exactly as compiled ones; a damaged or foreign file is made
-again, and a folder others can write into is never used."""
+"""What a start would compute again, kept between runs: the programs of regular expressions (``regexcache``) and the
+parse of TOML texts (``tomlcache``). A second process builds its patterns from the first one's programs and they match
+exactly as compiled ones; a damaged or foreign file is made again, and a folder others can write into is never used;
+a kept parse reads back as the text parses."""
 from __future__ import annotations
 
 import os
@@ -11,8 +12,8 @@ import pytest
 
 from grader import regexcache
 
-pytestmark = pytest.mark.skipif(sys.version_info[:2] not in regexcache.MIRRORED,
-                                reason="the kept programs serve only the Python versions regexcache mirrors")
+mirrored = pytest.mark.skipif(sys.version_info[:2] not in regexcache.MIRRORED,
+                              reason="the kept programs serve only the Python versions regexcache mirrors")
 
 #: a process that compiles patterns of every kind (groups, names, flags, bytes, inline flags, lookarounds) and
 #: checks what they match; it prints how many programs it holds and how many it made
@@ -55,6 +56,7 @@ def _entry(tmp_path):
     return tmp_path / "xdg" / "grader" / "regex" / "programs.marshal"
 
 
+@mirrored
 def test_a_second_process_makes_no_program_and_its_patterns_match_the_same(tmp_path):
     env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "xdg"))
     kept, made = _run(env)
@@ -63,6 +65,7 @@ def test_a_second_process_makes_no_program_and_its_patterns_match_the_same(tmp_p
     assert _run(env) == [kept, 0]  # the second makes none, and its patterns pass the same checks
 
 
+@mirrored
 def test_a_damaged_or_foreign_file_is_made_again(tmp_path):
     import marshal
 
@@ -81,6 +84,7 @@ def test_a_damaged_or_foreign_file_is_made_again(tmp_path):
     assert _run(env)[1] > 20
 
 
+@mirrored
 def test_a_folder_others_can_write_into_is_never_used(tmp_path):
     shared = tmp_path / "xdg" / "grader" / "regex"
     shared.mkdir(parents=True)
@@ -91,6 +95,7 @@ def test_a_folder_others_can_write_into_is_never_used(tmp_path):
     assert not (shared / "programs.marshal").exists()
 
 
+@mirrored
 def test_a_pattern_that_changes_from_run_to_run_does_not_pile_up(tmp_path):
     """A pattern built from a set's order (tokenize's, for one) is new in every run: an entry unused for
     ``MAX_AGE`` runs leaves the file, so it never grows past what the runs use."""
@@ -103,3 +108,42 @@ def test_a_pattern_that_changes_from_run_to_run_does_not_pile_up(tmp_path):
         assert done.returncode == 0, done.stderr[-2000:]
         sizes.append(int(done.stdout.split()[0]))
     assert max(sizes) <= sizes[0] + regexcache.MAX_AGE + 1  # the first run's, and at most one per run kept
+
+
+# -- the parse of TOML texts kept per user (``grader/tomlcache.py``) ----------------------------------------------
+TOML_PROGRAM = r"""
+import sys
+from grader import tomlcache
+text = sys.stdin.read()
+first = tomlcache.loads(text)
+first["changed"] = True  # a caller's change never reaches the next caller
+second = tomlcache.loads(text)
+assert "changed" not in second, second
+print(repr(second))
+print(tomlcache._added)
+"""
+
+
+def _toml(env, text):
+    done = subprocess.run([sys.executable, "-c", TOML_PROGRAM], input=text, capture_output=True, text=True,
+                          env=env, timeout=60)
+    return done.returncode, done.stdout.splitlines(), done.stderr
+
+
+def test_a_toml_text_is_parsed_once_per_user_and_read_back_the_same(tmp_path):
+    import tomllib
+
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "xdg"))
+    text = 'function = "f"\n[[checks]]\nid = "a"\npoints = 1.5\ntags = ["x", "y"]\n[limits]\nseconds = 2\n'
+    code, (parsed, made), _ = _toml(env, text)
+    assert code == 0 and made == "1" and parsed == repr(tomllib.loads(text))
+    code, (again, made), _ = _toml(env, text)
+    assert code == 0 and made == "0" and again == parsed  # read back, not parsed again
+    code, (other, made), _ = _toml(env, text + "extra = 1\n")  # another text is another entry
+    assert code == 0 and made == "1" and "extra" in other
+    dated = "when = 2026-12-04T10:00:00Z\n"  # what marshal cannot keep is parsed every time, never lost
+    for _ in range(2):
+        code, (value, made), _ = _toml(env, dated)
+        assert code == 0 and made == "0" and "datetime.datetime(2026, 12, 4, 10, 0" in value
+    code, _, error = _toml(env, "bad = [\n")  # a TOML error is tomllib's own
+    assert code != 0 and "TOMLDecodeError" in error
