@@ -13,6 +13,13 @@ source for tracebacks) in ``sys.modules`` at each use: a notebook cell that left
 every later cell fail before its first line, so a right function defined below it was never defined (0/17), where
 Jupyter, whose modules hold their own references, runs it. ``runner/stdlib.load`` now gives the modules loaded before
 student code ran, and those it imported itself since.
+
+And an audit hook (``sys.addaudithook``: public, and never removed) runs at every audited operation of the runner's
+too. The child's look for a result that shares memory with an earlier call's used ``id()``, which raises the audit
+event ``builtins.id``: a hook that raised there silenced the whole look, and a function that fills and returns one
+buffer on every call kept the 'unmodified' point (17/17). The look now takes an object's address from
+``object.__hash__``, which raises no event. (A hook that raises on the runner's other events, ``sys.settrace`` after
+each call, only breaks the runner: the run is the submission's own protocol failure, with no point to gain.)
 """
 from __future__ import annotations
 
@@ -20,7 +27,8 @@ import json
 
 import pytest
 
-from conftest import CORRECT, grade_students, notebook
+from conftest import CORRECT, check, grade_students, notebook
+from test_hostile_round16 import SHARED_BUFFER  # one buffer filled and returned by every call
 
 OBJECTS = CORRECT.replace("return h @ W3 + b3", "return (h @ W3 + b3).astype(object)")
 NUMPY_DTYPE_TEXT = "\nimport numpy._core._dtype as _text\n\n_text.__str__ = _text._name_get = None\n"
@@ -32,6 +40,16 @@ SOURCES = {
     # a result of objects is still named by its dtype, as numpy prints it, and by its code when that fails
     "objects": OBJECTS,
     "objects-dtype-text-broken": OBJECTS + NUMPY_DTYPE_TEXT,
+    # a wrong function (one buffer returned by every call) whose audit hook raises when the runner calls id()
+    "shared-buffer-id-audited": SHARED_BUFFER + """
+import sys
+
+def _no_id(event, args):
+    if event == "builtins.id":
+        raise RuntimeError("no id")
+
+sys.addaudithook(_no_id)
+""",
 }
 #: a cell that leaves a stand-in for a module the runner loads, and the right function in the next cell
 NOTEBOOKS = {
@@ -66,3 +84,10 @@ def test_a_right_function_keeps_full_marks_whatever_its_file_left_in_numpy_or_sy
 def test_a_result_of_objects_is_named_by_its_dtype(results, name, words):
     messages = " ".join(message for _, message in _failed(results[name]))
     assert words in messages, messages
+
+
+def test_a_result_overwritten_by_the_next_call_is_seen_whatever_an_audit_hook_raises(results):
+    result = results["shared-buffer-id-audited"]
+    assert result.error is None, result.error
+    assert "overwritten by a later call" in check(result, "unmodified").message, _failed(result)
+    assert result.score == result.max_score - check(result, "unmodified").max_points, _failed(result)

@@ -104,7 +104,7 @@ class Results:
                     given = [self.owner(arg) for arg in mapped]
                 if mapped and any(owner is other for other in given):
                     continue
-                identity = id(owner)
+                identity = _identity(owner)
                 in_file = None
                 if issubclass(type(owner), _MMAP):
                     table = table or [maps.table()]
@@ -116,7 +116,7 @@ class Results:
                     elif key[0] == "id" and key[1] == identity:
                         here = span
                         if not (span[0] < hi and lo < span[1]):
-                            stale.add(id(entry))  # the id of an owner gone, now another object's
+                            stale.add(_identity(entry))  # the id of an owner gone, now another object's
                     elif in_file is not None and key == in_file[0]:
                         here = in_file[1:]
                     else:
@@ -139,7 +139,7 @@ class Results:
                     else:
                         new.append((seq, self.holder(owner, new), *span, key))
             if stale:
-                kept[:] = [entry for entry in kept if id(entry) not in stale]
+                kept[:] = [entry for entry in kept if _identity(entry) not in stale]
             kept.extend(new)
             del kept[:-KEPT_RESULTS]
             return found
@@ -184,7 +184,7 @@ class Results:
         try:
             held.clear()
         finally:
-            holders = {id(entry[1]): entry[1] for kept in self.kept_results.values() for entry in kept
+            holders = {_identity(entry[1]): entry[1] for kept in self.kept_results.values() for entry in kept
                        if type(entry[1]) in (_Held, _FileHeld)}
             table = maps.table() if any(type(h) is _FileHeld for h in holders.values()) else None
             for holder in holders.values():
@@ -283,10 +283,8 @@ class Results:
 
 
 def _dtype_text(dtype) -> str:
-    """How numpy prints a dtype ('object'), cut, for a result of no plain numbers; its code ('|O') when that fails.
-    ``str(dtype)`` is numpy Python code (``numpy._core._dtype``) that a file can break: after ``sys.modules.clear()``
-    or ``numpy._core._dtype._name_get = None`` it raised, and it ran for every result: a right function's were all
-    called unreadable (2/17). Now only results that earn nothing anyway run it."""
+    """How numpy prints a dtype ('object'), cut; its code ('|O') when that fails. Numpy Python code a file can break
+    (``numpy._core._dtype._name_get = None``): run for every result, it made a right function's unreadable (2/17)."""
     try:
         return plain(dtype, 60)
     except Exception:  # noqa: BLE001
@@ -353,6 +351,9 @@ frombuffer = sys.modules["numpy"].frombuffer
 #: the inputs' range unreadable, which hid a result overwritten by the next call (the 'unmodified' point kept)
 _UINT8, _asarray, _MEMMAP = sys.modules["numpy"].uint8, sys.modules["numpy"].asarray, sys.modules["numpy"].memmap
 _refcount = sys.getrefcount
+#: an object's address, shifted (``object.__hash__``): ``id()`` raises the audit event ``builtins.id``, and an audit hook
+#: raising there silenced ``reused``: a function returning one buffer on every call kept the 'unmodified' point
+_identity = object.__hash__
 _exporter = memoryview.obj.__get__
 
 
