@@ -52,6 +52,7 @@ from . import samplerows as Rows
 from . import shapeonly as O
 from . import stateful as St
 from . import structure as T
+from . import unfilled as Uf
 from . import variants as V
 from . import verdicts as L
 from . import wrongaxis as Wa
@@ -103,7 +104,8 @@ def analyse(runs, random: bool = False) -> Analysis:
     findings = [f for f in (_batch_flattened(everything), reduced, hardcoded, pooled) if f is not None]
     unflattened = pooled is not None and pooled.id == "raises-error"
     findings += [f for f in T.error_findings(everything) if not (unflattened and f.id == "raises-error")]
-    findings += _row_findings(everything) or Rows.extra_rows(everything) or Cc.classes_dropped(everything)
+    findings += (_row_findings(everything) or Rows.extra_rows(everything) or Cc.classes_dropped(everything)
+                 or Uf.unfilled_rows(everything))
     predicted = Pr.predictions(everything)
     if predicted is not None:  # the class of each sample, not its logits: nothing else about the values to find
         analysis = Analysis([predicted], [])
