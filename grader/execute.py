@@ -338,7 +338,7 @@ class Run:
         if timed_out and (early := answers.early_alarm(seconds, self.limits.cell_seconds,
                                                        "the cell" if self.submission.has_cells else "its code")):
             timed_out, error = False, early
-        if number in self.cell_errors or not (timed_out or error):
+        if number in self.cell_errors or not (timed_out or error) or incidents.clean_exit(self.submission, number, error):
             return
         cell = self.submission.cell(number)
         sentence = incidents.cell_error(self.submission, label, error, timed_out, self.limits.cell_seconds,

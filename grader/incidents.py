@@ -92,6 +92,21 @@ def unwritten(stubbed: int, calls: int) -> str:
             "left for later): write that code in place of the raise.")
 
 
+def clean_exit(submission: Submission, number: int, error: CallError | None) -> bool:
+    """Whether a script's error is its ordinary way to end: ``sys.exit(main())``, ``sys.exit(0)``, ``exit()`` or
+    ``raise SystemExit`` with a zero or empty code as the last statement of a .py file (of its last cell, for an
+    exported notebook). Run as a script, that exits cleanly and leaves nothing unrun, so "it raised SystemExit:
+    '0'; the code after that line did not run" told the student of an error where there was none. A notebook's
+    cell that exits is left to its sentence: Jupyter shows that exception too."""
+    if error is None or error.type != "SystemExit" or error.message not in ("", "0", "None") or error.line is None:
+        return False
+    if submission.is_notebook or number != max(c.code_number for c in submission.cells):
+        return False
+    cell = submission.cell(number)
+    rest = cell.source.splitlines()[error.line:] if cell is not None else ["?"]
+    return all(not line.strip() or line.lstrip().startswith("#") for line in rest)
+
+
 def cell_error(submission: Submission, label: str, error: CallError | None, timed_out: bool, limit: float, *,
                last: bool = False, expected: bool = False) -> str:
     """The sentence of a cell that raised or was stopped, with what a prompt or debugger left in it means."""

@@ -127,16 +127,18 @@ _TOP_DEF = re.compile(r"^(?:async[ \t]+)?def[ \t]+([A-Za-z_]\w*)[ \t]*\(", re.M)
 def order_notes(cells: list[tuple[str, str, object]], most: int = 3) -> list[str]:
     """For ``cells`` given as (label, source, saved execution count) in the notebook's order: one sentence per function
     (``most`` at most) whose last definition in that order ran, in the saved run, before another cell that defines it
-    too. Only whole-number counts are compared; a cell never run (count None) says nothing about the order."""
-    defined: dict[str, list[tuple[str, int]]] = {}
+    too. Only whole-number counts are compared; a cell never run (count None) says nothing about the order. A
+    definition the same as the last one, line for line (a cell copied as a "final answer", run before its twin), says
+    nothing either: what Jupyter kept is what is graded."""
+    defined: dict[str, list[tuple[str, int, str]]] = {}
     for label, source, count in cells:
         if isinstance(count, int) and not isinstance(count, bool):
             for name in dict.fromkeys(_TOP_DEF.findall(source)):
-                defined.setdefault(name, []).append((label, count))
+                defined.setdefault(name, []).append((label, count, _definition(source, name)))
     notes = []
     for name, places in defined.items():
-        last_label, last_count = places[-1]
-        later = [(label, count) for label, count in places[:-1] if count > last_count]
+        last_label, last_count, last_text = places[-1]
+        later = [(label, count) for label, count, text in places[:-1] if count > last_count and text != last_text]
         if later and len(notes) < most:
             label, count = max(later, key=lambda place: place[1])
             notes.append(f"{name}() is defined in {label} and again in {last_label}, below it; the saved notebook "
@@ -144,3 +146,20 @@ def order_notes(cells: list[tuple[str, str, object]], most: int = 3) -> list[str
                          "but cells run here from top to bottom, as with Restart & Run All, so the one below is "
                          "graded: delete the one you no longer want.")
     return notes
+
+
+def _definition(source: str, name: str) -> str:
+    """The text of the last top-level ``def name(`` in a cell: its line, the lines indented under it and any line
+    that closes a signature written over several lines, without blank lines or trailing spaces, so that two cells
+    holding the same function compare equal, whatever else they hold."""
+    lines = source.splitlines()
+    starts = [i for i, line in enumerate(lines) if (m := _TOP_DEF.match(line)) and m[1] == name]
+    if not starts:
+        return ""
+    kept = [lines[starts[-1]].rstrip()]
+    for line in lines[starts[-1] + 1:]:
+        if line.strip() and not line[0].isspace() and not line.startswith((")", "]")):
+            break
+        if line.strip():
+            kept.append(line.rstrip())
+    return "\n".join(kept)

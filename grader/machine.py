@@ -46,8 +46,15 @@ def locations() -> tuple[str, str, str]:
 
 @functools.lru_cache(maxsize=4)
 def numpy_dirs(site: str) -> tuple[str, ...]:
-    """numpy and the folder of its bundled libraries (wheels put OpenBLAS next to it)."""
-    return tuple(str(Path(site) / name) for name in ("numpy", "numpy.libs") if (Path(site) / name).exists())
+    """numpy, the folder of its bundled libraries (wheels put OpenBLAS next to it) and its installed metadata.
+
+    The metadata (``numpy-X.Y.Z.dist-info``: its version, license and file list) is what
+    ``importlib.metadata.version("numpy")`` reads. Left out, that call raised PackageNotFoundError, which no machine
+    with numpy installed does, and a script that printed its versions at import lost its function (0 / 17)."""
+    folder = Path(site)
+    found = [folder / name for name in ("numpy", "numpy.libs")]
+    found += sorted(folder.glob("numpy-[0-9]*.dist-info"))
+    return tuple(str(path) for path in found if path.exists())
 
 
 @functools.lru_cache(maxsize=1)

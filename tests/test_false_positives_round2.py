@@ -35,7 +35,6 @@ STAND_IN = "is not available while grading; a stand-in that does nothing was use
 NOT_RUN = "was not run during grading"
 #: the notes each file gets, every one of them true of what happened (a file not listed gets none)
 NOTES = {
-    "autoreload-env-xmode": ["'%env' " + NOT_RUN],
     "colab-drive-cd-gpu": ["raised FileNotFoundError", "'google.colab' " + STAND_IN, "'%cd' " + NOT_RUN,
                            "'!ls' " + NOT_RUN, "'!pip install -q numpy==1.26.4' " + NOT_RUN],
     "colab-export-drive-unguarded": ["The cell at line 19 raised FileNotFoundError", "line 30 raised NameError",

@@ -75,6 +75,8 @@ class Shell:
                  self.user_ns)
         elif name in ("reset", "reset_selective", "xdel"):
             self.forget(name, line)
+        elif name in ("env", "set_env"):
+            return self.environment(name, line)
         elif name not in self.QUIET:
             self.child.note("line-magic", name)
             if name == "timeit" and "-o" in line.split():  # 't = %timeit -o f(x)' then 't.best': a stand-in
@@ -165,6 +167,24 @@ class Shell:
                     or (pattern is not None and not pattern.search(key)):
                 continue
             del self.user_ns[key]
+
+    def environment(self, name: str, line: str):
+        """``%env``, ``%env NAME``, ``%env NAME=value`` (or ``NAME value``) and ``%set_env NAME value``, as IPython
+        runs them: they read and set the run's own environment, which a later ``os.environ["NAME"]`` reads (left
+        unset, a cell that read it raised KeyError where Jupyter's did not). Only the run's process sees them."""
+        words = line.strip()
+        if name == "env" and not words:
+            return dict(os.environ)
+        parts = words.split("=" if "=" in words else None, 1)
+        if len(parts) < 2 or not parts[0].strip() or len(parts[0].split()) > 1:
+            if name == "env" and len(parts) == 1:
+                return os.environ.get(words)
+            self.child.note("line-magic", name)  # IPython's UsageError: nothing is set
+            return None
+        key, value = parts[0].strip(), parts[1].strip()
+        os.environ[key] = value
+        print(f"env: {key}={value}")
+        return None
 
     def run_cython(self, cell: str) -> None:
         """``%%cython``: no compiler runs during grading, but a body that is plain Python (Cython compiles any

@@ -1,0 +1,12 @@
+import math
+
+import numpy as np
+
+
+def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
+    n_flat = int(np.prod(features.shape[1:]))
+    assert n_flat == math.prod(features.shape[1:]) == W1.shape[0]
+    x = features.reshape(features.shape[0], n_flat)
+    h = np.maximum(x @ W1 + b1, 0)
+    h = np.maximum(h @ W2 + b2, 0)
+    return h @ W3 + b3

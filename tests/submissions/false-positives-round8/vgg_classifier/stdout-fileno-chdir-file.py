@@ -1,0 +1,15 @@
+import os
+import sys
+
+import numpy as np
+
+print(os.isatty(sys.stdout.fileno()), sys.stdout.encoding)
+os.chdir(os.path.dirname(os.path.abspath(__file__)))
+
+
+def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
+    x = features.reshape(features.shape[0], -1)
+    h = np.maximum(x @ W1 + b1, 0)
+    h = np.maximum(h @ W2 + b2, 0)
+    return h @ W3 + b3
+
