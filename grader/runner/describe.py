@@ -32,7 +32,8 @@ class Results:
     """The child's part that describes what a call returned (``describe_result``) for the answer to a call."""
 
     #: by function name, oldest first: (step, what tells whether the memory's owner lives, first, end, key): a weak
-    #: reference to the owner, a ``_Held`` owner that takes none, a ``_FileHeld`` file, or None (always); key None
+    #: reference to the owner, a ``_Held`` owner that takes none, a ``_Wrapped`` owner that only points at memory, a
+    #: ``_FileHeld`` file, or None (always); key None
     #: for an address range, ("id", id(owner)) for a ``_Held`` owner, or (device, inode, path) for file offsets
     kept_results: dict
     inputs_range: list  # the inputs' address range, once read
@@ -126,6 +127,10 @@ class Results:
                 if in_file is not None:
                     new.append((seq, self.holder(in_file[0], new), in_file[1], in_file[2], in_file[0]))
                     continue
+                if not issubclass(type(owner), _OWNERS):  # it only points at memory: held a call (``_Wrapped``)
+                    if span[1] - span[0] <= HELD_MOST_BYTES:
+                        new.append((seq, _Wrapped(owner), *span, None))
+                    continue
                 try:
                     new.append((seq, _weakref(owner), *span, None))
                 except TypeError:  # no weak references: held, while the student's code holds it too (``release``)
@@ -185,13 +190,13 @@ class Results:
             held.clear()
         finally:
             holders = {_identity(entry[1]): entry[1] for kept in self.kept_results.values() for entry in kept
-                       if type(entry[1]) in (_Held, _FileHeld)}
+                       if type(entry[1]) in _HOLDERS}
             table = maps.table() if any(type(h) is _FileHeld for h in holders.values()) else None
             for holder in holders.values():
                 holder.settle(table)
             if any(holder() is None for holder in holders.values()):
                 for kept in self.kept_results.values():
-                    kept[:] = [entry for entry in kept if type(entry[1]) not in (_Held, _FileHeld) or entry[1]()]
+                    kept[:] = [entry for entry in kept if type(entry[1]) not in _HOLDERS or entry[1]()]
 
     def span(self, value) -> tuple[int, int] | None:
         """The address range an ndarray's elements lie in (None for anything else, or an empty array); read by
@@ -390,48 +395,37 @@ class _Held:
 
 #: what ``_Held.count`` reads for an owner that nothing else holds (the interpreter's own references included)
 _ALONE = _Held(bytearray(1)).count()
+_FileHeld = maps.FileHeld
+#: the owners whose memory is their own; any other object at the end of a result's bases only points at memory that
+#: lives on without it (``_Wrapped``)
+_OWNERS = (sys.modules["numpy"].ndarray, bytes, bytearray, _MMAP, stdlib.load("array").array)
 
 
-class _FileHeld:
-    """A descriptor of the runner's own on a file a result was mapped from (``maps.hold``), so that its inode is
-    not given to a file made later while the entry lives: ext4 reuses a deleted file's inode at once, and an unnamed
-    temporary file's path is ``#<inode>``, so a fresh ``tempfile.TemporaryFile()`` per call, mapped and returned,
-    was the last call's file by every name ``/proc/self/maps`` gives (shared-result on correct code in ``rlimits``
-    mode). Called like a weak reference: itself while the descriptor is open, None once closed."""
+class _Wrapped(_Held):
+    """A result's owner that only points at memory (``as_strided``'s ``DummyArray``, an object with an
+    ``__array_interface__``, a ctypes array ``from_address``), held until the end of the call after the next. Fresh
+    on each call over one module-level buffer, it died with its result, its entry was forgotten, and a function
+    returning that buffer on every call kept the 'unmodified' point (17/17). Held, a fresh one per call keeps its
+    memory from going to the next call's result; a wrapper that does not keep it returns memory already freed."""
 
-    __slots__ = ("fd", "key")
-    open_count = 0
+    __slots__ = ("releases",)
 
-    def __init__(self, fd: int, key: tuple) -> None:
-        self.fd, self.key = fd, key
-        _FileHeld.open_count += 1
+    def __init__(self, obj) -> None:
+        super().__init__(obj)
+        self.releases = 0
 
-    def __call__(self):
-        return self if self.fd >= 0 else None
+    def __call__(self):  # itself, not the student's object, whose truth may be anything
+        return self if self.obj is not None else None
 
-    def holds(self, key) -> bool:
-        return self.fd >= 0 and self.key[:2] == key[:2]
-
-    def settle(self, table) -> None:
-        """Close the descriptor when the file is no longer the student's (no name, no other descriptor, no
-        mapping): its entry is forgotten, and its inode may go to the next file."""
-        if self.fd >= 0 and not maps.still_used(self.fd, self.key, table):
-            self.close()
-
-    def close(self) -> None:
-        if self.fd >= 0:
-            fd, self.fd = self.fd, -1
-            _FileHeld.open_count -= 1
-            try:
-                _close(fd)
-            except OSError:
-                pass
-
-    def __del__(self) -> None:  # its last entry dropped (past KEPT_RESULTS): the descriptor with it
-        self.close()
+    def settle(self, _table) -> None:
+        self.releases += 1
+        if self.releases > 1:
+            self.obj = None
 
 
-_close = os.close
+_HOLDERS = (_Held, _FileHeld, _Wrapped)
+
+
 
 
 def plain(value, limit: int) -> str:

@@ -166,3 +166,45 @@ def reserved() -> int | None:
     except (OSError, ValueError, IndexError):
         pass
     return None
+
+
+class FileHeld:
+    """A descriptor of the runner's own on a file a result was mapped from (``hold``), so that its inode is
+    not given to a file made later while the entry lives: ext4 reuses a deleted file's inode at once, and an unnamed
+    temporary file's path is ``#<inode>``, so a fresh ``tempfile.TemporaryFile()`` per call, mapped and returned,
+    was the last call's file by every name ``/proc/self/maps`` gives (shared-result on correct code in ``rlimits``
+    mode). Called like a weak reference: itself while the descriptor is open, None once closed."""
+
+    __slots__ = ("fd", "key")
+    open_count = 0
+
+    def __init__(self, fd: int, key: tuple) -> None:
+        self.fd, self.key = fd, key
+        FileHeld.open_count += 1
+
+    def __call__(self):
+        return self if self.fd >= 0 else None
+
+    def holds(self, key) -> bool:
+        return self.fd >= 0 and self.key[:2] == key[:2]
+
+    def settle(self, table) -> None:
+        """Close the descriptor when the file is no longer the student's (no name, no other descriptor, no
+        mapping): its entry is forgotten, and its inode may go to the next file."""
+        if self.fd >= 0 and not still_used(self.fd, self.key, table):
+            self.close()
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            fd, self.fd = self.fd, -1
+            FileHeld.open_count -= 1
+            try:
+                _close(fd)
+            except OSError:
+                pass
+
+    def __del__(self) -> None:  # its last entry dropped (past KEPT_RESULTS): the descriptor with it
+        self.close()
+
+
+_close = os.close
