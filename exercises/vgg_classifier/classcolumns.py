@@ -57,8 +57,9 @@ def classes_dropped(runs) -> list:
         how = (" (a slice such as [:, :-1] on the logits, W3 or b3, or a loop that stops one class early, "
                "range(K - 1))" if side == "last" else " (a slice such as [:, 1:] on the logits, W3 or b3)")
     else:
-        what = (f"your result has {K + n} columns where W3 has {K}: the {side} {'column' if n == 1 else f'{n} columns'} "
-                f"belong{'s' if n == 1 else ''} to no class, and the others are the right logits of every sample")
+        extra = "column" if n == 1 else f"{n} columns"
+        what = (f"your result has {K + n} columns where W3 has {K}: the {side} {extra} belong{'s' if n == 1 else ''} "
+                f"to no class, and the others are the right logits of every sample")
         how = " (a result stacked onto a seed column, or allocated with too many columns)"
     return [Finding("classes-dropped", f"On probe '{run.case.name}' ({run.case.description}) {what}{how}. Every call "
                                        f"that returned an array ({len(seen)}) shows the same, so only the number "

@@ -5,10 +5,11 @@ standardised per channel over the batch, averaged with their mirror image (test-
 floor-divided (``features // 255``).
 
 Each entry of ``MAPS`` is (what the head received, why it is wrong, the change on the (B, H, W, C) features giving
-the flattened (B, H*W*C) values FC1 then multiplied, or a tuple of such values whose logits are averaged). ``featurechanges.normalised`` fits them, with the usual
-normalisations, on every graded case and every probe; only a head whose every answer one of them gives is named.
-Why each exists: round seventeen and eighteen's per-position channel means were a ``features-changed`` that did
-not say what the change was, and ``features // 255`` (a floor division typed for a scaling) got no finding at all.
+the flattened (B, H*W*C) values FC1 then multiplied, or a tuple of such values whose logits are averaged).
+``featurechanges.normalised`` fits them, with the usual normalisations, on every graded case and every probe; only
+a head whose every answer one of them gives is named. Why: round seventeen and eighteen's per-position channel means
+were a ``features-changed`` that did not say what the change was, and ``features // 255`` (a floor division typed for
+a scaling) got no finding at all.
 """
 from __future__ import annotations
 

@@ -57,11 +57,11 @@ def unfilled_rows(runs) -> list:
            "take the slice features[i:i + 2], which holds one sample at the end of an odd batch." if odd else
            " A loop over the samples that stops before the end of the batch leaves those rows as they were "
            "allocated.")
+    held = "holds only zeros: that sample was" if n == 1 else "hold only zeros: those samples were"
     return [Finding("samples-dropped", f"On probe '{run.case.name}' ({run.case.description}) your function returned "
-                                       f"the right logits for every sample but {rows}, which "
-                                       f"{'holds' if n == 1 else 'hold'} only zeros: {'that sample was' if n == 1 else 'those samples were'} "
-                                       f"never computed. Batches of {_sizes(sizes_empty)} sample(s) come back with "
-                                       f"their last rows empty like this, while batches of {_sizes(sizes_right)} are "
+                                       f"the right logits for every sample but {rows}, which {held} never "
+                                       f"computed. Batches of {_sizes(sizes_empty)} sample(s) come back with their "
+                                       f"last rows empty like this, while batches of {_sizes(sizes_right)} are "
                                        f"right.{why}")]
 
 
