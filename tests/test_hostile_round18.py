@@ -26,7 +26,9 @@ That look forgot an earlier result once the object at the end of its bases died.
 that object is a fresh one on every call, which only points at a module-level buffer: it died with its result, and
 a function returning that buffer on every call kept the 'unmodified' point (17/17, three ways). Such an owner is now
 held until the end of the call after the next (a fresh one per call keeps its own memory from the next result, so
-right functions returning such views of fresh memory keep full marks).
+right functions returning such views of fresh memory keep full marks). And the file a result's memory is mapped
+from was looked up only for results an ``mmap`` owns: one file mapped twice, its two mappings returned in turn through
+ctypes, was two memories (17/17); it is now looked up for such owners too.
 """
 from __future__ import annotations
 
@@ -77,6 +79,23 @@ def vgg_classifier(*args):
     result[...] = out
     return result
 """
+# one file mapped twice, the two mappings returned in turn through ctypes: one memory at two addresses
+SOURCES["file-mapped-twice"] = CORRECT.replace("def vgg_classifier(", "def _right(") + """
+import ctypes, mmap, tempfile
+
+_file = tempfile.TemporaryFile()
+_file.truncate(1 << 16)
+_maps = [mmap.mmap(_file.fileno(), 1 << 16) for _ in range(2)]
+_at = [ctypes.addressof(ctypes.c_char.from_buffer(kept)) for kept in _maps]
+_calls = [0]
+
+def vgg_classifier(*args):
+    out = _right(*args)
+    _calls[0] += 1
+    result = np.ctypeslib.as_array((ctypes.c_double * out.size).from_address(_at[_calls[0] % 2])).reshape(out.shape)
+    result[...] = out
+    return result
+"""
 # the same views of fresh memory, as a right function may return them
 SOURCES["fresh-as-strided"] = SOURCES["shared-as-strided"].replace("as_strided(_buffer,", "as_strided(out.copy(),")
 SOURCES["fresh-ctypes"] = SOURCES["shared-ctypes-from-address"].replace(
@@ -117,7 +136,8 @@ def test_a_result_of_objects_is_named_by_its_dtype(results, name, words):
     assert words in messages, messages
 
 
-@pytest.mark.parametrize("name", ["shared-buffer-id-audited", *(f"shared-{name}" for name in WRAPPED)])
+@pytest.mark.parametrize("name", ["shared-buffer-id-audited", *(f"shared-{name}" for name in WRAPPED),
+                                  "file-mapped-twice"])
 def test_a_result_overwritten_by_the_next_call_is_seen_however_it_was_returned(results, name):
     result = results[name]
     assert result.error is None, result.error

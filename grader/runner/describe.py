@@ -107,7 +107,8 @@ class Results:
                     continue
                 identity = _identity(owner)
                 in_file = None
-                if issubclass(type(owner), _MMAP):
+                wrapped = not issubclass(type(owner), _OWNERS)  # it only points at memory: held a call (``_Wrapped``)
+                if wrapped or issubclass(type(owner), _MMAP):  # a wrapper may point into a file's shared mapping too
                     table = table or [maps.table()]
                     in_file = maps.file_range(*span, table[0])
                 for entry in kept:
@@ -127,7 +128,7 @@ class Results:
                 if in_file is not None:
                     new.append((seq, self.holder(in_file[0], new), in_file[1], in_file[2], in_file[0]))
                     continue
-                if not issubclass(type(owner), _OWNERS):  # it only points at memory: held a call (``_Wrapped``)
+                if wrapped:
                     if span[1] - span[0] <= HELD_MOST_BYTES:
                         new.append((seq, _Wrapped(owner), *span, None))
                     continue
