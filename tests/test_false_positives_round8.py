@@ -95,6 +95,5 @@ def test_every_right_head_keeps_full_marks_with_only_its_true_notes(results):
     assert helpers.class_faults(results, full, {}) == {}
 
 
-@pytest.mark.xfail(strict=False, reason="the fork template's sys.stdout believes it can seek (lead-owned runner)")
 def test_stdout_reconfigure_at_import_keeps_the_function(results):
     assert helpers.class_faults(results, {OPEN: []}, {}) == {}
