@@ -94,7 +94,7 @@ class Results:
         try:
             kept = self.kept_results.setdefault(name, [])
             kept[:] = [entry for entry in kept if entry[1] is None or entry[1]() is not None]
-            found, new, given, inputs, stale = None, [], None, self.inputs_span(), set()
+            found, new, given, inputs = None, [], None, self.inputs_span()
             table: list = []  # /proc/self/maps, read once a call, and only when an mmap owns a result
             for value in self.compared(values):
                 span = self.span(value)
@@ -115,10 +115,8 @@ class Results:
                     step, _, lo, hi, key = entry
                     if key is None:
                         here = span
-                    elif key[0] == "id" and key[1] == identity:
+                    elif key[0] == "id" and key[1] == identity:  # held (``_Held``): the id is still that owner's
                         here = span
-                        if not (span[0] < hi and lo < span[1]):
-                            stale.add(_identity(entry))  # the id of an owner gone, now another object's
                     elif in_file is not None and key == in_file[0]:
                         here = in_file[1:]
                     else:
@@ -144,8 +142,6 @@ class Results:
                         new[twice[0]] = (seq, ref, min(lo, span[0]), max(hi, span[1]), key)
                     else:
                         new.append((seq, self.holder(owner, new), *span, key))
-            if stale:
-                kept[:] = [entry for entry in kept if _identity(entry) not in stale]
             kept.extend(new)
             del kept[:-KEPT_RESULTS]
             return found
