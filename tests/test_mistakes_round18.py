@@ -29,9 +29,11 @@ What the report said before this round's changes, where it fell short:
 - Per-channel centring or standardising over the batch, each position's largest channel, test-time augmentation
   with a flip: generic readings or a bare ``wrong-stage``; now ``features-changed`` saying which.
 
+- ``z3 // 2``: ``rounded-output`` saying only that the values are whole numbers; now the floor division is named
+  (``floordiv:Q`` among the finals tried when every probe returned whole numbers, ``probework._rounding``).
+
 Still partial, asserted as they are: ``(x @ W1) // 1 + b1`` reads as the features truncated (on the identity
-probes the two agree); ``z3 // 2`` is ``rounded-output`` without the division; FC1's activations divided by
-``W1.shape[1] // 2`` are a ``wrong-stage`` that shows the ramp.
+probes the two agree); FC1's activations divided by ``W1.shape[1] // 2`` are a ``wrong-stage`` that shows the ramp.
 """
 from __future__ import annotations
 
@@ -172,7 +174,7 @@ EXPECTED = {
     "relu-on-w2": {"activation-on-weights"},
     "dropout-int-div": {"wrong-activation"},
     "relu-on-x-no-relu2": {"missing-relu", "extra-activation"},
-    "logits-floordiv-2": {"rounded-output"},  # partial: the division is not named
+    "logits-floordiv-2": {"rounded-output"},
     "hidden-over-half-width": {"wrong-stage"},  # partial: reads the ramp only
     "float32-accumulate": {"precision-loss"},
     "matmul-dtype-f32": {"precision-loss"},
@@ -207,6 +209,7 @@ WORDS = {
     "fc2-fc3-swapped": ("missing-layer", "FC2 and FC3 are applied in the wrong order"),
     "chunks-drop-last": ("samples-dropped", "Batches of 1, 3 or 5 sample(s)"),
     "tensordot-hw-swapped": ("raises-error", "np.tensordot sums over the axes it is given in pairs"),
+    "logits-floordiv-2": ("rounded-output", "A floor division by 2 (y // 2"),
 }
 
 #: right heads in unusual forms: full marks, no finding

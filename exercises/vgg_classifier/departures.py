@@ -224,7 +224,7 @@ def _final_item(final: str) -> tuple[str, str] | None:
                                  "y - y.max(axis=0) (the shift that keeps a softmax stable, on the batch axis instead "
                                  "of the classes'), so each sample's logits depend on the other samples of its batch "
                                  "(a single sample's are all 0)")
-    if final.startswith("round:") or final == "trunc":
+    if final.startswith(("round:", "floordiv:")) or final in ("trunc", "floor"):
         return ("rounded-output", f"{Fn.final_name(final)} is applied to the output of FC3")
     if final in Fn.CHANGED_FINALS or final.startswith(("shift:", "times:", "affine:")):  # no activation: a factor, a reorder...
         return ("logits-changed", f"after FC3 the logits are {Fn.final_name(final)}")

@@ -1,7 +1,8 @@
 """What the VGG head's model (``variants.py``) may do to the logits after FC3, and how a sentence names it.
 
 Functions of the logits (a ReLU, a softmax, over the classes or over the batch), changes that are no function
-applied to them (``CHANGED_FINALS``: doubled, shifted, reordered), and the parameterised ``round:D``, ``clip:LO:HI``,
+applied to them (``CHANGED_FINALS``: doubled, shifted, reordered), and the parameterised ``round:D``, ``floordiv:Q``
+(``y // 2``, tried with ``floor`` and ``trunc`` when every probe returned whole numbers), ``clip:LO:HI``,
 ``shift:C``, ``times:S`` and ``affine:S:C`` fitted from the logits ramp. ``FINALS`` are tried by every search,
 ``RARE_FINALS`` only when a ramp shows something after FC3.
 """
@@ -118,6 +119,11 @@ def final_name(name: str) -> str:
         return f"rounding to {params[0]} decimals (np.round(y, {params[0]}))"
     if kind == "trunc":
         return "truncation toward 0 to whole numbers (as y.astype(int) does)"
+    if kind == "floor":
+        return "rounding down to whole numbers (np.floor(y), or y // 1)"
+    if kind == "floordiv":
+        return (f"a floor division by {params[0]} (y // {params[0]}: // divides and rounds down to a whole number, "
+                f"where / only divides)")
     if kind == "shift":
         return f"shifted by the constant {params[0]} (y + {params[0]})"
     if kind == "times":
@@ -176,6 +182,10 @@ def _final(name: str, z: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
         return np.round(z, int(params[0]))
     if kind == "trunc":  # a cast to int, cast back or not
         return np.trunc(z)
+    if kind == "floor":  # y // 1
+        return np.floor(z)
+    if kind == "floordiv":  # // typed for / (a temperature, a mean over a count)
+        return np.floor_divide(z, float(params[0]))
     if kind == "shift":  # a stray constant, y + 1e-8 (fitted from the logits ramp)
         return z + float(params[0])
     if kind == "times":  # one factor on every logit, 3 * y (fitted from the logits ramp)

@@ -309,6 +309,10 @@ def _probe_work(probes: list) -> _Probes:
     return work
 
 
+#: what ``y // q`` is typed with for ``y / q``: a halving, a temperature, a mean over a count of ten or a hundred
+FLOOR_DIVISORS = (2, 3, 4, 10, 100)
+
+
 def _rounding(square, arrays) -> list[str]:
     """``round:D`` when every probe output is a multiple of 10^-D (D from 0 to 6, the fewest) and the statement's
     are not: the logits are rounded, perhaps beside another mistake that the search then finds with it (a missing
@@ -324,7 +328,8 @@ def _rounding(square, arrays) -> list[str]:
                 stated = all(np.all(np.abs(e / step - np.round(e / step)) <= 1e-6) for _, e in pairs)
                 if stated:
                     return []
-                rounded = [f"round:{decimals}"] + (["trunc"] if decimals == 0 else [])
+                whole = ["trunc", "floor", *(f"floordiv:{q}" for q in FLOOR_DIVISORS)]
+                rounded = [f"round:{decimals}"] + (whole if decimals == 0 else [])
                 # a ReLU, a sigmoid or a softmax on the logits, then rounding (np.round(sigmoid(y)): a 0/1 guess)
                 return rounded + [f"{f}+{r}" for f in ("relu", "sigmoid", "softmax") for r in rounded]
     return []
