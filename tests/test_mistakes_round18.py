@@ -1,4 +1,4 @@
-"""Round eighteen: 60 wrong VGG heads and 6 right ones in forms no round had tried, graded through the grader's
+"""Round eighteen: 63 wrong VGG heads and 6 right ones in forms no round had tried, graded through the grader's
 sandbox in one batch. Tried: the last session's partial heads in new forms (per-position channel means, sums or
 maxima fed to W1 repeated, tiled, through W1's first or every C-th rows; a product reduced over the wrong axis in
 any layer, by sum or mean; a running mean of the features in three update rules; the first or last class cut, or a
@@ -29,6 +29,8 @@ What the report said before this round's changes, where it fell short:
 - Per-channel centring or standardising over the batch, each position's largest channel, test-time augmentation
   with a flip: generic readings or a bare ``wrong-stage``; now ``features-changed`` saying which.
 
+- b1 added to W1's rows, ``x @ (W1 + b1)``, or b2 multiplied, ``h1 @ W2 * b2``: a generic ``wrong-stage``; now
+  ``bias-misplaced`` naming the form (``biasforms.py``).
 - ``z3 // 2``: ``rounded-output`` saying only that the values are whole numbers; now the floor division is named
   (``floordiv:Q`` among the finals tried when every probe returned whole numbers, ``probework._rounding``).
 
@@ -117,6 +119,9 @@ SOURCES["leaky-001-both"] = body(a1="np.where(z1 > 0, z1, 0.01 * z1)", a2="np.wh
 SOURCES["leaky-02-fc1"] = body(a1="np.maximum(z1, 0.2 * z1)")
 SOURCES["relu6-minmax"] = body(a1="np.minimum(np.maximum(z1, 0), 6)", a2="np.minimum(np.maximum(z2, 0), 6)")
 SOURCES["relu-on-w2"] = body(z2="h1 @ np.maximum(0, W2) + b2")
+SOURCES["bias-in-weights"] = body(z1="x @ (W1 + b1)")
+SOURCES["bias-multiplied"] = body(z2="h1 @ W2 * b2")
+SOURCES["bias-first-sample"] = body(z1="x @ W1\nz1[0] += b1")
 SOURCES["dropout-int-div"] = body(a1="np.maximum(z1, 0) * (1 // 2)")
 SOURCES["relu-on-x-no-relu2"] = body(x=f"x = np.maximum(features.reshape({B}, -1), 0)", a2="z2")
 # integer division and precision
@@ -172,6 +177,9 @@ EXPECTED = {
     "leaky-02-fc1": {"wrong-activation"},
     "relu6-minmax": {"wrong-activation"},
     "relu-on-w2": {"activation-on-weights"},
+    "bias-in-weights": {"bias-misplaced"},
+    "bias-multiplied": {"bias-misplaced"},
+    "bias-first-sample": {"missing-bias"},
     "dropout-int-div": {"wrong-activation"},
     "relu-on-x-no-relu2": {"missing-relu", "extra-activation"},
     "logits-floordiv-2": {"rounded-output"},
@@ -210,6 +218,8 @@ WORDS = {
     "chunks-drop-last": ("samples-dropped", "Batches of 1, 3 or 5 sample(s)"),
     "tensordot-hw-swapped": ("raises-error", "np.tensordot sums over the axes it is given in pairs"),
     "logits-floordiv-2": ("rounded-output", "A floor division by 2 (y // 2"),
+    "bias-in-weights": ("bias-misplaced", "FC1 computes h @ (W1 + b1)"),
+    "bias-multiplied": ("bias-misplaced", "FC2 computes h @ W2 * b2"),
 }
 
 #: right heads in unusual forms: full marks, no finding

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from grader.authoring import PROBE, Finding
 
 from . import batchdependence as Bd
+from . import biasforms as Bf
 from . import classcolumns as Cc
 from . import detectors as D
 from . import featurechanges as Fc
@@ -111,8 +112,8 @@ def analyse(runs, random: bool = False) -> Analysis:
         analysis = Analysis([predicted], [])
         _LAST.entry = (key, runs, analysis)
         return analysis
-    axis = Wa.wrong_axis(everything)
-    if axis is not None:  # one layer reduced over the wrong axis: it explains every call, values and failures alike
+    axis = Wa.wrong_axis(everything) or Bf.bias_forms(everything)
+    if axis is not None:  # one layer's product or bias written wrong: it explains every call, values and failures
         analysis = Analysis([axis], [])
         _LAST.entry = (key, runs, analysis)
         return analysis
