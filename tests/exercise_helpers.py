@@ -20,7 +20,7 @@ from typing import Callable, Iterable, Iterator
 import nbformat
 import numpy as np
 
-from conftest import ROOT, SUBMISSIONS
+from conftest import ROOT, SUBMISSIONS, grade_students
 from grader import assignment as assignment_mod
 from grader import exercise as exercise_mod
 from grader import notebook as notebook_mod
@@ -490,6 +490,19 @@ def assert_reports_name(results: dict, expected: dict[str, set[str]], words: dic
     for name, (finding, needle) in words.items():
         evidence = next(d.evidence for d in results[name].diagnoses if d.id == finding)
         assert needle in evidence, (name, evidence)
+
+
+def assert_round(folder: Path, session, sources: dict[str, str], right: dict[str, str],
+                 expected: dict[str, set[str]], words: dict[str, tuple[str, str]]) -> None:
+    """A round of wrong heads (``sources``) and right ones (``right``), written to ``folder`` and graded in one batch:
+    every right head keeps a clean full mark, and every wrong one's report is what ``assert_reports_name`` asks."""
+    assert set(sources) == set(expected)
+    for name, source in {**sources, **right}.items():
+        (folder / f"{name}.py").write_text(source)
+    results = grade_students(folder, session, [*sources, *right])
+    faults = {name: clean_mark_faults(results.pop(name)) for name in right}
+    assert not any(faults.values()), faults
+    assert_reports_name(results, expected, words)
 
 
 VGG_PRE = "import numpy as np\n\n"

@@ -21,7 +21,6 @@ bias as b3 added to FC2's output (now ``wrong-sum-axis``, ``wrongaxis.py``).
 from __future__ import annotations
 
 import exercise_helpers as helpers
-from conftest import grade_students
 
 body, raw = helpers.vgg_head, helpers.vgg_raw
 
@@ -118,10 +117,4 @@ RIGHT = {"x-times-w1-sum": body(z1="(x[:, :, None] * W1[None]).sum(axis=1) + b1[
 
 
 def test_round_seventeen_mistakes_are_named_and_never_get_full_marks(tmp_path, session):
-    assert set(SOURCES) == set(EXPECTED)
-    for name, source in {**SOURCES, **RIGHT}.items():
-        (tmp_path / f"{name}.py").write_text(source)
-    results = grade_students(tmp_path, session, [*SOURCES, *RIGHT])
-    faults = {name: helpers.clean_mark_faults(results.pop(name)) for name in RIGHT}
-    assert not any(faults.values()), faults
-    helpers.assert_reports_name(results, EXPECTED, WORDS)
+    helpers.assert_round(tmp_path, session, SOURCES, RIGHT, EXPECTED, WORDS)

@@ -40,7 +40,6 @@ probes the two agree); FC1's activations divided by ``W1.shape[1] // 2`` are a `
 from __future__ import annotations
 
 import exercise_helpers as helpers
-from conftest import grade_students
 
 body, raw = helpers.vgg_head, helpers.vgg_raw
 
@@ -236,10 +235,4 @@ RIGHT = {
 
 
 def test_round_eighteen_mistakes_are_named_and_never_get_full_marks(tmp_path, session):
-    assert set(SOURCES) == set(EXPECTED)
-    for name, source in {**SOURCES, **RIGHT}.items():
-        (tmp_path / f"{name}.py").write_text(source)
-    results = grade_students(tmp_path, session, [*SOURCES, *RIGHT])
-    faults = {name: helpers.clean_mark_faults(results.pop(name)) for name in RIGHT}
-    assert not any(faults.values()), faults
-    helpers.assert_reports_name(results, EXPECTED, WORDS)
+    helpers.assert_round(tmp_path, session, SOURCES, RIGHT, EXPECTED, WORDS)
