@@ -89,6 +89,7 @@ class Calls:
             return
         forms = [_form(arg) for arg in args]
         mapped = [arg for arg, spec in zip(args, command["args"]) if "file" in spec]  # not in the inline memory
+        inline = [arg for arg, spec in zip(args, command["args"]) if "offset" in spec]
         function = self.functions[command["function"]]
         reply = {"t": "result", "seq": command["seq"], "status": "ok", "error": None}
         payload = b""
@@ -108,7 +109,7 @@ class Calls:
             max_bytes, outputs = int(command["max_bytes"]), int(command.get("outputs", 1))
             describe = (lambda: describe_error(held[1])) if raised else \
                 (lambda: self.describe_result(held[0], reply, max_bytes, outputs, (command["function"], command["seq"],
-                                                                                   mapped)))
+                                                                                   mapped, inline)))
             out_of_time, failed, described = self.timed(left(), describe, untraced=True)
             if failed is not None and raised:
                 described = {"type": "Exception", "message": "<unprintable>", "file": None, "line": None}

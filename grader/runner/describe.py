@@ -36,7 +36,6 @@ class Results:
     #: ``_FileHeld`` file, or None (always); key None
     #: for an address range, ("id", id(owner)) for a ``_Held`` owner, or (device, inode, path) for file offsets
     kept_results: dict
-    inputs_range: list  # the inputs' address range, once read
 
     def detached(self, chunk):
         """A result's bytes that no object of the student's keeps alive: a view of an ndarray subclass, or of
@@ -53,8 +52,8 @@ class Results:
     def describe_result(self, value, reply: dict, max_bytes: int, outputs: int, call: tuple | None = None) -> bytes:
         """One description per returned value: the value itself, or each item of the tuple a function with
         several outputs returns (at most ``outputs`` of them; ``count`` says how many there were). ``call``: the
-        function's name, the call's step and its arguments mapped from files, to say when a returned array lies in
-        the memory an earlier call of that function returned (``overwrites``)."""
+        function's name, the call's step, its arguments mapped from files and those in the inputs' memory, to say when a
+        returned array lies in the memory an earlier call of that function returned (``overwrites``)."""
         if outputs > 1 and isinstance(value, (tuple, list)):
             reply["count"] = len(value)
             values = list(value[:outputs])
@@ -70,12 +69,12 @@ class Results:
             chunks.append(data)
         reply["parts"] = parts
         if call is not None:
-            earlier = self.reused(*call, values)
+            earlier = self.reused(*call[:3], values, *call[3:])
             if earlier is not None:
                 reply["overwrites"] = earlier
         return chunks
 
-    def reused(self, name: str, seq: int, mapped: list, values: list) -> int | None:
+    def reused(self, name: str, seq: int, mapped: list, values: list, inline: list = ()) -> int | None:
         """The step of the latest earlier call of ``name`` whose returned array shares memory with an array among
         ``values``, or among the first items of a tuple or list there (None when none does): a module-level buffer
         filled and returned, or a cached array, hands every caller the same memory, so the next call overwrites the
@@ -87,20 +86,25 @@ class Results:
         for an owner that takes no weak reference (a ``bytearray`` or ``bytes`` under ``np.frombuffer``), its id and
         range, the owner held only while the student's code holds it too (``_Held``, settled by ``release``); for a
         shared file mapping (mapped again on every call, at a new address), the file and offsets, the file held open
-        while it is still the student's (``_FileHeld``). Arrays in
-        the parent's inputs (an argument returned, or a view of one: the inline inputs' memory, or a file
-        ``mapped`` for this call) are no result of the function's and are left out. About 3 us a call; reads only
-        numpy's and Python's own C attributes, so no student code runs."""
+        while it is still the student's (``_FileHeld``). The call's own arguments (one returned, or a view of one: the
+        ``inline`` arrays' memory, or a file ``mapped`` for the call) are no result of the function's and are left
+        out; the rest of the inputs' memory is not: left out whole, it held one place every call filled and returned
+        ('unmodified' kept). About 3 us a call; reads only numpy's and Python's own C attributes, so no student code
+        runs."""
         try:
             kept = self.kept_results.setdefault(name, [])
             kept[:] = [entry for entry in kept if entry[1] is None or entry[1]() is not None]
-            found, new, given, inputs = None, [], None, self.inputs_span()
+            found, new, given, arguments = None, [], None, None
             table: list = []  # /proc/self/maps, read once a call, and only when an mmap owns a result
             for value in self.compared(values):
                 span = self.span(value)
-                if span is None or inputs is not None and span[0] < inputs[1] and inputs[0] < span[1]:
+                if span is None:
                     continue
                 owner = self.owner(value)
+                if owner is self.inputs:  # in the inputs' memory: left out when it is one of the call's arguments
+                    arguments = arguments or [part for part in map(self.span, inline) if part is not None]
+                    if any(span[0] < high and low < span[1] for low, high in arguments):
+                        continue
                 if mapped and given is None:  # the mapped files' owners: a view of one returned is an argument
                     given = [self.owner(arg) for arg in mapped]
                 if mapped and any(owner is other for other in given):
@@ -237,14 +241,6 @@ class Results:
                 break
             value = base
         return value
-
-    def inputs_span(self) -> tuple[int, int] | None:
-        """The address range of the parent's shared memory of inline inputs, read once."""
-        if self.inputs is None:
-            return None
-        if not self.inputs_range:
-            self.inputs_range.append(self.span(frombuffer(self.inputs, _UINT8)))
-        return self.inputs_range[0]
 
     def describe_value(self, value, reply: dict, max_bytes: int) -> bytes:
         reply["type"] = type_name(value)
