@@ -1,8 +1,8 @@
-"""Round eighteen: 63 wrong VGG heads and 6 right ones in forms no round had tried, graded through the grader's
+"""Round eighteen: 66 wrong VGG heads and 7 right ones in forms no round had tried, graded through the grader's
 sandbox in one batch. Tried: the last session's partial heads in new forms (per-position channel means, sums or
 maxima fed to W1 repeated, tiled, through W1's first or every C-th rows; a product reduced over the wrong axis in
-any layer, by sum or mean; a running mean of the features in three update rules; the first or last class cut, or a
-zero class added), then a softmax or log-softmax over the batch or the whole array, argmax as floats, one-hot
+any layer, by sum or mean, or through np.einsum; a running mean of the features in three update rules; the first
+or last class cut, or a zero class added), then a softmax or log-softmax over the batch or the whole array, argmax as floats, one-hot
 argmax, np.tensordot with W1 reshaped to (H, W, C, D1) and the axes paired wrong, NCHW flattens, the batch
 flattened, biases made columns, ReLU before the bias, a ReLU on the logits behind a ``training`` flag, dropout's
 0.5, leaky ReLUs, ReLU6 through min/max, FC2 and FC3 (or FC1 and FC2) applied in the wrong order, W2.T, float32
@@ -64,6 +64,9 @@ SOURCES["fc3-sum-samples"] = body(z3="(h2[:, :, None] * W3[None]).sum(axis=0) + 
 SOURCES["fc2-sum-outputs"] = body(z2="(h1[:, :, None] * W2).sum(axis=2) + b2")
 SOURCES["fc3-mean-outputs"] = body(z3="(h2[:, :, None] * W3).mean(axis=2) + b3")
 SOURCES["fc1-sum-samples"] = body(z1="(x[:, :, None] * W1[None]).sum(axis=0) + b1")
+SOURCES["einsum-bi-ij-bi"] = body(z3="np.einsum('bi,ij->bi', h2, W3) + b3")
+SOURCES["einsum-bi-ij-ij"] = body(z3="np.einsum('bi,ij->ij', h2, W3) + b3")
+SOURCES["inner-w2"] = body(z2="np.inner(h1, W2) + b2")
 # classes cut or added
 SOURCES["last-class-dropped"] = body(out="return z3[:, :-1]")
 SOURCES["first-class-dropped"] = body(out="return z3[:, 1:]")
@@ -151,7 +154,9 @@ EXPECTED = {
                                    "features-channel-centred", "features-channel-standardised", "tta-flip-mean",
                                    "hflip", "features-global-norm", "features-global-centred", "fc1-floordiv")},
     **{name: {"wrong-sum-axis"} for name in ("fc3-sum-outputs", "fc3-sum-samples", "fc2-sum-outputs",
-                                             "fc3-mean-outputs", "fc1-sum-samples")},
+                                             "fc3-mean-outputs", "fc1-sum-samples", "einsum-bi-ij-bi",
+                                             "einsum-bi-ij-ij")},
+    "inner-w2": {"transposed-weights"},
     **{name: {"classes-dropped"} for name in ("last-class-dropped", "first-class-dropped", "w3-last-col-dropped",
                                               "extra-zero-class")},
     "running-mean-one-slot": {"stale-result"},  # every repeated call agreed with its first
@@ -208,6 +213,7 @@ WORDS = {
     "fc3-sum-outputs": ("wrong-sum-axis", "FC3 multiplies FC2's activations by W3 elementwise and reduces with "
                                           ".sum(axis=2)"),
     "fc1-sum-samples": ("wrong-sum-axis", "sums over the samples of the batch"),
+    "einsum-bi-ij-bi": ("wrong-sum-axis", "np.einsum('bi,ij->bi', h, W)"),
     "last-class-dropped": ("classes-dropped", "the logits of the last class are missing"),
     "first-class-dropped": ("classes-dropped", "the logits of the first class are missing"),
     "extra-zero-class": ("classes-dropped", "the last column belongs to no class"),
@@ -231,6 +237,7 @@ RIGHT = {
     "ok-relu-abs": body(a1="(z1 + np.abs(z1)) / 2", a2="z2 * (z2 > 0)"),
     "ok-clip-min": body(a1="z1.clip(min=0)", a2="np.where(z2 > 0, z2, 0.0)"),
     "ok-reshape-w1rows": body(x="x = features.reshape(-1, W1.shape[0])"),
+    "ok-column-layout": body(z1="(W1.T @ x.T + b1.reshape(-1, 1)).T"),
 }
 
 

@@ -41,9 +41,9 @@ def _reduced(over_outputs: bool, mean: bool) -> Layer:
 
 #: (the code, what it computes, the layer under that reduction)
 FORMS = (
-    ("sum(axis=2)", "sums over the layer's outputs instead of its inputs, which is h * W.sum(axis=1): each "
+    ("sum(axis=2) (or np.einsum('bi,ij->bi', h, W))", "sums over the layer's outputs instead of its inputs, which is h * W.sum(axis=1): each "
                     "input unit times the sum of its row of weights, one value per input", _reduced(True, False)),
-    ("sum(axis=0)", "sums over the samples of the batch instead of the layer's inputs, giving one row per input unit "
+    ("sum(axis=0) (or np.einsum('bi,ij->ij', h, W))", "sums over the samples of the batch instead of the layer's inputs, giving one row per input unit "
                     "instead of one per sample", _reduced(False, False)),
     ("mean(axis=2)", "averages over the layer's outputs instead of summing over its inputs", _reduced(True, True)),
     ("mean(axis=0)", "averages over the samples of the batch instead of summing over the layer's inputs",
@@ -114,7 +114,7 @@ def _finding(runs, layer: int, code: str, what: str) -> Finding:
     i = layer + 1
     h = ("the flattened features", "FC1's activations", "FC2's activations")[layer]
     ran = next(r for r in runs if r.outcome.status == "ok" and r.case.group == PROBE)
-    text = (f"{LAYER[layer]} multiplies {h} by W{i} elementwise and reduces with .{code} where the product sums "
+    text = (f"{LAYER[layer]} multiplies {h} by W{i} elementwise and reduces with .{code}, where the product sums "
             f"over the inputs: it {what}. Your function returns exactly what that gives on every call that returned "
             f"values (probe '{ran.case.name}', {ran.case.description}, among them)")
     if _failed_case(runs):
