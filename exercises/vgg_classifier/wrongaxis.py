@@ -41,10 +41,12 @@ def _reduced(over_outputs: bool, mean: bool) -> Layer:
 
 #: (the code, what it computes, the layer under that reduction)
 FORMS = (
-    ("sum(axis=2) (or np.einsum('bi,ij->bi', h, W))", "sums over the layer's outputs instead of its inputs, which is h * W.sum(axis=1): each "
-                    "input unit times the sum of its row of weights, one value per input", _reduced(True, False)),
-    ("sum(axis=0) (or np.einsum('bi,ij->ij', h, W))", "sums over the samples of the batch instead of the layer's inputs, giving one row per input unit "
-                    "instead of one per sample", _reduced(False, False)),
+    ("sum(axis=2) (or np.einsum('bi,ij->bi', h, W))",
+     "sums over the layer's outputs instead of its inputs, which is h * W.sum(axis=1): each input unit times the sum "
+     "of its row of weights, one value per input", _reduced(True, False)),
+    ("sum(axis=0) (or np.einsum('bi,ij->ij', h, W))",
+     "sums over the samples of the batch instead of the layer's inputs, giving one row per input unit instead of one "
+     "per sample", _reduced(False, False)),
     ("mean(axis=2)", "averages over the layer's outputs instead of summing over its inputs", _reduced(True, True)),
     ("mean(axis=0)", "averages over the samples of the batch instead of summing over the layer's inputs",
      _reduced(False, True)),
