@@ -1,14 +1,14 @@
-"""Round eighteen: 66 wrong VGG heads and 7 right ones in forms no round had tried, graded through the grader's
-sandbox in one batch. Tried: the last session's partial heads in new forms (per-position channel means, sums or
-maxima fed to W1 repeated, tiled, through W1's first or every C-th rows; a product reduced over the wrong axis in
-any layer, by sum or mean, or through np.einsum; a running mean of the features in three update rules; the first
-or last class cut, or a zero class added), then a softmax or log-softmax over the batch or the whole array,
-argmax as floats, one-hot argmax, np.tensordot with W1 reshaped to (H, W, C, D1) and the axes paired wrong, NCHW
-flattens, the batch flattened, biases made columns, ReLU before the bias, a ReLU on the logits behind a ``training`` flag, dropout's
-0.5, leaky ReLUs, ReLU6 through min/max, FC2 and FC3 (or FC1 and FC2) applied in the wrong order, W2.T, float32
-products cast back, np.round on the logits, a ReLU on a weight matrix, integer divisions (features // 255,
-``(x @ W1) // 1``, ``1 // 2`` as dropout, ``z3 // 2``), np.dot with W on the left, loops that stop early or step by
-two, per-channel feature statistics, a horizontal flip and test-time augmentation, float128 and object outputs.
+"""Round eighteen: 66 wrong VGG heads and 7 right ones in forms no round had tried, graded through the grader's sandbox
+in one batch. Tried: the last session's partial heads in new forms (per-position channel means, sums or maxima fed to
+W1 repeated, tiled, through W1's first or every C-th rows; a product reduced over the wrong axis in any layer, by sum
+or mean, or through np.einsum; a running mean of the features in three update rules; the first or last class cut, or
+a zero class added), then a softmax or log-softmax over the batch or the whole array, argmax as floats, one-hot
+argmax, np.tensordot with W1 reshaped to (H, W, C, D1) and the axes paired wrong, NCHW flattens, the batch flattened,
+biases made columns, ReLU before the bias, a ReLU on the logits behind a ``training`` flag, dropout's 0.5, leaky
+ReLUs, ReLU6 through min/max, FC2 and FC3 (or FC1 and FC2) applied in the wrong order, W2.T, float32 products cast
+back, np.round on the logits, a ReLU on a weight matrix, integer divisions (features // 255, ``(x @ W1) // 1``,
+``1 // 2`` as dropout, ``z3 // 2``), np.dot with W on the left, a bias added to W or multiplied, loops that stop early
+or step by two, per-channel feature statistics, a horizontal flip and test-time augmentation, a float128 output.
 
 What the report said before this round's changes, where it fell short:
 
