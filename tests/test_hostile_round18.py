@@ -137,10 +137,10 @@ NOTEBOOKS = {
 @pytest.fixture(scope="module")
 def results(tmp_path_factory, session):
     folder = tmp_path_factory.mktemp("round18")
-    for name, source in SOURCES.items():
-        (folder / f"{name}.py").write_text(source, encoding="utf-8")
-    for name, cell in NOTEBOOKS.items():
-        (folder / f"{name}.ipynb").write_text(json.dumps(notebook(cell, CORRECT)), encoding="utf-8")
+    files = {**{f"{name}.py": source for name, source in SOURCES.items()},
+             **{f"{name}.ipynb": json.dumps(notebook(cell, CORRECT)) for name, cell in NOTEBOOKS.items()}}
+    for file, text in files.items():
+        (folder / file).write_text(text, encoding="utf-8")
     return grade_students(folder, session, [*SOURCES, *NOTEBOOKS])
 
 
