@@ -349,8 +349,8 @@ frombuffer = sys.modules["numpy"].frombuffer
 #: the inputs' range unreadable, which hid a result overwritten by the next call (the 'unmodified' point kept)
 _UINT8, _asarray, _MEMMAP = sys.modules["numpy"].uint8, sys.modules["numpy"].asarray, sys.modules["numpy"].memmap
 _refcount = sys.getrefcount
-#: an object's address, shifted (``object.__hash__``): ``id()`` raises the audit event ``builtins.id``, and an audit hook
-#: raising there silenced ``reused``: a function returning one buffer on every call kept the 'unmodified' point
+#: an object's address, shifted (``object.__hash__``): ``id()`` raises the audit event ``builtins.id``, and an audit
+#: hook raising there silenced ``reused``: a function returning one buffer on every call kept the 'unmodified' point
 _identity = object.__hash__
 _exporter = memoryview.obj.__get__
 
