@@ -1,4 +1,5 @@
-"""Eighteenth round of hostile submissions: numpy's own Python code that the runner still ran after student code.
+"""Eighteenth round of hostile submissions: code the runner still shared with student code (numpy's Python code,
+the modules in ``sys.modules``, audit hooks), and five ways past its look for a result an earlier call returned.
 
 Rounds fourteen to sixteen kept what the runner reads on shared modules from before student code runs. Some of
 numpy's C methods call Python code of numpy's, imported the first time it is needed and looked up again each time:
