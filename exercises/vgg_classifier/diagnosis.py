@@ -22,7 +22,10 @@ Three kinds of evidence:
 What the search does not model (the predicted class instead of the logits, one answer whatever the inputs, samples
 that depend on their batch, features rounded to a grid or normalised, logits clipped beyond the probes' range) is
 read from the outputs directly: ``predictions.py``, ``fixedoutput.py``, ``batchdependence.py``,
-``featurechanges.py`` and ``detectors.py``. Three more read around what hides a mistake: ``kept.py`` sets aside the
+``featurechanges.py`` and ``detectors.py``; so are a class column cut or added (``classcolumns.py``), a layer whose
+product is reduced over the wrong axis or whose bias is added to its weights (``wrongaxis.py``, ``biasforms.py``),
+rows a loop never filled on some batch sizes (``unfilled.py``) and a running mean of the features kept between calls
+(``runningmean.py``). Three more read around what hides a mistake: ``kept.py`` sets aside the
 answers a cache repeated and diagnoses the calls that were computed (a cache around a wrong head),
 ``gradedonly.py`` fits the graded cases when every probe failed (a batch size written into the code beside a
 missing bias), and ``inplace.py`` reads the values of a head that changed a weight matrix in place before using it.
