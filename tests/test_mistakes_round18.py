@@ -1,4 +1,4 @@
-"""Round eighteen: 66 wrong VGG heads and 7 right ones in forms no round had tried, graded through the grader's sandbox
+"""Round eighteen: 68 wrong VGG heads and 9 right ones in forms no round had tried, graded through the grader's sandbox
 in one batch. Tried: the last session's partial heads in new forms (per-position channel means, sums or maxima fed to
 W1 repeated, tiled, through W1's first or every C-th rows; a product reduced over the wrong axis in any layer, by sum
 or mean, or through np.einsum; a running mean of the features in three update rules; the first or last class cut, or
@@ -35,7 +35,9 @@ What the report said before this round's changes, where it fell short:
   (``floordiv:Q`` among the finals tried when every probe returned whole numbers, ``probework._rounding``).
 
 Still partial, asserted as they are: ``(x @ W1) // 1 + b1`` reads as the features truncated (on the identity
-probes the two agree); FC1's activations divided by ``W1.shape[1] // 2`` are a ``wrong-stage`` that shows the ramp.
+probes the two agree); FC1's activations divided by ``W1.shape[1] // 2`` are a ``wrong-stage`` that shows the ramp;
+a class cut beside a missing b3 is a bare ``wrong-shape`` and channel means beside a missing b1 a ``wrong-stage``
+(``classes-dropped`` and the feature maps read only heads that are otherwise right).
 """
 from __future__ import annotations
 
@@ -145,6 +147,9 @@ SOURCES["argmax-float"] = body(out="return np.argmax(z3, axis=1).astype(np.float
 SOURCES["onehot-argmax"] = body(out="return np.eye(z3.shape[1])[np.argmax(z3, axis=1)]")
 SOURCES["class-mean-subtracted"] = body(out="return z3 - z3.mean(axis=1, keepdims=True)")
 SOURCES["logits-T"] = body(out="return z3.T")
+# two mistakes at once, beside this round's readings
+SOURCES["last-class-dropped-no-b3"] = body(z3="h2 @ W3", out="return z3[:, :-1]")
+SOURCES["chmean-no-b1"] = body(x=f"x = np.repeat(features.mean(axis=3).reshape({B}, -1), {C}, axis=1)", z1="x @ W1")
 
 FEATURES = {"features-changed"}
 #: the mistakes each report names
@@ -199,6 +204,8 @@ EXPECTED = {
     "onehot-argmax": {"class-predictions"},
     "class-mean-subtracted": {"logits-changed"},
     "logits-T": {"wrong-shape"},
+    "last-class-dropped-no-b3": {"wrong-shape"},  # partial: the reading needs the kept columns right
+    "chmean-no-b1": {"wrong-stage"},  # partial: the feature maps are fitted on the reference head only
 }
 
 #: words each report must hold
@@ -238,6 +245,9 @@ RIGHT = {
     "ok-clip-min": body(a1="z1.clip(min=0)", a2="np.where(z2 > 0, z2, 0.0)"),
     "ok-reshape-w1rows": body(x="x = features.reshape(-1, W1.shape[0])"),
     "ok-column-layout": body(z1="(W1.T @ x.T + b1.reshape(-1, 1)).T"),
+    "ok-loop-step-2": raw(LOOP.format(rng="range(0, B, 2)", rows="i:i + 2",
+                                      x="features[i:i + 2].reshape(len(features[i:i + 2]), -1)")),
+    "ok-hstack": body(out="return np.hstack([z3])"),
 }
 
 
