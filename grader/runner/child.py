@@ -115,6 +115,29 @@ def serve(child) -> None:
             _exit(broken)  # the parent names that, not an os._exit(0) of the student's
 
 
+def fresh_std_streams() -> None:
+    """``sys.stdout`` and ``sys.stderr`` made again over the run's descriptors 1 and 2, as a fresh child has them
+    (a forked run calls it, ``template._runner``).
+
+    The template's were made when its descriptor 1 was /dev/null, and a text stream remembers at creation whether
+    it can seek: ``sys.stdout.reconfigure(encoding="utf-8")`` at the top of a student's file then tried to seek on
+    the run's pipe and raised "Illegal seek", and the function below it was never defined (0/17)."""
+    import io
+
+    for name in ("stdout", "stderr"):
+        old = getattr(sys, name)
+        fd = 1 if name == "stdout" else 2
+        try:
+            raw = io.FileIO(fd, "w", closefd=False)
+            raw.name = f"<{name}>"  # as Python names its own
+            new = io.TextIOWrapper(io.BufferedWriter(raw), encoding=old.encoding, errors=old.errors, newline="\n",
+                                   line_buffering=old.line_buffering, write_through=old.write_through)
+        except (AttributeError, OSError, ValueError):
+            continue
+        setattr(sys, name, new)
+        setattr(sys, f"__{name}__", new)
+
+
 #: the runner's own modules, imported from its folder while it starts
 RUNNER_MODULES = ("wire", "child", "confine", "guarded", "rows", "standins", "template", "landlock", "seccomp",
                   "rootfs", "alarms", "calls", "cells", "describe", "maps", "printchain", "kernel", "shell", "stdlib",

@@ -397,7 +397,7 @@ def _runner(template: Template, request: dict, channel: int) -> None:
         os.environ[confine.WORKER_UID_VARIABLE] = str(int(request["uid"]))
         os.chdir("/tmp")
         sys.argv = [os.path.join(_here, "child.py"), str(channel)]
-        _fresh_std_streams()
+        child.fresh_std_streams()
         if request.get("probe"):
             confine.become(int(request["uid"]))
             os._exit(0)
@@ -409,28 +409,6 @@ def _runner(template: Template, request: dict, channel: int) -> None:
         except BaseException:  # noqa: BLE001
             pass
         os._exit(0)  # never wait for the student's threads, never return into the template's code
-
-
-def _fresh_std_streams() -> None:
-    """``sys.stdout`` and ``sys.stderr`` made again over the run's descriptors 1 and 2, as a fresh child has them.
-
-    The template's were made when its descriptor 1 was /dev/null, and a text stream remembers at creation whether
-    it can seek: ``sys.stdout.reconfigure(encoding="utf-8")`` at the top of a student's file then tried to seek on
-    the run's pipe and raised "Illegal seek", and the function below it was never defined (0/17)."""
-    import io
-
-    for name in ("stdout", "stderr"):
-        old = getattr(sys, name)
-        fd = 1 if name == "stdout" else 2
-        try:
-            raw = io.FileIO(fd, "w", closefd=False)
-            raw.name = f"<{name}>"  # as Python names its own
-            new = io.TextIOWrapper(io.BufferedWriter(raw), encoding=old.encoding, errors=old.errors, newline="\n",
-                                   line_buffering=old.line_buffering, write_through=old.write_through)
-        except (AttributeError, OSError, ValueError):
-            continue
-        setattr(sys, name, new)
-        setattr(sys, f"__{name}__", new)
 
 
 def _reseed() -> None:
