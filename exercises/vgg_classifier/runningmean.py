@@ -40,11 +40,12 @@ def _first(mu, mean, n):
     return mean if mu is None else mu
 
 
+MOMENTA = (0.9, 0.99, 0.5, 0.1, 0.999)
 #: (how the kept mean is updated, the rule); the mean is the batch's mean over its samples, one per feature
 RULES: tuple[tuple[str, Update], ...] = tuple(
     (f"an exponential moving average, mu = {m:g} * mu + {1 - m:.4g} * features.mean(axis=0), starting from "
      f"{'0' if zero else 'the first batch mean'}", _ema(m, zero))
-    for m in (0.9, 0.99, 0.5, 0.1, 0.999) for zero in (True, False)) + (
+    for m in MOMENTA for zero in (True, False)) + (
     ("the mean of the batch means of every call so far", _cumulative),
     ("the first batch's mean, kept for every later call", _first),
 )
@@ -77,6 +78,25 @@ def _replays(calls, update: Update, per_shape: bool) -> bool | None:
     return (True if stateful else None) if fitted >= 3 else False
 
 
+def _first_call_fits(first) -> bool:
+    """Whether the first call's logits can be the head's on its features minus a rule's first kept mean: every rule
+    starts from the batch mean itself or from it times 1 - momentum, so six products of the head decide what the
+    24 replays below would each find at their first call (the diagnosis of a wrong head that keeps no mean spent a
+    quarter of its time replaying). True when the first call has no usable output: the replays then decide."""
+    arr = S.usable(first)
+    if arr is None:
+        return True
+    f = first.case.args[0]
+    mean = f.mean(axis=0)
+    for factor in (1.0, *(1 - m for m in MOMENTA)):
+        mu = mean if factor == 1.0 else factor * mean
+        with np.errstate(all="ignore"):
+            model = _head(first.case.args, (f - mu).reshape(f.shape[0], -1))
+        if model.shape == arr.shape and _fits(arr, model):
+            return True
+    return False
+
+
 def running_mean(runs) -> Finding | None:
     """``nondeterministic`` (``stale-result`` when no repeated call disagreed with its first) naming the running mean
     that every call's logits were computed with, or None."""
@@ -85,6 +105,8 @@ def running_mean(runs) -> Finding | None:
     if any(c.case.group == "full-scale" for c in every):
         every = [c for c in every if c.case.group != "full-scale"]  # one call of its shape: it changes no other
     if len(every) < 3 or not all(isinstance(c.case.args[0], np.ndarray) for c in every):
+        return None
+    if not _first_call_fits(every[0]):
         return None
     again = next((run for run in runs if _disagrees(run)), None)
     for per_shape in (True, False):
