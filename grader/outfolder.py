@@ -6,6 +6,7 @@ writer use it, so it sits below all of them and depends on nothing but ``escape`
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
@@ -118,14 +119,22 @@ def own_folder(folder: Path, *, private: bool = False) -> Path:
     """``folder``, made if missing (with its parents, as ``make_folder`` makes them), its mode then set to 0755
     (0700 under ``private``) whatever it was, so a rerun with or without ``--private`` changes it. A student's
     folder is there on every rerun: a mkdir that finds it, a stat and a chmod, against a stat more and
-    ``pathlib``'s walk through ``make_folder``."""
+    ``pathlib``'s walk through ``make_folder``.
+
+    A symbolic link in its place is removed (its target left as it is) and a folder made: followed, it had the
+    student's files written outside OUT, and the chmod opened its target, any folder of the machine, to every
+    reader. The grader names every folder under ``students/``, so a link there was never its choice."""
     folder = Path(folder)
     mode = PRIVATE_FOLDER_MODE if private else FOLDER_MODE
     try:
         os.mkdir(folder, mode)  # never wider than asked, even before the chmod (the umask may narrow it)
     except FileExistsError:
-        if not os.path.isdir(folder):  # a file in its place: the same error as make_folder's, nothing changed
-            raise
+        if os.path.islink(folder):  # replaced, never followed: see above
+            os.unlink(folder)
+            os.mkdir(folder, mode)
+        elif not os.path.isdir(folder):  # a file in its place: left alone, and the error says what to do
+            raise FileExistsError(errno.EEXIST, "a file, not a folder, holds its name: move the file away and "
+                                  "grade again", folder.name) from None
     except FileNotFoundError:  # a parent is missing too
         make_folder(folder, private=private)
     os.chmod(folder, mode)

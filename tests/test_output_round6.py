@@ -1,0 +1,101 @@
+"""The output writers, round six: a hostile class graded into an output folder that was tampered with.
+
+Tried, in one batch: file names with a line break, a tab, C0 and DEL controls, ANSI colour and OSC-8 hyperlink
+escapes, a bidi override, a zero-width joiner, a byte-order mark, stacked combining marks, a no-break space,
+leading and trailing spaces, folders named only by spaces or dots, 255-byte names, ``+cmd``, ``-2+3``,
+``@SUM(1+1)``, quotes, ``<&]]>--``; code whose printed output, warnings, exception class name and message, ``sys.exit``
+text and returned object's ``__repr__`` hold ``</script>``, ``<!--``, ``]]>``, formulas, Markdown headings, tables
+and fences, CI workflow commands and every invisible character; notebooks whose kernel name, language, cell ids,
+cell tags, attachments and widget state hold the same; a Blackboard template whose column holds a formula and an
+escape sequence. Every output (gradebook.csv, the LMS files, junit.xml, manifest and result JSON, the HTML and
+Markdown reports, the terminal) parsed and held no control character, no formula and no tag of a student's.
+
+What did not hold, in the output folder rather than the class folder:
+
+* ``OUT/students/<student>`` as a symbolic link (to any folder) was followed: the student's reports were written
+  into the link's target, outside OUT, and the target's mode set to 0755, opening it to every reader;
+* a file in the place of a student's folder cost that student their grade with "FileExistsError: File exists",
+  which did not say what was in the way nor what to do.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import stat
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+
+from conftest import SUBMISSIONS, run_cli
+
+#: text that would break every format at once: HTML, XML, Markdown, CSV, the terminal and a CI log
+HOSTILE = ('</script><script>alert(1)</script> <!-- -- --> ]]> "q" \'s\' & =HYPERLINK("http://evil") '
+           '\x1b[31mred\x1b]8;;http://evil\x07link \u202eevil\u200d\ufeff \t\r\x0b\x85\u2028 ::warning::x ##[error]y'
+           '\n# h1\n| a | b |\n```\n[l](http://evil) ![i](http://evil/i.png)')
+#: what no output may hold raw (tab, CR and LF are the formats' own)
+HIDDEN = {chr(c) for c in range(32) if chr(c) not in "\n\r\t"} | {"\x7f", "\x85", "\u2028", "\u202e", "\u200d",
+                                                                  "\ufeff"}
+NAMES = ("nl\nname", "ansi\x1b[31m", "\u202egnp.exe", "-2+3", "@SUM(1+1)", "\u00e9" * 126)  # the last: 255 bytes
+
+
+class Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: set[str] = set()
+
+    def handle_starttag(self, tag, attrs) -> None:
+        self.tags.add(tag)
+
+
+def test_a_hostile_class_into_a_tampered_output_folder(tmp_path, capsys):
+    correct = (SUBMISSIONS / "correct" / "matmul.py").read_text(encoding="utf-8")
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name in (*NAMES, "linked", "blocked"):
+        (folder / f"{name}.py").write_text(correct, encoding="utf-8")
+    (folder / "printer.py").write_text(f"{correct}\nprint({HOSTILE!r})\n", encoding="utf-8")
+    (folder / "raiser.py").write_text(f"class E(Exception):\n    pass\nE.__name__ = {HOSTILE[:60]!r}\n"
+                                      f"def vgg_classifier(*args):\n    raise E({HOSTILE!r})\n", encoding="utf-8")
+    out = tmp_path / "out"
+    elsewhere = tmp_path / "elsewhere"  # a folder of the machine the link points at
+    elsewhere.mkdir(mode=0o700)
+    (out / "students").mkdir(parents=True)
+    (out / "students" / "linked").symlink_to(elsewhere, target_is_directory=True)
+    (out / "students" / "blocked").write_text("not the grader's\n")
+
+    code, stdout, stderr = run_cli(capsys, "grade", folder, "--exercise", "vgg_classifier", "--no-full-scale",
+                                   "--jobs", "2", "--out", out, "--gradebook-format", "moodle")
+    assert code == 0, stderr
+    # the link was replaced by a folder of OUT's own; its target got nothing and kept its mode
+    assert list(elsewhere.iterdir()) == [] and stat.S_IMODE(elsewhere.stat().st_mode) == 0o700
+    linked = out / "students" / "linked"
+    assert not linked.is_symlink() and json.loads((linked / "result.json").read_text())["status"] == "graded"
+    # the file in the way is left alone, and the row says what is there and what to do
+    assert (out / "students" / "blocked").read_text() == "not the grader's\n"
+    rows = list(csv.DictReader(io.StringIO((out / "gradebook.csv").read_text(encoding="utf-8"), newline="")))
+    by = {row["student"]: row for row in rows}
+    assert by["blocked"]["status"] == "error"
+    assert "students/blocked (FileExistsError: a file, not a folder, holds its name: move the file away and grade " \
+           "again (blocked))" in stdout
+    assert len(rows) == len(NAMES) + 4 and sum(row["status"] == "graded" for row in rows) == len(NAMES) + 3
+
+    for text in (stdout, stderr):  # the terminal: every hostile character shown as an escape
+        assert not set(text) & HIDDEN and not any(line.lstrip().startswith("::") for line in text.splitlines())
+    for name in ("gradebook.csv", "moodle.csv"):
+        table = list(csv.reader(io.StringIO((out / name).read_text(encoding="utf-8"), newline="")))
+        assert len({len(row) for row in table}) == 1, name
+        for cell in (cell for row in table[1:] for cell in row):
+            assert not set(cell) & HIDDEN and (not cell.startswith(("=", "+", "-", "@")) or
+                                               cell.lstrip("-").replace(".", "").isdigit()), (name, cell)
+    students = {json.loads(p.read_text(encoding="utf-8"))["student"] for p in out.glob("students/*/result.json")}
+    assert {s.get("name") for s in ET.parse(out / "junit.xml").getroot().findall("testsuite")} == students | {"blocked"}
+    for path in [out / "manifest.json", *out.glob("students/*/*.json")]:
+        json.loads(path.read_text(encoding="utf-8"), parse_constant=lambda word: 1 / 0)  # strict JSON
+    for page in [out / "summary.html", *out.glob("students/*/report.html")]:
+        text = page.read_text(encoding="utf-8")
+        parser = Tags()
+        parser.feed(text)
+        assert "script" not in parser.tags and "img" not in parser.tags and not set(text) & HIDDEN, page
+    raiser = (out / "students" / "raiser" / "report.md").read_text(encoding="utf-8")
+    assert "&lt;" not in raiser and "</script>" in raiser and not set(raiser) & HIDDEN  # in a code span, as text
