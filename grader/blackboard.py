@@ -25,6 +25,7 @@ import re
 from pathlib import Path
 
 from . import escape
+from .text import quote
 
 FILENAME = "blackboard.xls"
 _COLUMN = re.compile(r"^(?P<name>.*?)\s*\[(?P<info>[^\]]*)\]\s*\|\s*(?P<id>\d+)\s*$")
@@ -77,8 +78,8 @@ def read_template(path: Path, assignment: str | None) -> Template:
     else:
         chosen = columns
     if len(chosen) != 1:
-        names = ", ".join(repr(escape.terminal(m["name"], 80)) + f" (id {m['id']})" for _, m in columns) or "none"
-        asked = f"named {escape.terminal(assignment, 80)!r} " if assignment else ""
+        names = ", ".join(quote(m["name"], 80) + f" (id {m['id']})" for _, m in columns) or "none"
+        asked = f"named {quote(assignment, 80)} " if assignment else ""
         how = ("name one with --lms-assignment (its name or its id)" if len(chosen) > 1 or not assignment
                else "give one of those names or ids to --lms-assignment")
         raise TemplateError(f"The Blackboard template {shown} has {len(chosen) or 'no'} gradable column"
@@ -156,7 +157,7 @@ def notes(usernames: list[str], maximum: float, template: Template | None) -> li
                 "Download) and give that file with --lms-template to fill it."]
     found = []
     if template.points is not None and abs(template.points - maximum) > 1e-9:
-        found.append(f"The Blackboard column {escape.terminal(template.header, 120)!r} is worth "
+        found.append(f"The Blackboard column {quote(template.header, 120)} is worth "
                      f"{template.points:g} points and the scores are out of {maximum:g}: Blackboard records them "
                      "as they are.")
     unknown = sorted({name for name in usernames if name not in template.usernames})

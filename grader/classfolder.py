@@ -115,7 +115,7 @@ def discover(paths: list[Path], layout: str = "auto", assignment: str | None = N
     if assignment is not None and (not assignment or assignment.startswith(".") or "/" in assignment
                                    or os.sep in assignment or assignment in IGNORED_NAMES):
         raise UsageError(f"--assignment takes the name of an assignment folder (submitted/<student>/NAME/), not "
-                         f"{escape.terminal(assignment, 80)!r}.")
+                         f"{quote(assignment, 80)}.")
     found: list[_Found] = []
     empty: list[tuple[str, Path, Problem, Path | None]] = []
     left: list[tuple[Path, str]] = []

@@ -99,3 +99,19 @@ def test_a_hostile_class_into_a_tampered_output_folder(tmp_path, capsys):
         assert "script" not in parser.tags and "img" not in parser.tags and not set(text) & HIDDEN, page
     raiser = (out / "students" / "raiser" / "report.md").read_text(encoding="utf-8")
     assert "&lt;" not in raiser and "</script>" in raiser and not set(raiser) & HIDDEN  # in a code span, as text
+
+
+def test_a_blackboard_template_column_with_escapes_is_named_with_single_backslashes(tmp_path):
+    from grader import blackboard
+
+    template = tmp_path / "download.xls"
+    template.write_bytes('"Username"\t"\x1b]0;pwn\x07HW\u202e [Total Pts: 17 Score] |1"\t"HW [Total Pts: 9 Score] |2"\n'
+                         '"ana"\t""\t""\n'.encode("utf-16"))
+    try:
+        blackboard.read_template(template, None)
+    except blackboard.TemplateError as refused:
+        said = str(refused)
+    assert "'\\x1b]0;pwn\\x07HW\\u202e' (id 1), 'HW' (id 2)" in said and said.isprintable()  # was \\\\x1b
+    chosen = blackboard.read_template(template, "2")
+    [note] = [n for n in blackboard.notes(["ana"], 17.0, chosen) if "is worth" in n]
+    assert note.startswith("The Blackboard column 'HW [Total Pts: 9 Score] |2' is worth 9 points")
