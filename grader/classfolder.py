@@ -25,6 +25,7 @@ Two files for one id are never merged: that student gets a ``duplicate-student``
 from __future__ import annotations
 
 import os
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -224,8 +225,12 @@ def _assignment(root: Path, asked: str | None) -> str | None:
     if len(names) > 1:
         shown = sorted(escape.terminal(n, 60) for n in names)
         listed = ", ".join(shown[:8]) + (f" and {len(shown) - 8} more" if len(shown) > 8 else "")
+        # the example is one a shell takes back as it is: quoted (``<b>`` would redirect), and never a name shown
+        # with escapes, which names no folder
+        plain = sorted(n for n in names if escape.terminal(n, 60) == n)
+        example = f" (e.g. --assignment {shlex.quote(plain[0])})" if plain else ""
         raise UsageError(f"{escape.terminal(root)} holds {len(names)} assignments ({listed}); grade one at a time "
-                         f"with --assignment NAME (e.g. --assignment {shown[0]}).")
+                         f"with --assignment NAME{example}.")
     return next(iter(names), None)
 
 

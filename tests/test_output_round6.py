@@ -115,3 +115,21 @@ def test_a_blackboard_template_column_with_escapes_is_named_with_single_backslas
     chosen = blackboard.read_template(template, "2")
     [note] = [n for n in blackboard.notes(["ana"], 17.0, chosen) if "is worth" in n]
     assert note.startswith("The Blackboard column 'HW [Total Pts: 9 Score] |2' is worth 9 points")
+
+
+def test_the_assignment_named_as_an_example_is_one_a_shell_takes_back(tmp_path):
+    import shlex
+
+    import pytest
+
+    from grader import classfolder
+    from grader.errors import UsageError
+
+    for assignment in ("hw\x1b[2J", "=hw2<b>", "a\nb"):
+        (tmp_path / "submitted" / "ana" / assignment).mkdir(parents=True)
+    with pytest.raises(UsageError) as refused:
+        classfolder.discover([tmp_path])
+    said = str(refused.value)
+    assert "(=hw2<b>, a\\nb, hw\\x1b[2J)" in said  # listed as printable text
+    example = said.split("(e.g. ")[1].rstrip(").")
+    assert shlex.split(example) == ["--assignment", "=hw2<b>"]  # was =hw2<b> unquoted: the shell redirects <b
