@@ -105,15 +105,17 @@ def _grader_python() -> str:
 _TYPE_STATEMENT = re.compile(r"^[ \t]*type[ \t]+[A-Za-z_]\w*[ \t]*(?:\[[^\n]*\])?[ \t]*=")
 _GENERIC = re.compile(r"^[ \t]*(?:(?:async[ \t]+)?def|class)[ \t]+[A-Za-z_]\w*[ \t]*\[")
 #: an f-string whose replacement field holds its own quote (``f"{d["a"]}"``), legal from 3.12 (PEP 701)
-_REUSED_QUOTE = re.compile(r"""(?<![\w'"])[rR]?[fF][rR]?(?:"[^"\n{]*\{[^}"\n]*"[^"\n]*"[^}\n]*\}"""
-                           r"""|'[^'\n{]*\{[^}'\n]*'[^'\n]*'[^}\n]*\})""")
+_REUSED_QUOTE = re.compile(r"""(?<![\w'"])[rR]?[fF][rR]?(?:"[^"\n{]*\{(?!\{)[^}"\n]*"[^"\n]*"[^}\n]*\}"""
+                           r"""|'[^'\n{]*\{(?!\{)[^}'\n]*'[^'\n]*'[^}\n]*\})""")
 
 
 def newer_syntax(message: str, line: str) -> str:
     """What to add to a syntax error whose line uses syntax newer than the grader's Python: 3.12's ``type`` statement,
-    its generic ``def f[T]`` and ``class C[T]``, and its f-strings (PEP 701) that reuse their quotes or hold a
-    backslash or a comment. '' on a 3.12 grader (where these compile), and for any other error. Only .py files had
-    no such sentence: a notebook's came from its metadata, which a .py file lacks."""
+    its generic ``def f[T]`` and ``class C[T]``, and its f-strings (PEP 701) that reuse their quotes (whatever
+    3.11's tokenizer then says: "unexpected character after line continuation character" for ``{"\\n".join(x)}``,
+    "closing parenthesis" for ``{'}'}``) or hold a backslash or a comment. '' on a 3.12 grader (where these
+    compile), and for any other error. Only .py files had no such sentence: a notebook's came from its metadata,
+    which a .py file lacks."""
     if sys.version_info >= (3, 12) or not isinstance(line, str) or not isinstance(message, str):
         return ""
     construct = ""
@@ -121,8 +123,8 @@ def newer_syntax(message: str, line: str) -> str:
         construct = "a 'type' statement"
     elif _GENERIC.match(line):
         construct = "a function or class with type parameters in brackets (def f[T])"
-    elif message.startswith("f-string") and (_REUSED_QUOTE.search(line) or "backslash" in message
-                                              or "'#'" in message):
+    elif _REUSED_QUOTE.search(line) or (message.startswith("f-string") and ("backslash" in message
+                                                                         or "'#'" in message)):
         construct = "an f-string whose {...} holds its own quotes, a backslash or a comment"
     if not construct:
         return ""

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .errors import DecodeFailure, MissingFile, NotANotebook, NotJson, SubmissionError, UnsupportedFileType
-from . import kernels, pysource, scriptcells
+from . import fstrings, kernels, pysource, scriptcells
 from .brokenjson import (MAX_JSON_VALUES, json_values, shown_name, undecodable_python,  # noqa: F401
                          unsupported_name, why_not_json)
 from .ipython import (TOO_COSTLY, OverBudget, Translation, Translator, compile_error, error_on_own_line,
@@ -364,6 +364,7 @@ class _Loader:
         self.sources = sources
         self.translator = Translator()
         self.checked: set[int] = set()
+        self.requoted: list[str] = []  # where cells' 3.12 f-strings were written the 3.11 way (first line each)
         total = 0
         for index in sorted(range(len(sources)), key=lambda i: len(sources[i][0])):
             size = len(sources[index][0])
@@ -380,7 +381,7 @@ class _Loader:
             else:
                 cells.append(Cell(number, code_number, source, label=label, line_offset=line_offset))
                 unchecked.append(f"{label} ({_size(len(source))})")
-        notes = []
+        notes = [fstrings.note(self.requoted)] if self.requoted else []
         if unchecked:
             shown = "; ".join(unchecked[:5]) + (f"; and {len(unchecked) - 5} more" if len(unchecked) > 5 else "")
             these, run = (shown, "it runs") if len(unchecked) == 1 else (f"these {len(unchecked)} cells: {shown}",
@@ -392,13 +393,21 @@ class _Loader:
             )
         return cells, notes
 
-    def python_cell(self, source: str, number: int, code_number: int, label: str, line_offset: int | None) -> Cell:
+    def python_cell(self, source: str, number: int, code_number: int, label: str, line_offset: int | None,
+                    requote: bool = True) -> Cell:
         """The cell with IPython syntax rewritten, or with its syntax error described."""
         cell = Cell(number, code_number, source, label=label, line_offset=line_offset)
         first = compile_error(source)
         if first is None:
             return cell
         magic = python_cell_magic(source)
+        python = magic is not None or not source.lstrip().startswith("%%")  # not a %%writefile body, say
+        older = fstrings.older(source) if requote and python else None  # 3.12's f-strings reusing quotes, the 3.11 way
+        if older is not None:
+            done = self.python_cell(older, number, code_number, label, line_offset, requote=False)
+            if done.syntax_error is None:
+                self.requoted.append(cell.where(fstrings.first_line(source, older)))
+                return done
         translated = Translation()
         try:
             if magic is not None:  # IPython runs such a body through its transformer too: %timeit lines inside work
