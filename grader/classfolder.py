@@ -25,7 +25,6 @@ Two files for one id are never merged: that student gets a ``duplicate-student``
 from __future__ import annotations
 
 import os
-import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -227,8 +226,8 @@ def _assignment(root: Path, asked: str | None) -> str | None:
         listed = ", ".join(shown[:8]) + (f" and {len(shown) - 8} more" if len(shown) > 8 else "")
         # the example is one a shell takes back as it is: quoted (``<b>`` would redirect), and never a name shown
         # with escapes, which names no folder
-        plain = sorted(n for n in names if escape.terminal(n, 60) == n)
-        example = f" (e.g. --assignment {shlex.quote(plain[0])})" if plain else ""
+        plain = sorted(word for word in map(escape.shell_word, names) if word)
+        example = f" (e.g. --assignment {plain[0]})" if plain else ""
         raise UsageError(f"{escape.terminal(root)} holds {len(names)} assignments ({listed}); grade one at a time "
                          f"with --assignment NAME{example}.")
     return next(iter(names), None)

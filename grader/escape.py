@@ -5,7 +5,7 @@ invisible and bidirectional-control characters, Markdown, HTML, spreadsheet form
 one printable line where they enter; each writer then escapes for its own format here, so a value that was
 never cleaned (an older result.json, a message built from a file name) is still safe:
 
-* ``terminal``: control and invisible characters shown as escapes;
+* ``terminal``: control and invisible characters shown as escapes (``shell_word``: quoted for a shell);
 * ``md_code`` / ``md_cell`` / ``md_fence``: Markdown code spans and fenced blocks that nothing can close early;
 * ``csv_cell``: no formula (a cell starting with ``= + - @``, tab or CR gets a leading quote);
 * ``xml_text``: only characters XML 1.0 allows;
@@ -15,6 +15,7 @@ never cleaned (an older result.json, a message built from a file name) is still 
 from __future__ import annotations
 
 import re
+import shlex
 from typing import TextIO
 
 from .text import clean
@@ -50,6 +51,13 @@ def terminal(value: object, limit: int = 500) -> str:
     CI workflow commands (``::warning::``, ``##[``) are left to ``CommandSafeStream``, which sees whole lines: this
     text is also stored (ids, manifest paths), where '[' must stay '['."""
     return _clean(readable(value), limit)
+
+
+def shell_word(value: object) -> str | None:
+    """``value`` as one word a shell reads back as it is (``shlex.quote``: a space, ``<`` or ``;`` would split or
+    redirect a command copied from a message), or None when it is shown with escapes, which name no file."""
+    text = terminal(value)
+    return shlex.quote(text) if text == value or text == str(value) else None
 
 
 def md_code(value: object, limit: int = 2000, *, table: bool = False) -> str:

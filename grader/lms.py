@@ -285,5 +285,6 @@ def remove_stale(out: Path, written: str | None) -> list[str]:
                         f"{escape.terminal(out)}.")
             continue
         said.append(f"removed {filename(fmt)}, written by an earlier run: it held that run's scores. "
-                    f"`grader export {escape.terminal(out)} --format {fmt}` writes it again from these results.")
+                    f"`grader export {escape.shell_word(out) or 'OUT'} --format {fmt}` writes it again from these "
+                    "results.")
     return said

@@ -133,3 +133,20 @@ def test_the_assignment_named_as_an_example_is_one_a_shell_takes_back(tmp_path):
     assert "(=hw2<b>, a\\nb, hw\\x1b[2J)" in said  # listed as printable text
     example = said.split("(e.g. ")[1].rstrip(").")
     assert shlex.split(example) == ["--assignment", "=hw2<b>"]  # was =hw2<b> unquoted: the shell redirects <b
+
+
+def test_the_export_command_suggested_for_a_removed_grade_file_can_be_pasted(tmp_path):
+    import shlex
+
+    from grader import lms
+
+    out = tmp_path / "reports; rm -rf x"  # a space and a semicolon: unquoted, the shell splits the command
+    out.mkdir()
+    (out / "canvas.csv").write_text("old scores\n")
+    [said] = lms.remove_stale(out, None)
+    command = said.split("`")[1]
+    assert shlex.split(command) == ["grader", "export", str(out), "--format", "canvas"]
+    odd = tmp_path / "out\x1b[2J"
+    odd.mkdir()
+    (odd / "moodle.csv").write_text("old scores\n")
+    assert "`grader export OUT --format moodle`" in lms.remove_stale(odd, None)[0]  # an escaped path names nothing
