@@ -230,7 +230,9 @@ def _name(what: Exercise | Assignment) -> str:
 
 
 def _pyproject(checkout: Path, package: Path) -> bytes:
-    """The checkout's pyproject.toml (an installed grader: a minimal one with the same dependencies)."""
+    """The checkout's pyproject.toml (an installed grader: a minimal one with the same dependencies, version and
+    package data, course file included, so setup.sh installs what the bundle ships and `grader --version` on
+    Gradescope says what bundle.json says)."""
     path = checkout / "pyproject.toml"
     if path.is_file():
         return path.read_bytes()
@@ -238,11 +240,12 @@ def _pyproject(checkout: Path, package: Path) -> bytes:
 
     deps = [r for r in (requires("grader") or []) if "extra ==" not in r]
     return ("[build-system]\nrequires = [\"setuptools>=68\"]\nbuild-backend = \"setuptools.build_meta\"\n\n"
-            "[project]\nname = \"grader\"\nversion = \"0.0.0\"\nrequires-python = \">=3.10\"\n"
+            f"[project]\nname = \"grader\"\nversion = {json.dumps(version())}\nrequires-python = \">=3.10\"\n"
             f"dependencies = {json.dumps(deps)}\n\n[project.scripts]\ngrader = \"grader.launch:run\"\n\n"
             "[tool.setuptools]\npackages = [\"grader\", \"grader.runner\", \"grader.exercises\"]\n"
             "package-dir = {\"grader.exercises\" = \"exercises\"}\n\n[tool.setuptools.package-data]\n"
-            "grader = [\"templates/*\"]\n\"grader.exercises\" = [\"*/*.py\", \"*/*.toml\", \"*/*.md\", \"*/*.json\"]\n"
+            "grader = [\"templates/*\"]\n"
+            "\"grader.exercises\" = [\"course.toml\", \"*/*.py\", \"*/*.toml\", \"*/*.md\", \"*/*.json\"]\n"
             ).encode()
 
 

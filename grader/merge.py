@@ -157,8 +157,9 @@ def _read_regular(path: Path) -> bytes:
         return handle.read()
 
 
-def read_shard(out: Path, secret: str) -> Shard:
-    """One output folder, its manifest and every result it lists, each checked against its signature."""
+def read_shard(out: Path, secret: str, command: str = "merge") -> Shard:
+    """One output folder, its manifest and every result it lists, each checked against its signature.
+    ``command`` names the command reading it (``merge`` or ``export``) in a sentence about its secret."""
     out = Path(out)
     where = escape.terminal(out)
     if not out.is_dir():  # a typo, before any talk of an interrupted run
@@ -171,7 +172,7 @@ def read_shard(out: Path, secret: str) -> Shard:
     manifest, _ = _read_json(out / MANIFEST, f"{where}/{MANIFEST}")
     verdict = signing.verify(manifest, secret)
     if not verdict.ok:
-        hint = _secret_hint(manifest, secret) if verdict.problem == "other-secret" else ""
+        hint = _secret_hint(manifest, secret, command) if verdict.problem == "other-secret" else ""
         raise MergeError(verdict.sentence(f"{where}/{MANIFEST}") + hint + ".")
     if manifest.get("schema") != SCHEMA:
         raise MergeError(f"{where}/{MANIFEST} is not a {SCHEMA} document.")
@@ -269,14 +270,14 @@ def _default_key() -> str:
     return signing.key_id(DEFAULT_SECRET)
 
 
-def _secret_hint(manifest: dict, secret: str) -> str:
+def _secret_hint(manifest: dict, secret: str, command: str = "merge") -> str:
     """Why a shard's signature names another secret, when the built-in default is one of the two."""
     signature = manifest.get(signing.FIELD)
     key = signature.get("key") if isinstance(signature, dict) else None
     if key == _default_key():
         return "; it was graded with " + NO_SECRET_SET
     if signing.key_id(secret) == _default_key():
-        return "; no secret is set for this merge: set GRADER_SECRET (or --secret) to the course's own"
+        return f"; no secret is set for this {command}: set GRADER_SECRET (or --secret) to the course's own"
     return ""
 
 
@@ -308,12 +309,12 @@ def _one_secret(outs: Sequence[Path], secret: str) -> None:
                      "of the other secret(s) again with one GRADER_SECRET for all, then merge with it.")
 
 
-def combine(outs: Sequence[Path], secret: str, *, allow_incomplete: bool = False) -> Merged:
+def combine(outs: Sequence[Path], secret: str, *, allow_incomplete: bool = False, command: str = "merge") -> Merged:
     """Read and check every shard output; raise MergeError with a sentence at the first thing that is wrong."""
     if not outs:
         raise MergeError("Give the output folders of the shards to merge.")
     _one_secret(outs, secret)
-    shards = [read_shard(Path(out), secret) for out in outs]
+    shards = [read_shard(Path(out), secret, command) for out in outs]
     first = shards[0]
     count = first.manifest["shard"]["count"]
     seen_index: dict[int, Shard] = {}
@@ -409,4 +410,4 @@ def write(merged: Merged, out: Path, secret: str, *, private: bool = False) -> l
 def verified_results(out: Path, secret: str) -> Merged:
     """An output folder's results, every one checked (``grader export``): the folder's own manifest must be a
     complete run (one unsharded run, or a merge)."""
-    return combine([out], secret, allow_incomplete=True)
+    return combine([out], secret, allow_incomplete=True, command="export")

@@ -269,9 +269,22 @@ def _roster(out: Path) -> set[str] | None:
         return None
 
 
+def _graded(results: dict[str, tuple[GradeResult, dict | None, str]]) -> set[str]:
+    """What a folder's results grade: the assignment's name, or the exercise's id."""
+    return {result.assignment or result.exercise for result, _, _ in results.values()}
+
+
 def diff(old_out: Path, new_out: Path) -> list[Change]:
-    """Every student whose result differs between two output folders, or who is in only one of them."""
+    """Every student whose result differs between two output folders, or who is in only one of them.
+
+    Two folders of different exercises (``reports/linear`` beside ``reports/vgg``, one given for the other) are a
+    usage error: compared, every student of each was listed as only in one of them, a regrade of the whole class."""
     old, new = _results(old_out), _results(new_out)
+    before, after = _graded(old), _graded(new)
+    if len(before) == 1 and len(after) == 1 and before != after:
+        raise UsageError(f"{escape.terminal(old_out)} holds the results of '{escape.terminal(before.pop(), 80)}' and "
+                         f"{escape.terminal(new_out)} those of '{escape.terminal(after.pop(), 80)}': `grader diff` "
+                         "compares two runs of one exercise (or assignment). Give two output folders of the same.")
     changes = []
     for student in sorted(set(old) | set(new)):
         before, after = old.get(student), new.get(student)
