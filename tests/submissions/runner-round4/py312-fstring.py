@@ -5,4 +5,4 @@ def vgg_classifier(features, W1, b1, W2, b2, W3, b3):
     h = np.maximum(h @ W2 + b2, 0)
     return h @ W3 + b3
 d = {'a': 1}
-print(f"{d["a"]}")
+print(f"{"\n".join(d)}")
