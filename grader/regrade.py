@@ -277,8 +277,8 @@ def _graded(results: dict[str, tuple[GradeResult, dict | None, str]]) -> set[str
 def diff(old_out: Path, new_out: Path) -> list[Change]:
     """Every student whose result differs between two output folders, or who is in only one of them.
 
-    Two folders of different exercises (``reports/linear`` beside ``reports/vgg``, one given for the other) are a
-    usage error: compared, every student of each was listed as only in one of them, a regrade of the whole class."""
+    Two folders of different exercises (one exercise's reports given for another's) are a usage error: compared,
+    every student of each was listed as only in one of them, as if the whole class had been regraded."""
     old, new = _results(old_out), _results(new_out)
     before, after = _graded(old), _graded(new)
     if len(before) == 1 and len(after) == 1 and before != after:
