@@ -172,3 +172,33 @@ def test_a_result_overwritten_by_the_next_call_is_seen_however_it_was_returned(r
     assert "overwritten by a later call" in check(result, "unmodified").message, _failed(result)
     if name != "inputs-memory-tail":  # which also writes over inputs the parent placed there for a later call
         assert result.score == result.max_score - check(result, "unmodified").max_points, _failed(result)
+
+
+#: a callable instance whose metaclass's ``__module__`` never returns: reading its type's name ran outside any alarm
+LOOPING_TYPE_NAME = '''import numpy as np
+
+
+class Meta(type):
+    @property
+    def __module__(cls):
+        while True:
+            pass
+
+
+class Head(metaclass=Meta):
+    def __call__(self, features, W1, b1, W2, b2, W3, b3):
+        x = features.reshape(len(features), -1)
+        return np.maximum(np.maximum(x @ W1 + b1, 0) @ W2 + b2, 0) @ W3 + b3
+
+
+vgg_classifier = Head()
+'''
+
+
+def test_a_type_whose_name_never_comes_is_still_called(tmp_path, session):
+    """The lookup names the function's type for the report; a metaclass's looping ``__module__`` kept it from answering
+    at all (the run ended after 20 s, then again after a restart: 0/17 after a minute). The name is read under the
+    same 2 s alarm as the signature, and the right function is graded."""
+    (tmp_path / "loop.py").write_text(LOOPING_TYPE_NAME)
+    result = grade_students(tmp_path, session, ["loop"])["loop"]
+    assert result.error is None and result.score == result.max_score, (result.error, result.checks)
