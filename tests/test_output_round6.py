@@ -16,6 +16,11 @@ What did not hold, in the output folder rather than the class folder:
   into the link's target, outside OUT, and the target's mode set to 0755, opening it to every reader;
 * a file in the place of a student's folder cost that student their grade with "FileExistsError: File exists",
   which did not say what was in the way nor what to do.
+
+And in the sentences around the outputs: a Blackboard column named with an escape sequence was listed through
+``repr`` of the escaped text, so every backslash read doubled (``\\\\x1b``); the command suggested to write an LMS
+file again, and the ``--assignment`` example of a course of several assignments, put a path or a name in a shell
+command unquoted (``reports; rm -rf x``, ``=hw2<b>``), and named escaped names that name no folder.
 """
 from __future__ import annotations
 
