@@ -104,7 +104,30 @@ def what_to_check(args: argparse.Namespace):
     if plan is not None:
         return assignment.load_assignment(plan, args.exercises_dir, args.solutions_dir, require_reference=False)
     args.exercise = args.exercise or exercise_from_code(args)
+    if not args.exercise:
+        _no_exercise_defined(path, Path(args.exercises_dir or exercise_mod.DEFAULT_EXERCISES))
     return exercise(args, require_reference=False)  # a student has no solutions
+
+
+def _no_exercise_defined(path: Path, base: Path) -> None:
+    """A student's file that names no exercise and defines no exercise's function (a function renamed, a notebook
+    without its metadata): said with the function closest to one an exercise asks for, which is most often the
+    cause, rather than only 'name the exercise'. Returns when there is no near miss (the plain question follows)."""
+    import difflib
+
+    known = exercise_mod.known_ids(base)
+    if len(known) < 2:
+        return
+    wanted = _functions(base, tuple(known))
+    loose = {name.replace("_", "").lower(): name for name in wanted}
+    for name in sorted(defined_functions(path)):
+        close = difflib.get_close_matches(name.replace("_", "").lower(), list(loose), n=1, cutoff=0.8)
+        if close:
+            function = loose[close[0]]
+            raise UsageError(
+                f"{_shown(path.name)} defines no function an exercise asks for: did you mean to name "
+                f"{_shown(name)} as {function!r} (exercise {', '.join(wanted[function])})? Rename it, or give "
+                f"--exercise ID (one of: {', '.join(known)}).")
 
 
 def what_to_write(args: argparse.Namespace):

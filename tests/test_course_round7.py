@@ -7,7 +7,9 @@ module, shards graded in two working folders). What held is not repeated here; w
 - `grader diff` given the output folders of two exercises listed every student of each as only in one of them,
   a whole class "regraded", where the two folders could never be compared;
 - a bundle built by a pip-installed grader (no checkout) shipped the course file but setup.sh did not install it
-  (its minimal pyproject left course.toml out), and called itself grader 0.0.0 where bundle.json said 0.1.0.
+  (its minimal pyproject left course.toml out), and called itself grader 0.0.0 where bundle.json said 0.1.0;
+- `grader check ivan.ipynb` (a notebook without the course's metadata, its function named vggClassifier) said only
+  "Name the exercise with --exercise", where `--exercise` then said "Did you mean": the near miss is said at once.
 """
 from __future__ import annotations
 
@@ -52,3 +54,17 @@ def test_a_bundle_built_by_an_installed_grader_installs_the_course_file_and_its_
     project = tomllib.loads(written.decode())
     assert project["project"]["version"] == version()
     assert "course.toml" in project["tool"]["setuptools"]["package-data"]["grader.exercises"]
+
+
+def test_check_of_a_file_whose_function_is_misnamed_says_so_before_asking_for_the_exercise(tmp_path, capsys):
+    """A student's export, or a notebook saved without the course's metadata, names no exercise: its functions
+    decide, and a misspelt one decided nothing. The usage error (exit 2, nothing run) now names the near miss."""
+    mine = tmp_path / "hw (2).py"
+    mine.write_text("import numpy as np\n\ndef vggClassifier(features, W1, b1, W2, b2, W3, b3):\n    return None\n")
+    code, _, err = run_cli(capsys, "check", mine)
+    assert code == 2
+    assert "did you mean to name 'vggClassifier' as 'vgg_classifier' (exercise vgg_classifier)?" in err
+    assert "--exercise ID (one of: " in err
+    mine.write_text("def helper():\n    return 1\n")  # nothing near: the plain question, as before
+    code, _, err = run_cli(capsys, "check", mine)
+    assert code == 2 and "Name the exercise with --exercise" in err
