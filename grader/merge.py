@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Sequence
 
-from . import escape, gradebook, report, signing
+from . import escape, gradebook, outfolder, report, signing
 from .classfolder import Entry, Plan
 from .errors import UsageError
 from .results import GradeResult
@@ -379,8 +379,7 @@ def write(merged: Merged, out: Path, secret: str, *, private: bool = False) -> l
     report.make_folder(out / report.STUDENTS, private=private)
     for student, source in merged.sources.items():
         target = report.student_folder(out, merged.folders[student])
-        report.make_folder(target, private=private)
-        os.chmod(target, report.PRIVATE_FOLDER_MODE if private else report.FOLDER_MODE)
+        outfolder.own_folder(target, private=private)  # a link in its place is replaced, never written through
         (target / ".grade-key.json").unlink(missing_ok=True)
         for name in STUDENT_FILES:  # the sidecar last, as a run writes it
             path = source / name

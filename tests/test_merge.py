@@ -272,3 +272,18 @@ def test_select_keeps_the_class_wide_ids_and_folders():
     parts = [merge.select(plan, i, 2) for i in (1, 2)]
     assert sorted(e.student for p in parts for e in p.entries) == ["a", "b", "c", "d", "e"]
     assert all(p.notes == ("n",) for p in parts)
+
+
+def test_a_link_where_a_students_folder_goes_is_replaced_not_written_through(runs, tmp_path):
+    """A merge into an OUT whose ``students/<student>`` is a symbolic link wrote that student's files into the link's
+    target, outside OUT, and opened the target to every reader (mode 0755); the link is now replaced by a folder."""
+    out = tmp_path / "merged"
+    student = sorted(p.name for p in (runs / "one" / "students").iterdir())[0]
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir(mode=0o700)
+    (out / "students").mkdir(parents=True)
+    (out / "students" / student).symlink_to(elsewhere)
+    assert merge_cli(*shards(runs), "--out", str(out)) == 0
+    folder = out / "students" / student
+    assert not folder.is_symlink() and (folder / "result.json").is_file()
+    assert list(elsewhere.iterdir()) == [] and elsewhere.stat().st_mode & 0o777 == 0o700
