@@ -7,6 +7,7 @@ already cleaned (``answers``) before it reaches a sentence here.
 """
 from __future__ import annotations
 
+from . import pysource
 from .outcomes import CallError
 from .submission import Submission
 from .text import clean
@@ -109,8 +110,11 @@ def clean_exit(submission: Submission, number: int, error: CallError | None) -> 
 
 def cell_error(submission: Submission, label: str, error: CallError | None, timed_out: bool, limit: float, *,
                last: bool = False, expected: bool = False) -> str:
-    """The sentence of a cell that raised or was stopped, with what a prompt or debugger left in it means."""
-    return _cell_error(submission, label, error, timed_out, limit, last=last, expected=expected) \
+    """The sentence of a cell that raised or was stopped, with what a prompt or debugger left in it means, and
+    whether the name it missed is new in a Python newer than the grader's (``itertools.batched`` on 3.11): a test
+    cell that worked on Colab's 3.12 is otherwise told only 'cannot import name ... (unknown location)'."""
+    newer = "" if timed_out or error is None else pysource.newer_name(str(error))
+    return _cell_error(submission, label, error, timed_out, limit, last=last, expected=expected) + newer \
         + ("" if timed_out else waiting_for_someone(error, submission.is_notebook))
 
 

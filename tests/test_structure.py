@@ -21,6 +21,7 @@ RANKS = {
     "jupytext": 1.6,  # a Jupytext script's cells and commented magics (submission)
     "marimo": 1.6,  # a marimo notebook's cells, in the order marimo runs them (submission)
     "scriptcells": 1.7,  # an exported script cut into its code and text cells (submission)
+    "fstrings": 1.6,  # 3.12's f-strings that reuse their quotes, written the 3.11 way (submission)
     "outcomes": 3, "channel": 3, "hints": 3, "answers": 3.5, "notes": 3.5,
     "authoring": 3.1,  # what an exercise folder imports: the cases (exercise) and what a call did (outcomes)
     "calls": 3.9,  # the run's calls planned: inputs laid out, commands encoded
