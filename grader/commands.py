@@ -199,7 +199,8 @@ def grade(args: argparse.Namespace,
             print(summary_line(result))
         if out is not None and len(results) > 1 and not _lost("summary.html", unwritten):
             print(f"Class summary: {out / 'summary.html'}", file=sys.stderr)
-    if unwritten:
+    failed = _say_failed(results)
+    if unwritten or failed:
         return 3
     if args.fail_under is not None:
         below = [r for r in results if r.score < args.fail_under]
@@ -414,6 +415,20 @@ def _same_exercise(out: Path, name: str) -> None:
 def _lost(name: str, problems: Sequence[str]) -> bool:
     """Is class file ``name`` among the ones that could not be written?"""
     return any(problem.startswith(f"{name} ") for problem in problems)
+
+
+def _say_failed(results: Sequence) -> int:
+    """How many students the grader itself failed on (a bug, or their files that could not be written), said on
+    stderr: their rows score 0 for no fault of theirs, and a batch that exited 0 (under ``-q`` in silence) left
+    that to be found in the gradebook."""
+    failed = [r.student for r in results if r.error is not None and r.error.kind == "internal"]
+    if failed:
+        shown = ", ".join(escape.terminal(student, 80) for student in failed[:10])
+        more = f" and {len(failed) - 10} more" if len(failed) > 10 else ""
+        print(f"grader: error: {len(failed)} student{'s have' if len(failed) > 1 else ' has'} no grade ({shown}{more}): "
+              "the grader failed on their submission or could not write their files, and each row says which. "
+              "Fix that, then run the same command again.", file=sys.stderr)
+    return len(failed)
 
 
 def _say_unwritten(problems: Sequence[str], out: Path | None) -> None:

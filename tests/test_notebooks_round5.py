@@ -41,7 +41,7 @@ FULL = {
     "deepnote": [],
     "display-handle": [],
     "empty-cells": [],
-    "env-cd-store": [f"'%{m}' {NOT_RUN}" for m in ("env", "cd", "pwd", "pdb", "store")],
+    "env-cd-store": [f"'%{m}' {NOT_RUN}" for m in ("cd", "pwd", "pdb", "store")],  # %env runs (round 8),
     "error-in-last-cell-right": ["Code cell 2 (cell 2 of the notebook) raised ValueError: 'matmul"],
     "heading-v4": [],
     "help-lines": [],

@@ -71,7 +71,8 @@ def test_a_hostile_class_into_a_tampered_output_folder(tmp_path, capsys):
 
     code, stdout, stderr = run_cli(capsys, "grade", folder, "--exercise", "vgg_classifier", "--no-full-scale",
                                    "--jobs", "2", "--out", out, "--gradebook-format", "moodle")
-    assert code == 0, stderr
+    # exit 3: one student ("blocked") has no grade, and the command says so rather than exiting 0
+    assert code == 3 and "1 student has no grade (blocked)" in stderr, stderr
     # the link was replaced by a folder of OUT's own; its target got nothing and kept its mode
     assert list(elsewhere.iterdir()) == [] and stat.S_IMODE(elsewhere.stat().st_mode) == 0o700
     linked = out / "students" / "linked"
