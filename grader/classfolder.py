@@ -25,6 +25,7 @@ Two files for one id are never merged: that student gets a ``duplicate-student``
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -154,13 +155,23 @@ def discover(paths: list[Path], layout: str = "auto", assignment: str | None = N
     return Plan(tuple(entries), tuple(notes), single, shown_left, "nbgrader" if "nbgrader" in used else "plain")
 
 
-def one_student(folder: Path, student: str) -> Plan:
+def one_student(folder: Path, student: str, names: Iterable[str] = ()) -> Plan:
     """``grade FOLDER --student ID``: the whole folder is that one student's (a student's repository in CI), its
     file found at any depth as in a student's folder of a class. None gives a no-submission row (the job still
-    has a report to show); two or more are a usage error naming them."""
+    has a report to show). Among two or more, the only one named after the exercise (``names``: its id, its
+    function, the assignment's name) is graded, as Gradescope's submission is found, and the others are left out
+    with a note: a repository holds helpers and tests beside the notebook. Otherwise two or more are a usage error
+    naming them."""
     left: list[tuple[Path, str]] = []
     files = _walk(folder, os.path.realpath(folder), left)
     found = [_Found(student, path, problem, folder) for path, problem in files]
+    wanted = set(names)
+    named = [item for item in found if item.problem is None and item.path.stem in wanted]
+    if len(found) > 1 and len(named) == 1:
+        graded = escape.terminal(relative_name(named[0].path, folder), 200)
+        left += [(item.path, f"another file of the repository ({graded} is graded: it is named after the exercise)")
+                 for item in found if item is not named[0]]
+        found = named
     if len(found) > 1:  # a class folder given by mistake, or two drafts: which one is meant is not ours to guess
         names = ", ".join(relative_name(item.path, folder) for item in found[:6])
         raise UsageError(f"--student names the student of one submission, and {escape.terminal(folder)} holds "

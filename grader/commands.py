@@ -51,8 +51,8 @@ def grade(args: argparse.Namespace,
         if given and not args.out:
             raise UsageError(f"{flag} writes into an output folder: give --out OUT too.")
     if args.out:
-        _outside_the_class(Path(args.out), args.paths)
-        _check_writable(Path(args.out), bool(getattr(args, "private", False)))
+        outfolder.outside_the_class(Path(args.out), args.paths)
+        outfolder.check_writable(Path(args.out), bool(getattr(args, "private", False)))
         similarity_report.check_options(args)
     lms_template = lms_template_of(args)  # a template that names no column is said before anything is graded
     asked = getattr(args, "assignment", None)
@@ -62,7 +62,7 @@ def grade(args: argparse.Namespace,
         _check_student_id(args.student)
         from .classfolder import one_student
 
-        whole = one_student(Path(args.paths[0]), args.student)
+        whole = one_student(Path(args.paths[0]), args.student, _names_of(exercise, args))
     else:
         whole = batch.discover(args.paths, getattr(args, "layout", "auto"), asked, in_course=in_course)
     if args.student is not None:
@@ -307,7 +307,7 @@ def merge_outputs(args: argparse.Namespace) -> int:
         if note not in merged.notes:
             merged.notes.append(note)
     private = bool(args.private)
-    _check_writable(out, private)
+    outfolder.check_writable(out, private)
     merge.remove_manifest(out)
     problems = merge.write(merged, out, secret, private=private)
     if args.gradebook_format:
@@ -385,20 +385,6 @@ def export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _outside_the_class(out: Path, paths) -> None:
-    """Refuse an output folder inside a class folder being graded (or that folder itself): the next run would
-    find the reports as one more student, and every report file as an entry left out."""
-    where = os.path.realpath(out)
-    for path in paths:
-        if not os.path.isdir(path):
-            continue
-        folder = os.path.realpath(path)
-        if where == folder or where.startswith(folder.rstrip(os.sep) + os.sep):
-            how = "is the class folder" if where == folder else "is inside the class folder"
-            raise UsageError(f"--out {escape.terminal(out)} {how} {escape.terminal(path)}, so the next run would "
-                             "grade the reports as a student: give an output folder outside it.")
-
-
 def _same_exercise(out: Path, name: str) -> None:
     """Refuse an output folder whose last run graded another exercise or assignment: its students would be taken for
     a regrade (changes.csv blaming an "exercise version"), and those of the other class left beside the new ones."""
@@ -417,6 +403,17 @@ def _lost(name: str, problems: Sequence[str]) -> bool:
     return any(problem.startswith(f"{name} ") for problem in problems)
 
 
+def _names_of(exercise, args: argparse.Namespace) -> set[str]:
+    """What a student's file is named after when it is the one to grade: the exercise's id and function (each
+    exercise's, and the assignment's name), or what the command line named when the exercise is not chosen yet."""
+    names = {name for name in (getattr(args, "exercise", None), getattr(args, "assignment", None)) if name}
+    if isinstance(exercise, Assignment):
+        names |= {exercise.plan.name, *(n for e in exercise.exercises for n in (e.id, e.function))}
+    elif isinstance(exercise, Exercise):
+        names |= {exercise.id, exercise.function}
+    return {name for name in names if isinstance(name, str)}
+
+
 def _say_failed(results: Sequence) -> int:
     """How many students the grader itself failed on (a bug, or their files that could not be written), said on
     stderr: their rows score 0 for no fault of theirs, and a batch that exited 0 (under ``-q`` in silence) left
@@ -425,7 +422,8 @@ def _say_failed(results: Sequence) -> int:
     if failed:
         shown = ", ".join(escape.terminal(student, 80) for student in failed[:10])
         more = f" and {len(failed) - 10} more" if len(failed) > 10 else ""
-        print(f"grader: error: {len(failed)} student{'s have' if len(failed) > 1 else ' has'} no grade ({shown}{more}): "
+        have = "students have" if len(failed) > 1 else "student has"
+        print(f"grader: error: {len(failed)} {have} no grade ({shown}{more}): "
               "the grader failed on their submission or could not write their files, and each row says which. "
               "Fix that, then run the same command again.", file=sys.stderr)
     return len(failed)
@@ -439,20 +437,6 @@ def _say_unwritten(problems: Sequence[str], out: Path | None) -> None:
         print(f"grader: error: {len(problems)} class file{'s' if len(problems) > 1 else ''} could not be written in "
               f"{escape.terminal(out)}; the students' results written before are kept: free some space or fix "
               "the folder's permissions, then run the same command again.", file=sys.stderr)
-
-
-def _check_writable(out: Path, private: bool = False) -> None:
-    """Fail before grading anything when the output folder cannot be written."""
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"Cannot write the reports to {escape.terminal(out)}: it is a file, not a folder (give "
-                         "--out a folder).")
-    try:
-        report.make_folder(out, private=private)
-        probe = out / ".grader-write-test"
-        probe.write_text("")
-        probe.unlink()
-    except OSError as exc:
-        raise UsageError(f"Cannot write the reports to {out}: {exc.strerror or exc}.") from None
 
 
 def summary_line(result) -> str:

@@ -1,8 +1,9 @@
-"""The output folder: where each student's files go, and how every file in it is written.
+"""The output folder: where each student's files go, how every file in it is written, and whether the folder
+asked for (``--out``) can be used before anything is graded.
 
 One folder name per student id, safe on any file system and unique in a class; files written whole (a reader
 never sees half of one) with the modes ``--private`` asks for. Discovery (``classfolder``), the batch and every
-writer use it, so it sits below all of them and depends on nothing but ``escape``.
+writer use it, so it sits below all of them and depends on nothing but ``escape`` (and ``errors``).
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Iterable
 
 from . import escape
+from .errors import UsageError
 
 STUDENTS = "students"  # OUT/students/<folder>/
 FOLDER_NAME_CHARS = 64
@@ -189,3 +191,32 @@ def _temporary(folder: str, name: str) -> tuple[int, str]:
         return os.open(tmp, _NEW_FILE, PRIVATE_FILE_MODE), tmp
     except FileExistsError:
         return tempfile.mkstemp(dir=folder or ".", prefix=f".{name}.", suffix=".tmp")
+
+
+# -- the output folder asked for, checked before anything is graded ---------------------------------------------
+def outside_the_class(out: Path, paths) -> None:
+    """Refuse an output folder inside a class folder being graded (or that folder itself): the next run would
+    find the reports as one more student, and every report file as an entry left out."""
+    where = os.path.realpath(out)
+    for path in paths:
+        if not os.path.isdir(path):
+            continue
+        folder = os.path.realpath(path)
+        if where == folder or where.startswith(folder.rstrip(os.sep) + os.sep):
+            how = "is the class folder" if where == folder else "is inside the class folder"
+            raise UsageError(f"--out {escape.terminal(out)} {how} {escape.terminal(path)}, so the next run would "
+                             "grade the reports as a student: give an output folder outside it.")
+
+
+def check_writable(out: Path, private: bool = False) -> None:
+    """Fail before grading anything when the output folder cannot be written."""
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"Cannot write the reports to {escape.terminal(out)}: it is a file, not a folder (give "
+                         "--out a folder).")
+    try:
+        make_folder(out, private=private)
+        probe = out / ".grader-write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as exc:
+        raise UsageError(f"Cannot write the reports to {out}: {exc.strerror or exc}.") from None

@@ -68,3 +68,21 @@ def test_check_of_a_file_whose_function_is_misnamed_says_so_before_asking_for_th
     mine.write_text("def helper():\n    return 1\n")  # nothing near: the plain question, as before
     code, _, err = run_cli(capsys, "check", mine)
     assert code == 2 and "Name the exercise with --exercise" in err
+
+
+def test_a_students_repository_with_helpers_grades_the_file_named_after_the_exercise(tmp_path, capsys, monkeypatch):
+    """A student's CI job grades their whole repository (`grade . --student ID`): one that held the notebook beside a
+    helpers.py or the student's own tests stopped with exit 2 ("holds 3"). The only file named after the exercise is
+    graded, as Gradescope's submission is chosen, and the others are left out with a note; a repository without
+    such a file still stops with the files it holds."""
+    monkeypatch.setenv("GRADER_SECRET", "course")
+    repo = make_class(tmp_path / "repo", {"vgg_classifier.py": "correct/matmul.py",
+                                          "helpers.py": "buggy/missing-bias.py",
+                                          "tests/test_vgg.py": "buggy/flatten-order.py"})
+    code, out, err = run_cli(capsys, "grade", repo, *BASE[:-1], "--student", "ana", "--json")  # not -q: the notes
+    assert code == 0, err
+    assert '"score": 17.0' in out and "helpers.py" in err and "named after the exercise" in err
+    (repo / "helpers.py").rename(repo / "other.py")
+    (repo / "vgg_classifier.py").rename(repo / "draft.py")
+    code, _, err = run_cli(capsys, "grade", repo, *BASE, "--student", "ana")
+    assert code == 2 and "holds 3" in err
