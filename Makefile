@@ -13,7 +13,7 @@ ASSIGNMENT ?= fc-layers
 ASSIGNMENT_SUBMISSIONS ?= exercises/course_examples/$(ASSIGNMENT)
 ASSIGNMENT_OUT ?= reports-$(ASSIGNMENT)
 
-.PHONY: install grade grade-assignment test bench bench-peers notebooks clean
+.PHONY: install grade grade-assignment test bench bench-peers notebooks wheel clean
 
 install: $(STAMP)
 
@@ -43,9 +43,16 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench.py $(BENCH_FLAGS)
 	$(BIN)/python bench/bench_similarity.py
 
+# The wheel students install (dist/): built from what the checkout holds now (setuptools' leftovers in build/ would
+# ship a file deleted since), and refused if it holds the course's solutions
+wheel: $(STAMP)
+	rm -rf build/lib build/bdist.* *.egg-info dist/grader-*.whl
+	$(BIN)/python -m pip wheel . --no-deps --no-build-isolation --quiet -w dist
+	$(BIN)/python -c "import sys, zipfile, glob; names = [n for w in glob.glob('dist/grader-*.whl') for n in zipfile.ZipFile(w).namelist()]; bad = [n for n in names if n.startswith('solutions/') or '/solutions/' in n]; sys.exit('the wheel holds solutions: ' + ', '.join(bad)) if bad else print('dist/: ' + ', '.join(glob.glob('dist/grader-*.whl')))"
+
 # nbgrader (pinned, in its own venv under build/peers) and the grader on the same notebooks, timed in one run
 bench-peers: $(STAMP)
 	$(BIN)/python bench/peers.py $(PEERS_FLAGS)
 
 clean:
-	rm -rf $(VENV) $(OUT) $(ASSIGNMENT_OUT) .pytest_cache build *.egg-info
+	rm -rf $(VENV) $(OUT) $(ASSIGNMENT_OUT) .pytest_cache build dist *.egg-info
