@@ -378,8 +378,9 @@ def export(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise UsageError(f"Cannot write {escape.terminal(target)}: {exc.strerror or exc}.") from None
     if not merged.complete:
-        print(f"grader: warning: {len(merged.pending)} students of {escape.terminal(args.folder)} are not graded "
-              "(an interrupted run or one shard of several): their grade cells are empty", file=sys.stderr)
+        these = "1 student of" if len(merged.pending) == 1 else f"{len(merged.pending)} students of"
+        print(f"grader: warning: {these} {escape.terminal(args.folder)} {'is' if len(merged.pending) == 1 else 'are'} "
+              "not graded (an interrupted run or one shard of several): their grade cells are empty", file=sys.stderr)
     where = "standard output" if args.to == "-" else escape.terminal(target)
     print(f"wrote: {where} ({len(merged.results)} students)", file=sys.stderr if args.to == "-" else sys.stdout)
     return 0
