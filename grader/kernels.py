@@ -62,6 +62,8 @@ def foreign(notebook: dict) -> str:
     name, _ = language(notebook)
     if name in PYTHON_LIKE or name.startswith("python") or name.endswith("python"):  # micropython too
         return ""
+    if not re.fullmatch(r"[\w.+#-]{1,24}", name):  # not one word: what is left of markup, say, reads as noise
+        return "non-Python"
     return NAMES.get(name, name[:1].upper() + name[1:])
 
 

@@ -156,3 +156,15 @@ def test_the_export_command_suggested_for_a_removed_grade_file_can_be_pasted(tmp
     odd.mkdir()
     (odd / "moodle.csv").write_text("old scores\n")
     assert "`grader export OUT --format moodle`" in lms.remove_stale(odd, None)[0]  # an escaped path names nothing
+
+
+def test_a_kernel_language_that_is_not_one_word_is_said_as_non_python():
+    """A notebook whose kernel language held markup was said to be "a Scriptscriptalert1script -- -- -- cdata x
+    notebook" (safe, every character but words and dashes dropped, yet unreadable); a language that is not one word
+    is now "a non-Python notebook", and a real one keeps its name."""
+    from grader import kernels
+
+    hostile = {"metadata": {"kernelspec": {"language": "<script>alert(1)</script> -- ]]> x", "name": "k"}}}
+    assert kernels.foreign_error(hostile, "f.ipynb", "err").startswith("f.ipynb is a non-Python notebook")
+    assert kernels.foreign({"metadata": {"kernelspec": {"language": "julia"}}}) == "Julia"
+    assert kernels.foreign({"metadata": {"language_info": {"name": "python"}}}) == ""
