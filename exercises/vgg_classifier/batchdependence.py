@@ -84,7 +84,7 @@ def _later_reproduced(spec, run, rtol: float) -> bool:
         return True
     try:
         with np.errstate(all="ignore"):
-            model = V.Stack([run.case.args]).forward(spec)[0]
+            model = Q.case_output(run.case, spec)
     except (ValueError, KeyError):
         return False
     return model.shape == arr.shape and bool(Q.close(arr[None, 1:], model[None, 1:], rtol).all())

@@ -168,7 +168,7 @@ def reduced_precision(work, graded) -> list:
     spec = work.spec
     if spec is None or spec == V.REFERENCE:
         return []
-    worst, lows = 0.0, {np.float32: 0.0, np.float16: 0.0}
+    worst, lows, compared = 0.0, {np.float32: 0.0, np.float16: 0.0}, []
     for run in graded:
         if run.outcome.array is not None and run.outcome.array.dtype != np.float64:
             return []  # a float32 result: wrong-dtype says so, and the precision follows from it
@@ -177,16 +177,22 @@ def reduced_precision(work, graded) -> list:
             continue
         try:
             with np.errstate(all="ignore"):
-                model = V.Stack([run.case.args]).forward(spec)[0]
+                model = Q.case_output(run.case, spec)
                 scale = float(np.abs(model).max()) or 1.0
                 worst = max(worst, float(np.max(np.abs(arr - model))) / scale)
+        except (ValueError, KeyError):
+            return []
+        compared.append((run, model, scale))
+    if not (worst > 1e-8 and np.isfinite(worst)):
+        return []  # the variant's own values: no low precision to compare with, so none is computed
+    for run, model, scale in compared:
+        try:
+            with np.errstate(all="ignore"):
                 for dtype in lows:
                     low = V.Stack([tuple(a.astype(dtype) for a in run.case.args)]).forward(spec)[0]
                     lows[dtype] = max(lows[dtype], float(np.max(np.abs(low - model))) / scale)
         except (ValueError, KeyError):
             return []
-    if not (worst > 1e-8 and np.isfinite(worst)):
-        return []
     for dtype, name in ((np.float32, "float32"), (np.float16, "float16")):
         low = lows[dtype]
         if np.isfinite(low) and low / 8 <= worst <= 8 * low:

@@ -38,6 +38,8 @@ def fixed_batch(runs) -> Finding | None:
     sizes = {int(r.case.args[0].shape[0]) for r in small}
     if len(sizes) < 2:
         return None
+    if not any(r.outcome.status == "raised" or tuple(r.outcome.shape or ()) != r.expected.shape for r in small):
+        return None  # every other batch size must fail (checked below): with none failing, no comparison is needed
     right = [r for r in small if (a := S.usable(r)) is not None and a.shape == r.expected.shape
              and T.close(a, r.expected, 1e-9)]
     fixed = {int(r.case.args[0].shape[0]) for r in right}

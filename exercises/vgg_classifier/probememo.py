@@ -115,3 +115,36 @@ def _value_key(value, budget: list):
     if is_dataclass(value):  # a returned part, an error
         return (type(value).__name__, *(_value_key(getattr(value, f.name), budget) for f in fields(value)))
     return value
+
+
+#: (id of a case, variant) -> (the variant's output on that case alone, the case): the graded cases are the same
+#: objects for every student of a session, and ``detectors.verify`` and ``detectors.reduced_precision`` both need
+#: the found variant's output on each, as do other submissions with the same mistake
+_CASE_OUTPUTS: dict[tuple, tuple[np.ndarray | None, object]] = {}
+_CASE_OUTPUT_ENTRIES = 512
+_CASE_OUTPUT_BYTES = 1 << 15  # outputs larger than this are computed again rather than kept
+
+
+def case_output(case, spec) -> np.ndarray:
+    """The variant's output on this one case, (B, K), read-only; raises ValueError or KeyError as
+    ``variants.Stack.forward`` does when its shapes do not fit. Call under ``np.errstate(all="ignore")``."""
+    key = (id(case), spec)
+    with _MEMO_LOCK:
+        found = _CASE_OUTPUTS.get(key)
+    if found is not None and found[1] is case:
+        if found[0] is None:
+            raise ValueError("the variant's shapes do not fit the case")
+        return found[0]
+    try:
+        out = V.Stack([case.args]).forward(spec)[0]
+        out.flags.writeable = False
+    except (ValueError, KeyError):
+        out = None
+    if out is None or out.nbytes <= _CASE_OUTPUT_BYTES:
+        with _MEMO_LOCK:
+            if len(_CASE_OUTPUTS) >= _CASE_OUTPUT_ENTRIES:
+                del _CASE_OUTPUTS[next(iter(_CASE_OUTPUTS))]
+            _CASE_OUTPUTS[key] = (out, case)  # the case kept alive with it: its id stays its own
+    if out is None:
+        raise ValueError("the variant's shapes do not fit the case")
+    return out
