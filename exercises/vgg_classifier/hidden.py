@@ -98,6 +98,14 @@ def _rescaled(layer: int, h: str) -> list:
            (layer, lambda z: _relu(z) / np.sqrt(z.shape[1]), "wrong-stage",
             f"In {LAYER[layer]} the values after the ReLU ({h}) are divided by the square root of the layer's width "
             f"({h} / np.sqrt({h}.shape[1])), a scaling the head does not have")]
+    # the width itself, or half of it in whole numbers (W.shape[1] // 2, a dropout-like halving typed with //): the
+    # factor differs with each case's width, so no variant of fixed scale gives every call (6 on the 12-wide probes)
+    for code, width in (("{h}.shape[1]", lambda n: n), ("({h}.shape[1] // 2)", lambda n: n // 2)):
+        text = code.format(h=h)
+        out.append((layer, lambda z, w=width: _relu(z) / w(z.shape[1]), "wrong-stage",
+                    f"In {LAYER[layer]} the values after the ReLU ({h}) are divided by "
+                    f"{'half ' if '//' in code else ''}the layer's width ({h} / {text}, W{layer + 1}.shape[1] being "
+                    f"the same number), a scaling the head does not have: the factor changes with each call's sizes"))
     per_sample = (("Euclidean norm", "np.linalg.norm({h}, axis=1, keepdims=True)",
                    lambda h: np.linalg.norm(h, axis=1, keepdims=True)),
                   ("largest value", "{h}.max(axis=1, keepdims=True)", lambda h: h.max(axis=1, keepdims=True)),
