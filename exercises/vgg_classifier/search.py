@@ -38,9 +38,16 @@ def tolerance(model: np.ndarray, scale, loose: float = MATCH_RTOL, exact: float 
               floor=1e-12) -> np.ndarray:
     """``exact`` where the model's value is a float32 number (the probes' arithmetic is exact there), else
     ``loose``; both relative to the case's scale, plus an absolute ``floor`` for values near 0."""
-    with np.errstate(invalid="ignore", over="ignore"):
+    size = np.abs(model)
+    if model.size and float(size.max()) < FLOAT32_MAX:  # finite and within float32: the cast cannot warn
         single = model.astype(np.float32).astype(np.float64) == model
-    return np.where(single, exact, loose) * (scale + np.abs(model)) + floor
+    else:  # (an errstate costs as much as the rest: entered only where it is needed)
+        with np.errstate(invalid="ignore", over="ignore"):
+            single = model.astype(np.float32).astype(np.float64) == model
+    return np.where(single, exact, loose) * (scale + size) + floor
+
+
+FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
 
