@@ -55,8 +55,8 @@ def boundaries(text: str) -> list[int]:
     starts = [0]
     for node in tree.body[1:]:  # the first statement (the docstring) opens the first cell
         first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
-        if first >= 2 and not lines[first - 2].strip():
-            starts.append(offsets[first - 1])
+        if first >= 2 and not lines[first - 2].strip() and offsets[first - 1] > starts[-1]:
+            starts.append(offsets[first - 1])  # once per line: 'import os; x = 1' is one cell, not an empty one too
     return starts
 
 
@@ -90,14 +90,15 @@ def _text_cell(part: str) -> bool:
                                   for q in ('"""', "'''"))
 
 
-def cells(text: str, load: Callable[[list], tuple[list, list[str]]]) -> tuple[list, list[str]]:
+def cells(text: str, load: Callable[[list], tuple[list, list[str]]], max_cells: int) -> tuple[list, list[str]]:
     """The file as one cell (``load``, the loader of ``submission``, makes the cells from their sources), or, for
-    a Colab export, as the cells it is cut into, unless the cut makes a syntax error the whole file did not have."""
+    a Colab export, as the cells it is cut into, unless the cut makes a syntax error the whole file did not have,
+    or more than ``max_cells`` cells (128 KiB of 'a = 1' paragraphs are 26,000, where a notebook may have 10,000)."""
     whole = load([(text, 1, 1, "the file", 0)])
     if len(text) > MAX_SPLIT or not is_export(text):
         return whole
     starts = boundaries(text)
-    if len(starts) < 2:
+    if not 2 <= len(starts) <= max_cells:
         return whole
     lines = [1]
     for before, start in zip(starts, starts[1:]):  # each stretch counted once

@@ -50,7 +50,7 @@ def cells(text: str, name: str, load: Loader, max_cells: int) -> tuple[list, lis
                 "too-many-cells", f"{name} has more than {max_cells:,} cell markers ('# %%' or '# In[ ]:'); an "
                 f"exported script may have at most {max_cells:,} cells.")
     if not starts:
-        return *colabexport.cells(text, load), []
+        return *colabexport.cells(text, load, max_cells), []
     if preamble := bool(text[: starts[0]].strip()):
         starts.insert(0, 0)
     sources, prose, line, counted = [], [], 1, 0
