@@ -135,8 +135,9 @@ def order_notes(cells: list[tuple[str, str, object]], most: int = 3) -> list[str
     defined: dict[str, list[tuple[str, int, str]]] = {}
     for label, source, count in cells:
         if isinstance(count, int) and not isinstance(count, bool):
+            texts = _definitions(source)
             for name in dict.fromkeys(_TOP_DEF.findall(source)):
-                defined.setdefault(name, []).append((label, count, _definition(source, name)))
+                defined.setdefault(name, []).append((label, count, texts.get(name, "")))
     notes = []
     for name, places in defined.items():
         last_label, last_count, last_text = places[-1]
@@ -150,18 +151,21 @@ def order_notes(cells: list[tuple[str, str, object]], most: int = 3) -> list[str
     return notes
 
 
-def _definition(source: str, name: str) -> str:
-    """The text of the last top-level ``def name(`` in a cell: its line, the lines indented under it and any line
-    that closes a signature written over several lines, without blank lines or trailing spaces, so that two cells
-    holding the same function compare equal, whatever else they hold."""
+def _definitions(source: str) -> dict[str, str]:
+    """The text of the last top-level ``def name(`` in a cell, by name: its line, the lines indented under it and any
+    line that closes a signature written over several lines, without blank lines or trailing spaces, so that two
+    cells holding the same function compare equal, whatever else they hold. One pass over the cell's lines (each
+    definition's text ends at the next line at the margin, before the next definition): read name by name, a cell
+    of 8,000 one-line functions took 20 s."""
     lines = source.splitlines()
-    starts = [i for i, line in enumerate(lines) if (m := _TOP_DEF.match(line)) and m[1] == name]
-    if not starts:
-        return ""
-    kept = [lines[starts[-1]].rstrip()]
-    for line in lines[starts[-1] + 1:]:
-        if line.strip() and not line[0].isspace() and not line.startswith((")", "]")):
-            break
-        if line.strip():
-            kept.append(line.rstrip())
-    return "\n".join(kept)
+    starts = {m[1]: i for i, line in enumerate(lines) if (m := _TOP_DEF.match(line))}
+    texts = {}
+    for name, start in starts.items():
+        kept, end = [lines[start].rstrip()], start + 1
+        while end < len(lines) and not ((line := lines[end]).strip() and not line[0].isspace()
+                                        and not line.startswith((")", "]"))):
+            if line.strip():
+                kept.append(line.rstrip())
+            end += 1
+        texts[name] = "\n".join(kept)
+    return texts
