@@ -169,6 +169,20 @@ _WIDE_BOMS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"), 
               (codecs.BOM_UTF16_BE, "UTF-16"))
 
 
+#: encodings a '# coding:' line may name whose decoder is Python code slower than linear: punycode's took 65 s for
+#: 800 KB (its insertions are quadratic), in the grader's own process; no editor saves source in it
+_SLOW_DECODERS = frozenset({"punycode"})
+
+
+def slow_encoding(encoding: str, name: str) -> str | None:
+    """Why the ``.py`` file ``name``, whose encoding declaration names ``encoding``, is not decoded; None for an
+    encoding decoded in linear time (every one a student's editor writes)."""
+    if codecs.lookup(encoding).name not in _SLOW_DECODERS:
+        return None
+    return (f"{name} declares its encoding as '{escape.terminal(encoding, 40)}' (its '# coding:' line), which is not "
+            "an encoding editors save source files in: save it as UTF-8 and delete that line.")
+
+
 def undecodable_python(raw: bytes, name: str, exc: Exception | None = None) -> str | None:
     """Why the ``.py`` file ``raw`` cannot be read as Python source: saved as UTF-16 or UTF-32 (by its byte-order
     mark, or a zero byte at every other place of its start, as ASCII text in UTF-16 has), which Python never reads

@@ -8,7 +8,6 @@ below): a hostile file costs the grader a few seconds at most.
 """
 from __future__ import annotations
 
-import codecs
 import functools
 import hashlib
 import io
@@ -22,7 +21,7 @@ from pathlib import Path
 
 from .errors import DecodeFailure, MissingFile, NotANotebook, NotJson, SubmissionError, UnsupportedFileType
 from . import fstrings, kernels, pysource, scriptcells
-from .brokenjson import (MAX_JSON_VALUES, json_values, shown_name, undecodable_python,  # noqa: F401
+from .brokenjson import (MAX_JSON_VALUES, json_values, shown_name, slow_encoding, undecodable_python,  # noqa: F401
                          unsupported_name, why_not_json)
 from .ipython import (TOO_COSTLY, OverBudget, Translation, Translator, compile_error, error_on_own_line,
                       leading_blank_lines, python_cell_magic)
@@ -223,7 +222,8 @@ def decode_python(raw: bytes, name: str) -> str:
         raise DecodeFailure(wide)
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
-        codecs.lookup(encoding)
+        if (slow := slow_encoding(encoding, name)) is not None:
+            raise DecodeFailure(slow)
         text = raw.decode(encoding)
     except (SyntaxError, LookupError, UnicodeDecodeError) as exc:
         raise DecodeFailure(undecodable_python(raw, name, exc)) from None

@@ -27,6 +27,9 @@ limit. What it found:
 - ``kernels.order_notes`` (which says when the saved run kept an upper definition) read a cell's lines again for each
   function the cell defines: a run notebook whose cell held 8,000 one-line functions took 20 s to load (a 64 MiB
   notebook, hours). The texts of a cell's definitions are now read in one pass.
+- A .py file may declare its encoding ('# coding: ...'), and the loader decodes it with that codec: punycode's
+  decoder is Python code whose insertions are quadratic, 65 s for 800 KB. Such a file is now refused, with a
+  sentence saying to save it as UTF-8; every encoding an editor writes decodes in C, in linear time.
 """
 from __future__ import annotations
 
@@ -34,8 +37,11 @@ import json
 import time
 from pathlib import Path
 
+import pytest
+
 from grader import jupytext
 from grader.colabexport import MAX_SPLIT
+from grader.errors import DecodeFailure
 from grader.submission import MAX_BYTES, MAX_CELLS, MAX_CHECKED_CELL, load
 
 #: generous: each case below took from 3 to 28 s before its fix, and takes a fraction of a second now
@@ -128,3 +134,14 @@ def test_a_run_notebook_with_thousands_of_functions_in_a_cell_loads_in_linear_ti
     assert seconds < BOUND
     notes = [w for w in submission.warnings if "is defined in" in w]
     assert len(notes) == 1 and notes[0].startswith("f7999() is defined in code cell 1"), notes
+
+
+def test_a_py_file_declaring_a_slow_decoder_is_refused_with_a_sentence(tmp_path):
+    path = tmp_path / "punycode.py"
+    path.write_bytes(b"# -*- coding: punycode -*-\nx = 1" * 4 + b"-" + b"abcdefghij" * 80_000)
+    started = time.process_time()
+    with pytest.raises(DecodeFailure) as refused:
+        load(path)
+    assert time.process_time() - started < BOUND
+    assert str(refused.value) == ("'punycode.py' declares its encoding as 'punycode' (its '# coding:' line), which is "
+                                  "not an encoding editors save source files in: save it as UTF-8 and delete that line.")
