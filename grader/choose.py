@@ -127,8 +127,8 @@ def _no_exercise_defined(path: Path, base: Path) -> None:
     wanted = _functions(base, tuple(known))
     loose = {name.replace("_", "").lower(): name for name in wanted}
     sizes = {len(key) for key in loose}  # difflib's ratio is at most 2 * shorter / (both lengths): 0.8 needs these
-    near = (name for name in defined_functions(path)
-            if any(5 * min(size, length := len(name.replace("_", "").lower())) >= 2 * (length + size) for size in sizes))
+    near = (name for name in defined_functions(path) if any(
+        5 * min(size, length := len(name.replace("_", "").lower())) >= 2 * (length + size) for size in sizes))
     for name in heapq.nsmallest(_MOST_COMPARED, near):
         close = difflib.get_close_matches(name.replace("_", "").lower(), list(loose), n=1, cutoff=0.8)
         if close:

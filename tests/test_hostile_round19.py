@@ -147,8 +147,9 @@ def test_a_py_file_declaring_a_slow_decoder_is_refused_with_a_sentence(tmp_path)
     with pytest.raises(DecodeFailure) as refused:
         load(path)
     assert time.process_time() - started < BOUND
-    assert str(refused.value) == ("'punycode.py' declares its encoding as 'punycode' (its '# coding:' line), which is "
-                                  "not an encoding editors save source files in: save it as UTF-8 and delete that line.")
+    assert str(refused.value) == (
+        "'punycode.py' declares its encoding as 'punycode' (its '# coding:' line), which is not an encoding editors "
+        "save source files in: save it as UTF-8 and delete that line.")
 
 
 def test_check_of_a_file_of_thousands_of_functions_compares_only_possible_near_misses(tmp_path, capsys,
@@ -162,7 +163,7 @@ def test_check_of_a_file_of_thousands_of_functions_compares_only_possible_near_m
     monkeypatch.setattr(difflib, "get_close_matches", lambda word, *rest, **named: compared.append(word) or
                         close_matches(word, *rest, **named))
     path = tmp_path / "hw.py"
-    path.write_text("".join(f"def a_helper_with_a_much_longer_name_{i}(): pass\n" for i in range(100_000))  # no near miss
+    path.write_text("".join(f"def a_helper_with_a_much_longer_name_{i}(): pass\n" for i in range(100_000))  # none near
                     + "".join(f"def helper_{i}(): pass\n" for i in range(1_000))  # of about the right length
                     + "def vggClassifier(x):\n    return x\n")
     code, _, err = run_cli(capsys, "check", path)
