@@ -207,10 +207,16 @@ def first_line(source: str, rewritten: str) -> int:
     return source.count("\n", 0, at) + 1
 
 
+#: places a note names, at most (then how many more)
+_MOST_PLACES = 5
+
+
 def note(places: list[str]) -> str:
     """The note for a submission whose f-strings at ``places`` ("code cell 2 (...), line 8") ran as ``older``
     rewrote them: the score stands, but the student should know the code needs Python 3.12 as written."""
-    where = places[0] if len(places) == 1 else f"{', '.join(places[:-1])} and {places[-1]}"
+    shown = places if len(places) <= _MOST_PLACES + 1 else [
+        *places[:_MOST_PLACES], f"{len(places) - _MOST_PLACES:,} more places"]  # 10,000 cells: not 500 KB of note
+    where = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
     return (f"The f-strings at {where} reuse their own quotes inside {{...}} (f\"{{d[\"k\"]}}\"), which is Python "
             f"3.12 syntax; {pysource.GRADER_RUNS} {sys.version_info[0]}.{sys.version_info[1]}, so it ran them with "
             "those inner quotes switched to the other kind (f\"{d['k']}\"), which gives the same text: write them "
