@@ -255,7 +255,7 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
     if len(raw_cells) > MAX_NOTEBOOK_CELLS:
         raise SubmissionError.with_kind("too-many-cells", f"{name} has {len(raw_cells):,} cells; a notebook may have "
                                         f"at most {MAX_NOTEBOOK_CELLS:,} (and {MAX_CELLS:,} code cells).")
-    sources, warnings, code_number, skipped, joined, counted, raising = [], [], 0, [], set(), [], set()
+    sources, unreadable, tagged, code_number, skipped, joined, counted, raising = [], [], [], 0, [], set(), [], set()
     prose: list[tuple[int, str]] = []
     raw_numbers = {n for n, c in enumerate(raw_cells, start=1) if isinstance(c, dict) and c.get("cell_type") == "raw"}
     for number, cell in enumerate(raw_cells, start=1):
@@ -275,21 +275,23 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
                 joined.add(code_number)  # a program wrote one string per line without its '\n'
             source = "".join(source)
         if not isinstance(source, str):
-            warnings.append(f"Code cell {code_number} has no readable source and was skipped.")
+            unreadable.append(f"Code cell {code_number} has no readable source and was skipped.")
             continue
         if code_number > MAX_CELLS:
             raise SubmissionError.with_kind("too-many-cells", f"{name} has more than {MAX_CELLS:,} code cells; a "
                                             f"notebook may have at most {MAX_CELLS:,}.")
         label = f"code cell {code_number} (cell {number} of the notebook)"
         if _skip_tagged(cell):
-            warnings.append(f"{label[0].upper()}{label[1:]} is tagged 'skip-execution', so it was not run: "
-                            "nbclient, nbconvert and nbgrader skip such cells too.")
+            tagged.append(f"{label[0].upper()}{label[1:]} is tagged 'skip-execution', so it was not run: "
+                          "nbclient, nbconvert and nbgrader skip such cells too.")
             skipped.append((number, source))
             continue
         if _has_tag(cell, "raises-exception"):
             raising.add(code_number)
         counted.append((label, source, cell.get("execution_count" if major == 4 else "prompt_number")))
         sources.append((source.replace("\r\n", "\n"), number, code_number, label, None))
+    warnings = _at_most(unreadable, "code cells have no readable source and were skipped") + _at_most(
+        tagged, "code cells are tagged 'skip-execution' and were not run")
     if not sources and skipped:
         raise SubmissionError.with_kind("missing-function", f"Every code cell of {name} is tagged 'skip-execution', "
                                         "so none runs (nbclient, nbconvert and nbgrader skip such cells): remove the "
@@ -313,6 +315,11 @@ def _notebook_cells(raw: bytes, name: str) -> tuple[list[Cell], list[str], list[
     cells = [replace(c, syntax_error=c.syntax_error.replace(pysource.newer_syntax_tail(), "") + newer)
              if c.syntax_error and newer else c for c in cells]  # the grader's Python named once
     return cells, warnings + notes + kernels.notes(data, counted), prose, raw_numbers, skipped
+
+
+def _at_most(sentences: list[str], rest: str, most: int = 5) -> list[str]:
+    """The first ``most`` sentences, then one that counts the rest: one per cell of 10,000 was 600 KB of report."""
+    return sentences if len(sentences) <= most + 1 else [*sentences[:most], f"{len(sentences) - most:,} more {rest}."]
 
 
 def _skip_tagged(cell: dict) -> bool:
