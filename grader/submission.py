@@ -210,6 +210,8 @@ def _looks_like_notebook(text: str) -> bool:
     stripped = text.lstrip()
     if not stripped.startswith("{") or '"nbformat"' not in stripped:
         return False
+    if json_values(stripped.encode("utf-8", "surrogatepass")) > MAX_JSON_VALUES:  # not read: 8 MiB of '[],' takes
+        return True  # 270 MB; as a notebook it is refused for that, and the sentence names the extension first
     try:
         return isinstance(json.loads(stripped), dict)
     except (ValueError, RecursionError):  # too deep, or a number of thousands of digits: compiled as Python

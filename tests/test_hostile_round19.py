@@ -37,6 +37,8 @@ limit. What it found:
 - A notebook of 10,000 cells each holding an f-string that reuses its quotes got a note naming all 10,000 places
   (518 KB, in every report). The note names five, then how many more; so do the warnings on code cells without a
   readable source and on cells tagged 'skip-execution' (one sentence per cell: 9,900 of them made 614 KB).
+- A .py file holding a notebook's JSON is told to be renamed .ipynb: to tell, it was read as JSON with no count of
+  its values, so 8 MiB of '[],' took 270 MB and 0.75 s. Its values are counted first now, as a notebook's are.
 """
 from __future__ import annotations
 
@@ -48,7 +50,7 @@ import pytest
 
 from grader import jupytext
 from grader.colabexport import MAX_SPLIT
-from grader.errors import DecodeFailure
+from grader.errors import DecodeFailure, SubmissionError
 from grader.submission import MAX_BYTES, MAX_CELLS, MAX_CHECKED_CELL, load
 
 #: generous: each case below took from 3 to 28 s before its fix, and takes a fraction of a second now
@@ -193,3 +195,19 @@ def test_warnings_on_thousands_of_skipped_cells_name_five_then_count(tmp_path):
     assert submission.warnings[5] == "2,995 more code cells have no readable source and were skipped."
     assert submission.warnings[6].startswith("Code cell 3001 (cell 3001 of the notebook) is tagged 'skip-execution'")
     assert submission.warnings[11] == "2,995 more code cells are tagged 'skip-execution' and were not run."
+
+
+def test_a_py_file_holding_millions_of_json_values_is_told_its_extension_without_reading_them(tmp_path):
+    import tracemalloc
+
+    path = tmp_path / "notebook.py"
+    path.write_text('{"nbformat": 4, "cells": [' + "[]," * ((MAX_BYTES[".py"] - 64) // 3) + "[]]}")
+    tracemalloc.start()
+    try:
+        with pytest.raises(SubmissionError) as refused:
+            load(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert "holds a Jupyter notebook's JSON, not Python source: submit it with the .ipynb extension" in str(refused.value)
+    assert peak < 100 << 20  # the file's text, not 2.8 million lists
