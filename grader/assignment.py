@@ -155,3 +155,12 @@ def combined_limits(exercises: tuple[Exercise, ...]) -> Limits:
         file_mib=max(lim.file_mib for lim in every),
         processes=max(lim.processes for lim in every),
     )
+
+
+def file_names(what: Exercise | Assignment) -> set[str]:
+    """The names a student's file may carry to be the one graded among several (Gradescope's submission folder, a
+    student's repository under ``--student``): the assignment's name and each of its exercises' ids and functions,
+    or a lone exercise's id and function."""
+    if isinstance(what, Assignment):
+        return {what.plan.name, *(name for e in what.exercises for name in (e.id, e.function))}
+    return {what.id, what.function}

@@ -15,7 +15,7 @@ from . import (batch, escape, forked, gradebook, gradescope_results, lms, merge,
 from .errors import UsageError
 from .classfolder import Plan
 from .exercise import Exercise
-from .assignment import Assignment, read_course
+from .assignment import Assignment, file_names, read_course
 from .grade import DEFAULT_SECRET, Session, grading, most_points
 from .grade_assignment import AssignmentSession
 from .progress import Progress
@@ -408,10 +408,8 @@ def _names_of(exercise, args: argparse.Namespace) -> set[str]:
     """What a student's file is named after when it is the one to grade: the exercise's id and function (each
     exercise's, and the assignment's name), or what the command line named when the exercise is not chosen yet."""
     names = {name for name in (getattr(args, "exercise", None), getattr(args, "assignment", None)) if name}
-    if isinstance(exercise, Assignment):
-        names |= {exercise.plan.name, *(n for e in exercise.exercises for n in (e.id, e.function))}
-    elif isinstance(exercise, Exercise):
-        names |= {exercise.id, exercise.function}
+    if isinstance(exercise, (Exercise, Assignment)):
+        names |= file_names(exercise)
     return {name for name in names if isinstance(name, str)}
 
 

@@ -42,7 +42,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from . import batch, escape, exercise as exercise_mod, gradescope_results, report, slots
-from .assignment import COURSE_FILE, Assignment, Plan, combined_limits, load_assignment
+from .assignment import COURSE_FILE, Assignment, Plan, combined_limits, file_names, load_assignment
 from .errors import GraderError, UsageError
 from .signing import NO_SECRET
 from .version import version
@@ -285,8 +285,7 @@ def find_submission(folder: Path, what: Exercise | Assignment) -> tuple[Path | N
             + f". Submit your notebook ({_name(what)}.ipynb) or a .py file.")
     if len(usable) == 1:
         return usable[0], ""
-    names = {_name(what), *(name for e in _exercises(what) for name in (e.id, e.function))}
-    named = [p for p in usable if p.stem in names]
+    named = [p for p in usable if p.stem in file_names(what)]
     if len(named) == 1:
         return named[0], ""
     every = " (one file with every function)" if isinstance(what, Assignment) else ""

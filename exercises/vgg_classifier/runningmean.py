@@ -77,16 +77,14 @@ def _replays(calls, means: list, outputs: list, update: Update, per_shape: bool)
     return (True if stateful else None) if fitted >= 3 else False
 
 
-def _first_call_fits(first) -> bool:
-    """Whether the first call's logits can be the head's on its features minus a rule's first kept mean: every rule
-    starts from the batch mean itself or from it times 1 - momentum, so six products of the head decide what the
-    24 replays below would each find at their first call (the diagnosis of a wrong head that keeps no mean spent a
-    quarter of its time replaying). True when the first call has no usable output: the replays then decide."""
-    arr = S.usable(first)
+def _first_call_fits(first, mean: np.ndarray, arr: np.ndarray | None) -> bool:
+    """Whether the first call's logits (``arr``) can be the head's on its features minus a rule's first kept mean:
+    every rule starts from the batch mean itself or from it times 1 - momentum, so six products of the head decide
+    what the 24 replays below would each find at their first call (the diagnosis of a wrong head that keeps no mean
+    spent a quarter of its time replaying). True when the first call has no usable output: the replays decide."""
     if arr is None:
         return True
     f = first.case.args[0]
-    mean = f.mean(axis=0)
     for factor in (1.0, *(1 - m for m in MOMENTA)):
         mu = mean if factor == 1.0 else factor * mean
         with np.errstate(all="ignore"):
@@ -105,12 +103,12 @@ def running_mean(runs) -> Finding | None:
         every = [c for c in every if c.case.group != "full-scale"]  # one call of its shape: it changes no other
     if len(every) < 3 or not all(isinstance(c.case.args[0], np.ndarray) for c in every):
         return None
-    if not _first_call_fits(every[0]):
-        return None
     outputs = [S.usable(c) for c in every]
     if sum(a is not None for a in outputs) < 3:  # a replay names a rule only from three fitted calls
         return None
     means = [c.case.args[0].mean(axis=0) for c in every]
+    if not _first_call_fits(every[0], means[0], outputs[0]):
+        return None
     again = next((run for run in runs if _disagrees(run)), None)
     for per_shape in (True, False):
         for how, update in RULES:
